@@ -1,0 +1,221 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/label_selector.h"
+#include "api/meta.h"
+#include "api/quantity.h"
+
+namespace hpa::api {
+
+// autoscaling/v2 HorizontalPodAutoscaler (the v2beta2 wire shape is the same for every field
+// the controller uses). Optional fields that the API may omit are std::optional: absent is
+// not zero.
+
+struct CrossVersionObjectReference {
+  std::string kind;
+  std::string name;
+  std::string apiVersion;
+  bool operator==(const CrossVersionObjectReference&) const = default;
+};
+
+// MetricTarget.type values.
+inline constexpr const char* kUtilizationTarget = "Utilization";
+inline constexpr const char* kValueTarget = "Value";
+inline constexpr const char* kAverageValueTarget = "AverageValue";
+
+struct MetricTarget {
+  std::string type;
+  std::optional<Quantity> value;
+  std::optional<Quantity> averageValue;
+  std::optional<std::int32_t> averageUtilization;
+  bool operator==(const MetricTarget&) const = default;
+};
+
+struct MetricIdentifier {
+  std::string name;
+  std::optional<LabelSelector> selector;
+  bool operator==(const MetricIdentifier&) const = default;
+};
+
+struct ObjectMetricSource {
+  CrossVersionObjectReference describedObject;
+  MetricTarget target;
+  MetricIdentifier metric;
+  bool operator==(const ObjectMetricSource&) const = default;
+};
+
+struct PodsMetricSource {
+  MetricIdentifier metric;
+  MetricTarget target;
+  bool operator==(const PodsMetricSource&) const = default;
+};
+
+struct ResourceMetricSource {
+  std::string name;
+  MetricTarget target;
+  bool operator==(const ResourceMetricSource&) const = default;
+};
+
+struct ContainerResourceMetricSource {
+  std::string name;
+  MetricTarget target;
+  std::string container;
+  bool operator==(const ContainerResourceMetricSource&) const = default;
+};
+
+struct ExternalMetricSource {
+  MetricIdentifier metric;
+  MetricTarget target;
+  bool operator==(const ExternalMetricSource&) const = default;
+};
+
+// MetricSpec.type / MetricStatus.type values.
+inline constexpr const char* kObjectMetric = "Object";
+inline constexpr const char* kPodsMetric = "Pods";
+inline constexpr const char* kResourceMetric = "Resource";
+inline constexpr const char* kContainerResourceMetric = "ContainerResource";
+inline constexpr const char* kExternalMetric = "External";
+
+struct MetricSpec {
+  std::string type;  // kept as text: an unknown type is reported, not rejected
+  std::optional<ObjectMetricSource> object;
+  std::optional<PodsMetricSource> pods;
+  std::optional<ResourceMetricSource> resource;
+  std::optional<ContainerResourceMetricSource> containerResource;
+  std::optional<ExternalMetricSource> external;
+  bool operator==(const MetricSpec&) const = default;
+};
+
+inline constexpr const char* kPodsScalingPolicy = "Pods";
+inline constexpr const char* kPercentScalingPolicy = "Percent";
+inline constexpr const char* kMaxChangePolicySelect = "Max";
+inline constexpr const char* kMinChangePolicySelect = "Min";
+inline constexpr const char* kDisabledPolicySelect = "Disabled";
+
+struct HPAScalingPolicy {
+  std::string type;
+  std::int32_t value = 0;
+  std::int32_t periodSeconds = 0;
+  bool operator==(const HPAScalingPolicy&) const = default;
+};
+
+struct HPAScalingRules {
+  std::optional<std::int32_t> stabilizationWindowSeconds;
+  std::optional<std::string> selectPolicy;
+  std::optional<std::vector<HPAScalingPolicy>> policies;
+  std::optional<Quantity> tolerance;
+  bool operator==(const HPAScalingRules&) const = default;
+};
+
+struct HorizontalPodAutoscalerBehavior {
+  std::optional<HPAScalingRules> scaleUp;
+  std::optional<HPAScalingRules> scaleDown;
+  bool operator==(const HorizontalPodAutoscalerBehavior&) const = default;
+};
+
+struct HorizontalPodAutoscalerSpec {
+  CrossVersionObjectReference scaleTargetRef;
+  std::optional<std::int32_t> minReplicas;
+  std::int32_t maxReplicas = 0;
+  std::vector<MetricSpec> metrics;
+  std::optional<HorizontalPodAutoscalerBehavior> behavior;
+  bool operator==(const HorizontalPodAutoscalerSpec&) const = default;
+};
+
+struct MetricValueStatus {
+  std::optional<Quantity> value;
+  std::optional<Quantity> averageValue;
+  std::optional<std::int32_t> averageUtilization;
+  bool operator==(const MetricValueStatus&) const = default;
+};
+
+struct ObjectMetricStatus {
+  MetricIdentifier metric;
+  MetricValueStatus current;
+  CrossVersionObjectReference describedObject;
+  bool operator==(const ObjectMetricStatus&) const = default;
+};
+
+struct PodsMetricStatus {
+  MetricIdentifier metric;
+  MetricValueStatus current;
+  bool operator==(const PodsMetricStatus&) const = default;
+};
+
+struct ResourceMetricStatus {
+  std::string name;
+  MetricValueStatus current;
+  bool operator==(const ResourceMetricStatus&) const = default;
+};
+
+struct ContainerResourceMetricStatus {
+  std::string name;
+  MetricValueStatus current;
+  std::string container;
+  bool operator==(const ContainerResourceMetricStatus&) const = default;
+};
+
+struct ExternalMetricStatus {
+  MetricIdentifier metric;
+  MetricValueStatus current;
+  bool operator==(const ExternalMetricStatus&) const = default;
+};
+
+// A failed metric leaves a zero-valued entry (type "") in status.currentMetrics, as upstream.
+struct MetricStatus {
+  std::string type;
+  std::optional<ObjectMetricStatus> object;
+  std::optional<PodsMetricStatus> pods;
+  std::optional<ResourceMetricStatus> resource;
+  std::optional<ContainerResourceMetricStatus> containerResource;
+  std::optional<ExternalMetricStatus> external;
+  bool operator==(const MetricStatus&) const = default;
+};
+
+// Condition types.
+inline constexpr const char* kAbleToScale = "AbleToScale";
+inline constexpr const char* kScalingActive = "ScalingActive";
+inline constexpr const char* kScalingLimited = "ScalingLimited";
+inline constexpr const char* kScaledToZero = "ScaledToZero";
+
+inline constexpr const char* kConditionTrue = "True";
+inline constexpr const char* kConditionFalse = "False";
+inline constexpr const char* kConditionUnknown = "Unknown";
+
+struct HorizontalPodAutoscalerCondition {
+  std::string type;
+  std::string status;
+  std::optional<Time> lastTransitionTime;
+  std::string reason;
+  std::string message;
+  std::optional<std::int64_t> observedGeneration;
+  bool operator==(const HorizontalPodAutoscalerCondition&) const = default;
+};
+
+struct HorizontalPodAutoscalerStatus {
+  std::optional<std::int64_t> observedGeneration;
+  std::optional<Time> lastScaleTime;
+  std::int32_t currentReplicas = 0;
+  std::int32_t desiredReplicas = 0;
+  std::vector<MetricStatus> currentMetrics;
+  std::vector<HorizontalPodAutoscalerCondition> conditions;
+  bool operator==(const HorizontalPodAutoscalerStatus&) const = default;
+};
+
+struct HorizontalPodAutoscaler {
+  std::string apiVersion = "autoscaling/v2";
+  ObjectMeta metadata;
+  HorizontalPodAutoscalerSpec spec;
+  HorizontalPodAutoscalerStatus status;
+  bool operator==(const HorizontalPodAutoscaler&) const = default;
+};
+
+// Semantic equality as upstream's updateStatusIfNeeded uses it: quantities by value, times by
+// instant at second precision (the wire form), a missing list equal to an empty one.
+bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a, const HorizontalPodAutoscalerStatus& b);
+
+}  // namespace hpa::api

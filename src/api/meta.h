@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "common/time.h"
+
+namespace hpa::api {
+
+// The part of metav1.ObjectMeta the controller reads or writes back.
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;
+  std::string uid;
+  std::string resourceVersion;
+  std::int64_t generation = 0;
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  std::optional<Time> creationTimestamp;
+  std::optional<Time> deletionTimestamp;
+  bool operator==(const ObjectMeta&) const = default;
+};
+
+// "namespace/name", the key of namespaced objects in caches and queues.
+inline std::string objectKey(const std::string& ns, const std::string& name) {
+  return ns.empty() ? name : ns + "/" + name;
+}
+
+}  // namespace hpa::api

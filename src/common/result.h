@@ -1,0 +1,71 @@
+#pragma once
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace hpa {
+
+// An expected failure with the text upstream would print (`%v` of a Go error). `httpCode` and
+// `reason` are filled when the failure came from an API server `Status` object.
+struct Error {
+  std::string message;
+  int httpCode = 0;
+  std::string reason;
+
+  static Error of(std::string message) { return Error{std::move(message), 0, {}}; }
+  template <typename... Args>
+  static Error format(fmt::format_string<Args...> f, Args&&... args) {
+    return Error{fmt::format(f, std::forward<Args>(args)...), 0, {}};
+  }
+  // Wraps this error as Go's fmt.Errorf("...: %v", err) would, keeping the API status fields.
+  template <typename... Args>
+  Error wrap(fmt::format_string<Args...> f, Args&&... args) const {
+    return Error{fmt::format(f, std::forward<Args>(args)...), httpCode, reason};
+  }
+};
+
+// Value-or-error result for expected failures; exceptions stay inside adapters.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  const Error& error() const { return std::get<1>(v_); }
+  T valueOr(T fallback) const { return ok() ? value() : std::move(fallback); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+// Result without a value: success or an Error.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
+  static Status okStatus() { return Status(); }
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
+};
+
+}  // namespace hpa

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/result.h"
+
+namespace hpa {
+
+// Wall-clock instants with nanosecond resolution, as Kubernetes timestamps carry them.
+using Time = std::chrono::time_point<std::chrono::system_clock, std::chrono::nanoseconds>;
+using Duration = std::chrono::nanoseconds;
+
+// RFC 3339 with second precision and "Z" (metav1.Time's wire form), e.g. 2024-05-01T12:00:05Z.
+std::string formatRFC3339(Time t);
+// RFC 3339 with microseconds (metav1.MicroTime, used by Leases and Events).
+std::string formatRFC3339Micro(Time t);
+// Accepts RFC 3339 with optional fractional seconds and a "Z" or +hh:mm / -hh:mm offset.
+Result<Time> parseRFC3339(std::string_view text);
+
+// Go time.Duration text: "300ms", "1.5h", "2h45m", "30.025s", "-1m0s", "0".
+Result<Duration> parseGoDuration(std::string_view text);
+// Formats like Go's Duration.String(): "15s", "5m0s", "1h0m0s", "30.025s", "500ms", "0s".
+std::string formatGoDuration(Duration d);
+
+inline std::int64_t toUnixSeconds(Time t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+inline Time fromUnixSeconds(std::int64_t s) { return Time(std::chrono::seconds(s)); }
+// Truncates to whole seconds, as metav1.Time does when it is serialized.
+inline Time truncateToSeconds(Time t) { return fromUnixSeconds(toUnixSeconds(t)) ; }
+
+}  // namespace hpa

@@ -1,0 +1,63 @@
+#include "common/time.h"
+
+#include <gtest/gtest.h>
+
+namespace hpa {
+namespace {
+
+TEST(RFC3339, FormatsSecondPrecisionUtc) {
+  Time t = fromUnixSeconds(1714564805) + std::chrono::milliseconds(250);
+  EXPECT_EQ(formatRFC3339(t), "2024-05-01T12:00:05Z");
+  EXPECT_EQ(formatRFC3339Micro(t), "2024-05-01T12:00:05.250000Z");
+}
+
+TEST(RFC3339, ParsesFractionsAndOffsets) {
+  auto t = parseRFC3339("2024-05-01T12:00:05Z");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(toUnixSeconds(*t), 1714564805);
+  auto frac = parseRFC3339("2024-05-01T12:00:05.123456789Z");
+  ASSERT_TRUE(frac.ok());
+  EXPECT_EQ((*frac - *t).count(), 123456789);
+  auto off = parseRFC3339("2024-05-01T14:00:05+02:00");
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(*off, *t);
+}
+
+TEST(RFC3339, RejectsMalformed) {
+  for (const char* bad : {"", "2024-05-01", "2024-13-01T00:00:00Z", "2024-05-01T12:00:05", "yesterday",
+                          "2024-05-01T12:00:05.Z", "2024-02-30T00:00:00Z", "2024-05-01T12:00:05Zjunk"}) {
+    EXPECT_FALSE(parseRFC3339(bad).ok()) << bad;
+  }
+}
+
+TEST(GoDuration, ParsesGoForms) {
+  using namespace std::chrono;
+  EXPECT_EQ(*parseGoDuration("15s"), seconds(15));
+  EXPECT_EQ(*parseGoDuration("5m"), minutes(5));
+  EXPECT_EQ(*parseGoDuration("5m0s"), minutes(5));
+  EXPECT_EQ(*parseGoDuration("1h30m"), minutes(90));
+  EXPECT_EQ(*parseGoDuration("30.025s"), milliseconds(30025));
+  EXPECT_EQ(*parseGoDuration("300ms"), milliseconds(300));
+  EXPECT_EQ(*parseGoDuration("-1.5h"), -minutes(90));
+  EXPECT_EQ(*parseGoDuration("0"), Duration(0));
+}
+
+TEST(GoDuration, RejectsMalformed) {
+  for (const char* bad : {"", "15", "s", "5 m", "1x", "1.s5", "--1s", "1e3s"}) {
+    EXPECT_FALSE(parseGoDuration(bad).ok()) << bad;
+  }
+}
+
+TEST(GoDuration, FormatsLikeGo) {
+  using namespace std::chrono;
+  EXPECT_EQ(formatGoDuration(seconds(15)), "15s");
+  EXPECT_EQ(formatGoDuration(minutes(5)), "5m0s");
+  EXPECT_EQ(formatGoDuration(hours(1)), "1h0m0s");
+  EXPECT_EQ(formatGoDuration(milliseconds(30025)), "30.025s");
+  EXPECT_EQ(formatGoDuration(milliseconds(500)), "500ms");
+  EXPECT_EQ(formatGoDuration(Duration(0)), "0s");
+  EXPECT_EQ(formatGoDuration(-seconds(90)), "-1m30s");
+}
+
+}  // namespace
+}  // namespace hpa
