@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what the e2e tier needs on a Debian bookworm machine, idempotently, then builds (once,
+# cached) kube-apiserver, kube-controller-manager and kubectl v1.20.2 with hack/build-k8s.sh.
+#
+#   etcd-server  etcd 3.4 for the local control plane (hack/local-cluster.sh)
+#   openssl      certificates for the control plane
+#   curl         readiness probes and etcd's JSON gateway (compaction)
+#   jq           JSON edits in tests/e2e/smoke_test.sh
+#   python3      hack/lib/echo-https-backend.py, the aggregation test backend
+#
+# Installing etcd-server may also start Debian's etcd service on 2379/2380 where systemd runs;
+# local-cluster.sh never uses those ports, so it does not matter.
+set -euo pipefail
+
+HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+missing=()
+for package in etcd-server openssl curl jq; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+# Any python3 will do (a developer may have one outside dpkg's view).
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "ensure-e2e-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "ensure-e2e-deps: Debian packages present"
+fi
+
+"$HACK_DIR/build-k8s.sh"
