@@ -64,6 +64,15 @@ std::string formatRFC3339Micro(Time t) {
   return fmt::format("{}.{:06d}Z", formatCivil(t), micros);
 }
 
+std::string formatRFC3339Nano(Time t) {
+  auto nanos = t.time_since_epoch().count() % 1000000000LL;
+  if (nanos < 0) nanos += 1000000000LL;
+  if (nanos == 0) return formatRFC3339(t);
+  std::string frac = fmt::format("{:09d}", nanos);
+  while (frac.back() == '0') frac.pop_back();
+  return fmt::format("{}.{}Z", formatCivil(t), frac);
+}
+
 Result<Time> parseRFC3339(std::string_view s) {
   auto fail = [&]() { return Error::format("invalid RFC 3339 time {:?}", std::string(s)); };
   size_t pos = 0;

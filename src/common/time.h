@@ -17,6 +17,8 @@ using Duration = std::chrono::nanoseconds;
 std::string formatRFC3339(Time t);
 // RFC 3339 with microseconds (metav1.MicroTime, used by Leases and Events).
 std::string formatRFC3339Micro(Time t);
+// RFC 3339 with as many fractional digits as needed, trailing zeros trimmed (Go's RFC3339Nano).
+std::string formatRFC3339Nano(Time t);
 // Accepts RFC 3339 with optional fractional seconds and a "Z" or +hh:mm / -hh:mm offset.
 Result<Time> parseRFC3339(std::string_view text);
 

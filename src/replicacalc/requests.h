@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/pod.h"
+#include "common/result.h"
+
+namespace hpa::replicacalc {
+
+// One pod's request for a resource, in milli-units.
+// Pod-level requests (spec.resources, gate PodLevelResources) win when no container is named;
+// otherwise containers plus sidecar init containers are summed, each needing a request.
+Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container, std::string_view resource);
+
+}  // namespace hpa::replicacalc

@@ -1,0 +1,336 @@
+#include "api/codec.h"
+
+#include <gtest/gtest.h>
+
+namespace hpa::api {
+namespace {
+
+using nlohmann::json;
+
+const json kFullHpa = json::parse(R"({
+  "apiVersion": "autoscaling/v2",
+  "kind": "HorizontalPodAutoscaler",
+  "metadata": {"name": "web", "namespace": "default", "uid": "u-1", "resourceVersion": "42", "generation": 3,
+               "annotations": {"a": "b"}, "managedFields": [{"manager": "kubectl"}]},
+  "spec": {
+    "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+    "minReplicas": 2, "maxReplicas": 10,
+    "metrics": [
+      {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 50}}},
+      {"type": "ContainerResource", "containerResource": {"name": "memory", "container": "app",
+        "target": {"type": "AverageValue", "averageValue": "100Mi"}}},
+      {"type": "Pods", "pods": {"metric": {"name": "packets", "selector": {"matchLabels": {"a": "b"}}},
+        "target": {"type": "AverageValue", "averageValue": "1k"}}},
+      {"type": "Object", "object": {"describedObject": {"apiVersion": "v1", "kind": "Service", "name": "svc"},
+        "metric": {"name": "rps"}, "target": {"type": "Value", "value": "10"}}},
+      {"type": "External", "external": {"metric": {"name": "queue", "selector": {"matchExpressions":
+        [{"key": "q", "operator": "In", "values": ["x", "y"]}]}}, "target": {"type": "AverageValue", "averageValue": "30"}}}
+    ],
+    "behavior": {"scaleDown": {"stabilizationWindowSeconds": 60, "policies": [{"type": "Pods", "value": 1, "periodSeconds": 30}],
+                               "tolerance": "0.05"}}
+  },
+  "status": {
+    "observedGeneration": 3, "lastScaleTime": "2024-05-01T12:00:05Z", "currentReplicas": 3, "desiredReplicas": 4,
+    "currentMetrics": [
+      {"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 150, "averageValue": "150m"}}},
+      {"type": ""}
+    ],
+    "conditions": [{"type": "AbleToScale", "status": "True", "lastTransitionTime": "2024-05-01T11:00:00Z",
+                    "reason": "SucceededRescale", "message": "the HPA controller was able to update the target scale to 4"}]
+  }
+})");
+
+TEST(HpaCodec, DecodesEveryMetricTypeAndStatus) {
+  auto hpa = decodeHorizontalPodAutoscaler(kFullHpa);
+  ASSERT_TRUE(hpa.ok()) << hpa.error().message;
+  EXPECT_EQ(hpa->metadata.name, "web");
+  EXPECT_EQ(hpa->metadata.generation, 3);
+  EXPECT_EQ(hpa->spec.minReplicas, 2);
+  EXPECT_EQ(hpa->spec.maxReplicas, 10);
+  ASSERT_EQ(hpa->spec.metrics.size(), 5u);
+  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 50);
+  EXPECT_EQ(hpa->spec.metrics[1].containerResource->container, "app");
+  EXPECT_EQ(hpa->spec.metrics[1].containerResource->target.averageValue->milliValue(), 104857600000);
+  EXPECT_EQ(hpa->spec.metrics[2].pods->metric.selector->matchLabels.at("a"), "b");
+  EXPECT_EQ(hpa->spec.metrics[3].object->describedObject.kind, "Service");
+  EXPECT_EQ(hpa->spec.metrics[3].object->target.value->milliValue(), 10000);
+  EXPECT_EQ(hpa->spec.metrics[4].external->metric.selector->matchExpressions[0].values.size(), 2u);
+  EXPECT_EQ(hpa->status.currentMetrics.size(), 2u);
+  EXPECT_EQ(hpa->status.currentMetrics[1].type, "");
+  EXPECT_EQ(hpa->status.conditions[0].reason, "SucceededRescale");
+  EXPECT_EQ(toUnixSeconds(*hpa->status.lastScaleTime), 1714564805);
+}
+
+TEST(HpaCodec, AppliesBehaviorDefaultsLikeTheApiServer) {
+  auto hpa = decodeHorizontalPodAutoscaler(kFullHpa);
+  ASSERT_TRUE(hpa.ok());
+  const auto& b = *hpa->spec.behavior;
+  ASSERT_TRUE(b.scaleUp.has_value());
+  EXPECT_EQ(b.scaleUp->stabilizationWindowSeconds, 0);
+  EXPECT_EQ(b.scaleUp->selectPolicy, "Max");
+  ASSERT_EQ(b.scaleUp->policies->size(), 2u);
+  EXPECT_EQ((*b.scaleUp->policies)[0], (HPAScalingPolicy{"Pods", 4, 15}));
+  EXPECT_EQ((*b.scaleUp->policies)[1], (HPAScalingPolicy{"Percent", 100, 15}));
+  EXPECT_EQ(b.scaleDown->stabilizationWindowSeconds, 60);
+  EXPECT_EQ(b.scaleDown->selectPolicy, "Max");
+  ASSERT_EQ(b.scaleDown->policies->size(), 1u);
+  EXPECT_EQ((*b.scaleDown->policies)[0], (HPAScalingPolicy{"Pods", 1, 30}));
+  EXPECT_DOUBLE_EQ(b.scaleDown->tolerance->asApproximateFloat(), 0.05);
+}
+
+TEST(HpaCodec, EmptyMetricsDefaultToCpu80AndMinReplicasStaysUnset) {
+  auto hpa = decodeHorizontalPodAutoscaler(json::parse(
+      R"({"spec": {"scaleTargetRef": {"kind": "Deployment", "name": "x"}, "maxReplicas": 3}})"));
+  ASSERT_TRUE(hpa.ok());
+  ASSERT_EQ(hpa->spec.metrics.size(), 1u);
+  EXPECT_EQ(hpa->spec.metrics[0].type, "Resource");
+  EXPECT_EQ(hpa->spec.metrics[0].resource->name, "cpu");
+  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 80);
+  EXPECT_FALSE(hpa->spec.minReplicas.has_value());
+  EXPECT_FALSE(hpa->spec.behavior.has_value());
+}
+
+TEST(HpaCodec, RoundTripsThroughEncode) {
+  auto hpa = decodeHorizontalPodAutoscaler(kFullHpa);
+  ASSERT_TRUE(hpa.ok());
+  auto again = decodeHorizontalPodAutoscaler(encodeHorizontalPodAutoscaler(*hpa, "autoscaling/v2beta2"));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  again->apiVersion = hpa->apiVersion;
+  EXPECT_EQ(*again, *hpa);
+}
+
+TEST(HpaCodec, StatusEncodingFollowsGoFieldPresence) {
+  HorizontalPodAutoscalerStatus s;
+  s.desiredReplicas = 0;
+  MetricStatus failed;  // a failed metric stays as an entry with an empty type
+  s.currentMetrics.push_back(failed);
+  json j = encodeHorizontalPodAutoscalerStatus(s);
+  EXPECT_EQ(j.at("desiredReplicas"), 0);
+  EXPECT_FALSE(j.contains("currentReplicas"));
+  EXPECT_FALSE(j.contains("lastScaleTime"));
+  EXPECT_EQ(j.at("currentMetrics")[0], json::parse(R"({"type": ""})"));
+}
+
+struct BadHpa {
+  const char* name;
+  const char* body;
+  const char* error;
+};
+
+class HpaCodecErrors : public ::testing::TestWithParam<BadHpa> {};
+
+TEST_P(HpaCodecErrors, NameTheField) {
+  auto hpa = decodeHorizontalPodAutoscaler(json::parse(GetParam().body));
+  ASSERT_FALSE(hpa.ok());
+  EXPECT_EQ(hpa.error().message, GetParam().error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, HpaCodecErrors,
+    ::testing::Values(
+        BadHpa{"UtilizationAsString",
+               R"({"spec":{"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":"50"}}}]}})",
+               "spec.metrics[0].resource.target.averageUtilization: expected an integer, got string"},
+        BadHpa{"MaxReplicasOutOfRange", R"({"spec":{"maxReplicas":3000000000}})",
+               "spec.maxReplicas: value 3000000000 out of range for int32"},
+        BadHpa{"MaxReplicasFraction", R"({"spec":{"maxReplicas":2.5}})", "spec.maxReplicas: expected an integer, got 2.5"},
+        BadHpa{"MetricsNotAnArray", R"({"spec":{"metrics":{}}})", "spec.metrics: expected an array, got object"},
+        BadHpa{"MetricNotAnObject", R"({"spec":{"metrics":[3]}})", "spec.metrics[0]: expected an object, got integer"},
+        BadHpa{"SpecNotAnObject", R"({"spec":[]})", "spec: expected an object, got array"},
+        BadHpa{"BadTime", R"({"status":{"lastScaleTime":"yesterday"}})",
+               "status.lastScaleTime: invalid RFC 3339 time \"yesterday\""},
+        BadHpa{"BadPolicyValue",
+               R"({"spec":{"behavior":{"scaleUp":{"policies":[{"type":"Pods","value":"x"}]}}}})",
+               "spec.behavior.scaleUp.policies[0].value: expected an integer, got string"},
+        BadHpa{"LabelsNotStrings", R"({"metadata":{"labels":{"a":1}}})", "metadata.labels.a: expected a string, got integer"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(HpaCodecErrors, BadQuantityNamesTheField) {
+  auto hpa = decodeHorizontalPodAutoscaler(json::parse(
+      R"({"spec":{"metrics":[{"type":"Pods","pods":{"metric":{"name":"x"},"target":{"type":"AverageValue","averageValue":"12parsecs"}}}]}})"));
+  ASSERT_FALSE(hpa.ok());
+  EXPECT_EQ(hpa.error().message.rfind("spec.metrics[0].pods.target.averageValue: ", 0), 0u) << hpa.error().message;
+}
+
+TEST(HpaCodecErrors, RootMustBeAnObject) {
+  EXPECT_FALSE(decodeHorizontalPodAutoscaler(json::parse("[1,2]")).ok());
+  EXPECT_FALSE(decodeHorizontalPodAutoscaler(json::parse("\"x\"")).ok());
+}
+
+TEST(SemanticEquality, IgnoresSubSecondTimesAndQuantityFormat) {
+  HorizontalPodAutoscalerStatus a, b;
+  a.lastScaleTime = fromUnixSeconds(100) + std::chrono::milliseconds(300);
+  b.lastScaleTime = fromUnixSeconds(100);
+  MetricStatus m;
+  m.type = "Resource";
+  m.resource = ResourceMetricStatus{"cpu", MetricValueStatus{std::nullopt, Quantity::fromMilli(1000), std::nullopt}};
+  a.currentMetrics.push_back(m);
+  m.resource->current.averageValue = *Quantity::parse("1");
+  b.currentMetrics.push_back(m);
+  EXPECT_TRUE(semanticallyEqual(a, b));
+  b.desiredReplicas = 1;
+  EXPECT_FALSE(semanticallyEqual(a, b));
+}
+
+TEST(ScaleCodec, DecodesAutoscalingV1Scale) {
+  auto s = decodeScale(json::parse(R"({"apiVersion":"autoscaling/v1","kind":"Scale",
+    "metadata":{"name":"web","namespace":"default","resourceVersion":"7"},
+    "spec":{"replicas":3},"status":{"replicas":2,"selector":"app=web"}})"));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->specReplicas, 3);
+  EXPECT_EQ(s->statusReplicas, 2);
+  EXPECT_EQ(s->selector, "app=web");
+  EXPECT_EQ(s->metadata.resourceVersion, "7");
+  auto zero = decodeScale(json::parse(R"({"spec":{},"status":{"replicas":0}})"));
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->specReplicas, 0);
+  auto again = decodeScale(encodeScale(*s));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *s);
+}
+
+const json kPod = json::parse(R"({
+  "apiVersion": "v1", "kind": "Pod",
+  "metadata": {"name": "web-7d4b9c8f6d-x2x9k", "namespace": "default", "uid": "0f1e", "resourceVersion": "11",
+               "labels": {"app": "web", "pod-template-hash": "7d4b9c8f6d"},
+               "ownerReferences": [{"kind": "ReplicaSet", "name": "web-7d4b9c8f6d"}]},
+  "spec": {
+    "initContainers": [{"name": "init", "image": "busybox", "resources": {"requests": {"cpu": "1"}}},
+                       {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "50m"}}}],
+    "containers": [{"name": "app", "image": "nginx", "resources": {"requests": {"cpu": "100m", "memory": "64Mi"},
+                                                                   "limits": {"cpu": "1"}},
+                    "env": [{"name": "X", "value": "y"}]}],
+    "nodeName": "node-1"
+  },
+  "status": {"phase": "Running", "startTime": "2024-05-01T11:58:00Z",
+             "conditions": [{"type": "PodScheduled", "status": "True"},
+                            {"type": "Ready", "status": "True", "lastTransitionTime": "2024-05-01T11:58:30Z"}],
+             "containerStatuses": [{"name": "app", "ready": true}]}
+})");
+
+TEST(PodCodec, ProjectsWhatTheCalculatorNeeds) {
+  auto p = decodePod(kPod);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->name, "web-7d4b9c8f6d-x2x9k");
+  EXPECT_EQ(p->labels.get("app"), "web");
+  EXPECT_EQ(p->phase, "Running");
+  ASSERT_TRUE(p->ready.has_value());
+  EXPECT_EQ(p->ready->status, "True");
+  EXPECT_EQ(toUnixSeconds(*p->ready->lastTransitionTime), toUnixSeconds(*p->startTime) + 30);
+  ASSERT_EQ(p->containers.size(), 1u);
+  EXPECT_EQ(findResource(p->containers[0].requests, "cpu"), 100);
+  EXPECT_EQ(findResource(p->containers[0].requests, "memory"), 67108864000);
+  ASSERT_EQ(p->initContainers.size(), 2u);
+  EXPECT_FALSE(p->initContainers[0].restartPolicyAlways);
+  EXPECT_TRUE(p->initContainers[1].restartPolicyAlways);
+  EXPECT_FALSE(p->podRequests.has_value());
+  EXPECT_FALSE(p->deletionTimestamp.has_value());
+}
+
+TEST(PodCodec, RoundTripsAndStaysSmall) {
+  auto p = decodePod(kPod);
+  ASSERT_TRUE(p.ok());
+  auto again = decodePod(encodePod(*p));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *p);
+  EXPECT_LT(p->footprintBytes(), 1024u);
+}
+
+TEST(PodCodec, PodLevelRequestsAndBadQuantity) {
+  auto p = decodePod(json::parse(R"({"metadata":{"name":"p"},"spec":{"resources":{"requests":{"cpu":"2"}},
+    "containers":[{"name":"a"}]}})"));
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->podRequests.has_value());
+  EXPECT_EQ(findResource(*p->podRequests, "cpu"), 2000);
+  auto bad = decodePod(json::parse(R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"lots"}}}]}})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("spec.containers[0].resources.requests.cpu: ", 0), 0u) << bad.error().message;
+}
+
+TEST(PodMetricsCodec, DecodesMetricsServerOutput) {
+  auto list = decodePodMetricsList(json::parse(R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1",
+    "metadata":{},"items":[{"metadata":{"name":"web-1","namespace":"default","labels":{"app":"web"}},
+    "timestamp":"2024-05-01T12:00:05Z","window":"30.025s",
+    "containers":[{"name":"app","usage":{"cpu":"109403u","memory":"587624Ki"}},
+                  {"name":"sidecar","usage":{"cpu":"96343278n","memory":"16844Ki"}}]}]})"));
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  ASSERT_EQ(list->items.size(), 1u);
+  const auto& m = list->items[0];
+  EXPECT_EQ(m.metadata.labels.at("app"), "web");
+  EXPECT_EQ(m.window, std::chrono::milliseconds(30025));
+  EXPECT_EQ(m.containers[0].usage.at("cpu").milliValue(), 110);
+  EXPECT_EQ(m.containers[1].usage.at("cpu").milliValue(), 97);
+  auto again = decodePodMetrics(encodePodMetrics(m, "metrics.k8s.io/v1beta1"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, m);
+  EXPECT_FALSE(decodePodMetricsList(json::parse(R"({"items":[{"window":"forever"}]})")).ok());
+}
+
+TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
+  auto v2 = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
+    "metadata":{},"items":[{"describedObject":{"kind":"Pod","namespace":"default","name":"web-1","apiVersion":"/v1"},
+    "metric":{"name":"packets-per-second","selector":null},"timestamp":"2024-05-01T12:00:05Z","windowSeconds":60,"value":"1500m"}]})"));
+  ASSERT_TRUE(v2.ok()) << v2.error().message;
+  EXPECT_EQ(v2->items[0].metricName, "packets-per-second");
+  EXPECT_EQ(v2->items[0].windowSeconds, 60);
+  EXPECT_EQ(v2->items[0].value.milliValue(), 1500);
+  EXPECT_FALSE(v2->items[0].metricSelector.has_value());
+
+  auto v1 = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta1",
+    "metadata":{},"items":[{"describedObject":{"kind":"Service","namespace":"default","name":"svc"},
+    "metricName":"rps","timestamp":"2024-05-01T12:00:05Z","window":30,"value":"10","selector":{"matchLabels":{"a":"b"}}}]})"));
+  ASSERT_TRUE(v1.ok()) << v1.error().message;
+  EXPECT_EQ(v1->items[0].metricName, "rps");
+  EXPECT_EQ(v1->items[0].windowSeconds, 30);
+  EXPECT_EQ(v1->items[0].metricSelector->matchLabels.at("a"), "b");
+
+  for (const auto* version : {"custom.metrics.k8s.io/v1beta1", "custom.metrics.k8s.io/v1beta2"}) {
+    auto again = decodeMetricValueList(encodeMetricValueList(*v1, version));
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->items, v1->items) << version;
+  }
+  EXPECT_FALSE(decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","items":[]})")).ok());
+  EXPECT_FALSE(decodeMetricValueList(json::parse(R"({"kind":"Status","apiVersion":"v1"})")).ok());
+}
+
+TEST(ExternalMetricsCodec, DecodesValues) {
+  auto list = decodeExternalMetricValueList(json::parse(R"({"kind":"ExternalMetricValueList",
+    "apiVersion":"external.metrics.k8s.io/v1beta1","metadata":{},"items":[{"metricName":"queue_messages_ready",
+    "metricLabels":{"queue":"worker_tasks"},"timestamp":"2024-05-01T12:00:05Z","window":60,"value":"30"}]})"));
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(list->items[0].metricLabels.at("queue"), "worker_tasks");
+  EXPECT_EQ(list->items[0].value.milliValue(), 30000);
+  auto again = decodeExternalMetricValueList(encodeExternalMetricValueList(*list));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->items, list->items);
+}
+
+TEST(HistoryCodec, RoundTripsWithSubSecondTimestamps) {
+  AutoscalerHistory h;
+  h.name = "web";
+  h.namespace_ = "default";
+  h.recommendations.push_back({5, fromUnixSeconds(100) + std::chrono::milliseconds(250)});
+  h.scaleUpEvents.push_back({2, fromUnixSeconds(90), false});
+  h.scaleDownEvents.push_back({1, fromUnixSeconds(80), true});
+  json j = encodeAutoscalerHistory(h);
+  EXPECT_EQ(j.at("apiVersion"), "hpa-controller.io/v1alpha1");
+  EXPECT_EQ(j.at("kind"), "AutoscalerHistory");
+  auto again = decodeAutoscalerHistory(j);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, h);
+}
+
+TEST(HistoryCodec, RejectsBadEntries) {
+  auto negative = decodeAutoscalerHistory(json::parse(
+      R"({"scaleUpEvents":[{"replicaChange":-1,"timestamp":"2024-05-01T12:00:05Z"}]})"));
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().message, "scaleUpEvents[0].replicaChange: must be >= 0");
+  auto noTime = decodeAutoscalerHistory(json::parse(R"({"recommendations":[{"replicas":3}]})"));
+  ASSERT_FALSE(noTime.ok());
+  EXPECT_EQ(noTime.error().message, "recommendations[0].timestamp: required");
+  auto wrongVersion = decodeAutoscalerHistory(json::parse(R"({"apiVersion":"v1"})"));
+  ASSERT_FALSE(wrongVersion.ok());
+}
+
+}  // namespace
+}  // namespace hpa::api
