@@ -32,7 +32,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
-	$(BUILD_DIR)/cmd/hpa-controller/hpa-controller --help
+	$(BUILD_DIR)/cmd/hpa-controller/hpa-controller explain -f deploy/examples/snapshot.yaml --now 2026-11-23T10:00:00Z -o text
 
 test-unit: build
 	ctest --test-dir $(BUILD_DIR) -L unit -j $(JOBS) --output-on-failure --timeout $(CTEST_TIMEOUT)

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/result.h"
+#include "controller/event_recorder.h"
+#include "controller/history_store.h"
+#include "controller/listers.h"
+#include "controller/reconcile_observer.h"
+#include "controller/reconcile_report.h"
+#include "controller/scale_client.h"
+#include "controller/selector_store.h"
+#include "controller/status_writer.h"
+#include "metricsclient/metrics_client.h"
+#include "replicacalc/pod_grouping.h"
+
+namespace hpa::controller {
+
+// Settings that kube-controller-manager takes from its HPA flags (same defaults).
+struct ControllerOptions {
+  Duration downscaleStabilizationWindow = std::chrono::minutes(5);  // --horizontal-pod-autoscaler-downscale-stabilization
+  double tolerance = 0.1;                                           // --horizontal-pod-autoscaler-tolerance
+  Duration cpuInitializationPeriod = std::chrono::minutes(5);       // --horizontal-pod-autoscaler-cpu-initialization-period
+  Duration delayOfInitialReadinessStatus = std::chrono::seconds(30);  // --horizontal-pod-autoscaler-initial-readiness-delay
+  // Gate HPAScaleToZero (beta, on in v1.37): the ScaledToZero condition and scaling from zero.
+  bool scaleToZero = true;
+  // Gate HPAGeneration (beta, on in v1.37): write status.observedGeneration. Servers that do not
+  // know the field drop it; the controller notices and stops writing it (see below).
+  bool writeObservedGeneration = true;
+  // Keep a per-pod account in each metric's calculation (for `explain`; costs allocations).
+  bool explainPods = false;
+};
+
+// Everything the controller talks to, as interfaces (owned elsewhere, outliving the controller).
+struct ControllerDependencies {
+  HpaLister& hpas;
+  PodLister& pods;
+  metricsclient::MetricsClient& metrics;
+  ScaleClient& scales;
+  StatusWriter& statusWriter;
+  EventRecorder& events;
+  Clock& clock;
+  Logger logger;
+  ReconcileObserver* observer = nullptr;  // optional
+};
+
+struct ReconcileResult {
+  bool deleted = false;  // the HPA is gone: do not requeue
+  Status status;         // the error upstream's reconcileKey would return
+  ReconcileReport report;
+};
+
+// The reconcile of one HorizontalPodAutoscaler, as upstream's HorizontalController does it
+// (pkg/controller/podautoscaler/horizontal.go, v1.37 behavior). Thread-safe for different keys;
+// one key must not be reconciled by two threads at once (the work queue guarantees it).
+class HorizontalController {
+ public:
+  HorizontalController(ControllerDependencies deps, ControllerOptions options);
+
+  ReconcileResult reconcileKey(const std::string& key);
+
+  // Informer-side bookkeeping (upstream's enqueueHPA / deleteHPA): registers the HPA's selector
+  // slot (true when newly registered) / forgets it.
+  bool hpaAdded(const std::string& key) { return selectors_.registerHpa(key); }
+  void hpaDeleted(const std::string& key) { selectors_.remove(key); }
+
+  HistoryStore& history() { return history_; }
+  SelectorStore& selectors() { return selectors_; }
+  const ControllerOptions& options() const { return options_; }
+
+ private:
+  class Reconcile;  // the state of one reconcile (reconcile.cc)
+  friend class Reconcile;
+
+  ControllerDependencies deps_;
+  ControllerOptions options_;
+  HistoryStore history_;
+  SelectorStore selectors_;
+  NoopReconcileObserver noopObserver_;
+  std::atomic<bool> observedGenerationAccepted_{true};
+};
+
+}  // namespace hpa::controller

@@ -1,0 +1,405 @@
+#include "controller/reconcile.h"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+#include "controller/conditions.h"
+#include "controller/spec_error.h"
+
+namespace hpa::controller {
+namespace {
+
+// client-go retry.DefaultRetry, used for the scale update since v1.34: 5 attempts, 10 ms apart.
+constexpr int kScaleUpdateAttempts = 5;
+constexpr auto kScaleUpdateRetryDelay = std::chrono::milliseconds(10);
+constexpr int kHttpConflict = 409;
+
+struct GroupVersion {
+  std::string group;
+  std::string version;
+};
+
+// schema.ParseGroupVersion: "" and "/" are empty, "v1" is the core group, "g/v" splits, more
+// slashes are an error.
+Result<GroupVersion> parseGroupVersion(const std::string& text) {
+  if (text.empty() || text == "/") return GroupVersion{};
+  auto slashes = std::count(text.begin(), text.end(), '/');
+  if (slashes == 0) return GroupVersion{"", text};
+  if (slashes == 1) {
+    auto i = text.find('/');
+    return GroupVersion{text.substr(0, i), text.substr(i + 1)};
+  }
+  return Error::format("unexpected GroupVersion string: {}", text);
+}
+
+bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
+  for (const auto& m : spec.metrics) {
+    if (m.type == api::kObjectMetric || m.type == api::kExternalMetric) return true;
+  }
+  return false;
+}
+
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+  auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+}  // namespace
+
+const char* branchName(ReconcileBranch branch) {
+  switch (branch) {
+    case ReconcileBranch::Deleted: return "deleted";
+    case ReconcileBranch::FailedGetScale: return "failed-get-scale";
+    case ReconcileBranch::ScalingDisabled: return "scaling-disabled";
+    case ReconcileBranch::AboveMaxReplicas: return "above-max-replicas";
+    case ReconcileBranch::BelowMinReplicas: return "below-min-replicas";
+    case ReconcileBranch::MetricsFailed: return "metrics-failed";
+    case ReconcileBranch::Metrics: return "metrics";
+  }
+  return "unknown";
+}
+
+HorizontalController::HorizontalController(ControllerDependencies deps, ControllerOptions options)
+    : deps_(std::move(deps)), options_(options) {
+  if (!deps_.observer) deps_.observer = &noopObserver_;
+}
+
+ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
+  ReconcileResult result;
+  result.report.key = key;
+  // cache.SplitMetaNamespaceKey: "name" or "namespace/name"; anything else is malformed and
+  // dropped from the queue.
+  if (std::count(key.begin(), key.end(), '/') > 1) {
+    result.deleted = true;
+    result.status = Error::format("unexpected key format: {:?}", key);
+    result.report.error = result.status.error().message;
+    return result;
+  }
+  auto [ns, name] = splitKey(key);
+  auto hpa = deps_.hpas.get(ns, name);
+  if (!hpa.ok()) {
+    result.status = hpa.error();
+    result.report.error = hpa.error().message;
+    return result;
+  }
+  if (!*hpa) {
+    deps_.logger.info("Horizontal Pod Autoscaler has been deleted", "HPA", key);
+    history_.erase(key);
+    result.deleted = true;
+    result.report.branch = ReconcileBranch::Deleted;
+    return result;
+  }
+
+  auto started = std::chrono::steady_clock::now();
+  Reconcile reconcile(*this, **hpa, key);
+  result.status = reconcile.run();
+  result.report = std::move(reconcile.report());
+  if (!result.status.ok()) result.report.error = result.status.error().message;
+  // Spec errors are the ones upstream marks with its errSpec sentinel: an invalid apiVersion in
+  // scaleTargetRef and an unknown metric type (the latter only ever surfaces wrapped as an
+  // invalid-metrics error, which upstream's errors.Is still recognises).
+  std::string errorLabel = kErrorNone;
+  if (!result.status.ok()) errorLabel = isSpecError(result.status.error()) ? kErrorSpec : kErrorInternal;
+  deps_.observer->reconciliation(reconcile.action(), errorLabel,
+                                 std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - started));
+  return result;
+}
+
+HorizontalController::Reconcile::Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa,
+                                           std::string key)
+    : c_(controller),
+      hpa_(hpa),
+      originalStatus_(hpa.status),
+      key_(std::move(key)),
+      now_(controller.deps_.clock.now()),
+      tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance)) {
+  report_.key = key_;
+  report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
+                                    hpa_.spec.scaleTargetRef.name);
+  report_.maxReplicas = hpa_.spec.maxReplicas;
+  history_ = c_.history_.get(key_);
+}
+
+void HorizontalController::Reconcile::event(const std::string& type, const std::string& reason,
+                                            const std::string& message) {
+  c_.deps_.events.event(hpa_, type, reason, message);
+  report_.events.push_back({type, reason, message});
+}
+
+void HorizontalController::Reconcile::condition(const std::string& type, const std::string& status,
+                                                const std::string& reason, const std::string& message) {
+  setCondition(hpa_.status, type, status, reason, message, now_);
+}
+
+api::AutoscalerHistory& HorizontalController::Reconcile::history() {
+  if (!history_) {
+    history_ = api::AutoscalerHistory{};
+    history_->name = hpa_.metadata.name;
+    history_->namespace_ = hpa_.metadata.namespace_;
+  }
+  return *history_;
+}
+
+Status HorizontalController::Reconcile::failedGetScale(const Error& conditionError, const Error& returned) {
+  report_.branch = ReconcileBranch::FailedGetScale;
+  event(kEventWarning, "FailedGetScale", conditionError.message);
+  condition(api::kAbleToScale, api::kConditionFalse, "FailedGetScale",
+            fmt::format("the HPA controller was unable to get the target's current scale: {}", conditionError.message));
+  report_.status = hpa_.status;
+  if (auto written = updateStatusIfNeeded(); !written.ok()) {
+    c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
+  }
+  return returned;
+}
+
+Result<api::Scale> HorizontalController::Reconcile::resolveScale() {
+  const auto& ref = hpa_.spec.scaleTargetRef;
+  auto gv = parseGroupVersion(ref.apiVersion);
+  if (!gv.ok()) {
+    auto s = failedGetScale(gv.error(), specError(gv.error().wrap("invalid API version in scale target reference: {}",
+                                                                  gv.error().message)));
+    return s.error();
+  }
+  auto mappings = c_.deps_.scales.mappingsFor(gv->group, ref.kind);
+  if (!mappings.ok()) {
+    auto s = failedGetScale(mappings.error(), mappings.error().wrap("unable to determine resource for scale target "
+                                                                    "reference: {}",
+                                                                    mappings.error().message));
+    return s.error();
+  }
+  // Try every mapping in preference order; the first success wins, else the first error.
+  std::optional<Error> firstError;
+  for (const auto& mapping : *mappings) {
+    auto scale = c_.deps_.scales.getScale(hpa_.metadata.namespace_, mapping, ref.name);
+    if (scale.ok()) {
+      targetResource_ = mapping;
+      return scale;
+    }
+    if (!firstError) firstError = scale.error();
+  }
+  Error err = firstError.value_or(Error::of("unrecognized resource"));
+  auto s = failedGetScale(err, err.wrap("failed to query scale subresource for {}: {}", report_.scaleTarget, err.message));
+  return s.error();
+}
+
+Status HorizontalController::Reconcile::run() {
+  auto scale = resolveScale();
+  if (!scale.ok()) return scale.error();
+  report_.scale = *scale;
+  condition(api::kAbleToScale, api::kConditionTrue, "SucceededGetScale",
+            "the HPA controller was able to get the target's current scale");
+  const std::int32_t currentReplicas = scale->specReplicas;
+  report_.currentReplicas = currentReplicas;
+  // recordInitialRecommendation: an HPA seen for the first time starts from its current size,
+  // so no scale-down happens during the first stabilization window.
+  if (!history_) history().recommendations.push_back({currentReplicas, now_});
+
+  const std::int32_t minReplicas = hpa_.spec.minReplicas.value_or(1);
+  report_.minReplicas = minReplicas;
+  std::int32_t desiredReplicas = 0;
+  std::string rescaleReason;
+  bool rescale = true;
+  std::vector<api::MetricStatus> metricStatuses;
+  std::optional<Error> retErr;
+
+  const bool scaleToZero = c_.options_.scaleToZero;
+  const bool hasObjOrExt = hasObjectOrExternalMetrics(hpa_.spec);
+  const auto* scaledToZero = findCondition(hpa_.status, api::kScaledToZero);
+  const bool scaledToZeroCondition = scaleToZero && scaledToZero && scaledToZero->status == api::kConditionTrue;
+  const bool canScaleFromZero = scaledToZeroCondition && hasObjOrExt;
+  bool computeMetrics = true;
+
+  if (currentReplicas == 0) {
+    computeMetrics = (minReplicas != 0 && scaledToZeroCondition) || canScaleFromZero;
+    if (!computeMetrics) {
+      report_.branch = ReconcileBranch::ScalingDisabled;
+      desiredReplicas = 0;
+      rescale = false;
+      condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
+                "scaling is disabled since the replica count of the target is zero");
+      if (!scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
+    }
+  } else if (currentReplicas > hpa_.spec.maxReplicas) {
+    report_.branch = ReconcileBranch::AboveMaxReplicas;
+    rescaleReason = "Current number of replicas above Spec.MaxReplicas";
+    desiredReplicas = hpa_.spec.maxReplicas;
+    computeMetrics = false;
+  } else if (currentReplicas < minReplicas) {
+    report_.branch = ReconcileBranch::BelowMinReplicas;
+    rescaleReason = "Current number of replicas below Spec.MinReplicas";
+    desiredReplicas = minReplicas;
+    computeMetrics = false;
+  }
+
+  if (computeMetrics) {
+    auto outcome = computeReplicasForMetrics(*scale);
+    metricStatuses = outcome.statuses;
+    if (outcome.error && outcome.replicas == -1) {
+      report_.branch = ReconcileBranch::MetricsFailed;
+      setStatus(currentReplicas, hpa_.status.desiredReplicas, metricStatuses, false);
+      report_.desiredReplicas = hpa_.status.desiredReplicas;
+      if (auto written = updateStatusIfNeeded(); !written.ok()) {
+        c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
+      }
+      event(kEventWarning, "FailedComputeMetricsReplicas", outcome.error->message);
+      report_.history = history_;
+      c_.history_.put(key_, *history_);
+      return outcome.error->wrap("failed to compute desired number of replicas based on listed metrics for {}: {}",
+                                 report_.scaleTarget, outcome.error->message);
+    }
+    report_.branch = ReconcileBranch::Metrics;
+    if (outcome.error) retErr = outcome.error;  // some metrics failed but scaling may proceed
+    report_.metricReplicas = outcome.replicas;
+    report_.metricName = outcome.metricName;
+    c_.deps_.logger.v(4, currentReplicas == 0 ? "Proposing desired replicas from zero" : "Proposing desired replicas",
+                      "desiredReplicas", outcome.replicas, "metric", outcome.metricName, "scaleTarget",
+                      report_.scaleTarget);
+
+    std::string rescaleMetric;
+    if (outcome.replicas > desiredReplicas) {
+      desiredReplicas = outcome.replicas;
+      rescaleMetric = outcome.metricName;
+    }
+    if (desiredReplicas > currentReplicas) rescaleReason = fmt::format("{} above target", rescaleMetric);
+    if (desiredReplicas < currentReplicas) rescaleReason = "All metrics below target";
+    desiredReplicas = normalize(currentReplicas, desiredReplicas, minReplicas);
+    // Scaling from zero after minReplicas was raised: at least minReplicas.
+    if (currentReplicas == 0 && minReplicas != 0 && scaledToZeroCondition && desiredReplicas < minReplicas) {
+      desiredReplicas = minReplicas;
+      if (rescaleReason.empty()) rescaleReason = "Current number of replicas below Spec.MinReplicas";
+    }
+    rescale = desiredReplicas != currentReplicas;
+  }
+  report_.reason = rescaleReason;
+  report_.rescale = rescale;
+
+  if (rescale) {
+    api::Scale update = *scale;
+    Status updated;
+    for (int attempt = 1; attempt <= kScaleUpdateAttempts; ++attempt) {
+      update.specReplicas = desiredReplicas;
+      auto put = c_.deps_.scales.updateScale(hpa_.metadata.namespace_, targetResource_, update);
+      if (put.ok()) {
+        updated = Status();
+        break;
+      }
+      updated = put.error();
+      // Refresh the resourceVersion for the next attempt; a failed refresh keeps the old one.
+      auto latest = c_.deps_.scales.getScale(hpa_.metadata.namespace_, targetResource_, hpa_.spec.scaleTargetRef.name);
+      if (latest.ok()) {
+        update = *latest;
+      } else {
+        c_.deps_.logger.error("error getting latest scale during conflict retry", "scaleTarget", report_.scaleTarget,
+                              "err", latest.error().message);
+      }
+      if (put.error().httpCode != kHttpConflict || attempt == kScaleUpdateAttempts) break;
+      std::this_thread::sleep_for(kScaleUpdateRetryDelay);
+    }
+    if (!updated.ok()) {
+      const auto& err = updated.error();
+      event(kEventWarning, "FailedRescale",
+            fmt::format("New size: {}; reason: {}; error: {}", desiredReplicas, rescaleReason, err.message));
+      condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
+                fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
+      setStatus(currentReplicas, hpa_.status.desiredReplicas, metricStatuses, false);
+      report_.desiredReplicas = hpa_.status.desiredReplicas;
+      if (auto written = updateStatusIfNeeded(); !written.ok()) {
+        c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
+      }
+      report_.history = history_;
+      c_.history_.put(key_, *history_);
+      return err.wrap("failed to rescale {}: {}", report_.scaleTarget, err.message);
+    }
+    report_.rescaled = true;
+    condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
+              fmt::format("the HPA controller was able to update the target scale to {}", desiredReplicas));
+    event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", desiredReplicas, rescaleReason));
+    if (hpa_.spec.behavior) {
+      auto& h = history();
+      replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, currentReplicas,
+                                    desiredReplicas, now_);
+    }
+    c_.deps_.logger.info("Successfully rescaled", "HPA", key_, "currentReplicas", currentReplicas, "desiredReplicas",
+                         desiredReplicas, "reason", rescaleReason);
+    if (scaleToZero) {
+      if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjOrExt) {
+        condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
+      } else {
+        condition(api::kScaledToZero, api::kConditionFalse, "NotScaledToZero",
+                  "the HPA controller did not scale the workload to zero");
+      }
+    } else {
+      removeCondition(hpa_.status, api::kScaledToZero);
+    }
+    action_ = desiredReplicas > currentReplicas ? kActionScaleUp : kActionScaleDown;
+  } else {
+    c_.deps_.logger.v(4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas", desiredReplicas,
+                      "lastScaleTime",
+                      hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
+    desiredReplicas = currentReplicas;
+  }
+
+  setStatus(currentReplicas, desiredReplicas, std::move(metricStatuses), report_.rescaled);
+  report_.desiredReplicas = desiredReplicas;
+  c_.deps_.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, desiredReplicas);
+  report_.history = history_;
+  c_.history_.put(key_, *history_);
+
+  if (auto written = updateStatusIfNeeded(); !written.ok()) return written;
+  if (retErr) return *retErr;
+  return Status();
+}
+
+std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
+                                                       std::int32_t minReplicas) {
+  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, hpa_.spec.maxReplicas, now_};
+  auto& h = history();
+  replicacalc::NormalizationResult result =
+      hpa_.spec.behavior
+          ? replicacalc::normalizeWithBehavior(h.recommendations, h.scaleUpEvents, h.scaleDownEvents,
+                                               *hpa_.spec.behavior, input, c_.options_.downscaleStabilizationWindow)
+          : replicacalc::normalizeWithoutBehavior(h.recommendations, input, c_.options_.downscaleStabilizationWindow);
+  condition(api::kAbleToScale, result.ableToScale.status, result.ableToScale.reason, result.ableToScale.message);
+  condition(api::kScalingLimited, result.scalingLimited.status, result.scalingLimited.reason,
+            result.scalingLimited.message);
+  report_.normalization = result;
+  return result.desired;
+}
+
+void HorizontalController::Reconcile::setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas,
+                                                std::vector<api::MetricStatus> statuses, bool rescaled) {
+  api::HorizontalPodAutoscalerStatus status;
+  status.currentReplicas = currentReplicas;
+  status.desiredReplicas = desiredReplicas;
+  status.lastScaleTime = hpa_.status.lastScaleTime;
+  status.currentMetrics = std::move(statuses);
+  status.conditions = std::move(hpa_.status.conditions);
+  if (c_.options_.writeObservedGeneration && c_.observedGenerationAccepted_.load()) {
+    status.observedGeneration = hpa_.metadata.generation;
+  }
+  if (rescaled) status.lastScaleTime = now_;
+  hpa_.status = std::move(status);
+}
+
+Status HorizontalController::Reconcile::updateStatusIfNeeded() {
+  report_.status = hpa_.status;
+  if (api::semanticallyEqual(originalStatus_, hpa_.status)) return Status();
+  report_.statusChanged = true;
+  auto stored = c_.deps_.statusWriter.updateStatus(hpa_);
+  if (!stored.ok()) {
+    event(kEventWarning, "FailedUpdateStatus", stored.error().message);
+    return stored.error().wrap("failed to update status for {}: {}", hpa_.metadata.name, stored.error().message);
+  }
+  report_.statusWritten = true;
+  // A server whose HPA API predates status.observedGeneration drops it; writing it again would
+  // make every sync look like a change.
+  if (hpa_.status.observedGeneration && !stored->status.observedGeneration) {
+    c_.observedGenerationAccepted_.store(false);
+  }
+  c_.deps_.logger.v(2, "Successfully updated status", "HPA", key_);
+  return Status();
+}
+
+}  // namespace hpa::controller

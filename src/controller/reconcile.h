@@ -1,0 +1,92 @@
+#pragma once
+
+// Internal to the controller: the state and steps of one reconcile of one HPA.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/hpa.h"
+#include "api/scale.h"
+#include "controller/horizontal_controller.h"
+#include "replicacalc/tolerances.h"
+
+namespace hpa::controller {
+
+class HorizontalController::Reconcile {
+ public:
+  Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa, std::string key);
+
+  // Upstream's reconcileAutoscaler; fills the report.
+  Status run();
+  ReconcileReport& report() { return report_; }
+  const std::string& action() const { return action_; }
+
+ private:
+  // --- target resolution (reconcile.cc)
+  Result<api::Scale> resolveScale();
+  Status failedGetScale(const Error& conditionError, const Error& returned);
+
+  // --- metrics (metric_evaluation.cc)
+  struct MetricsOutcome {
+    std::int32_t replicas = -1;  // -1: cannot act
+    std::string metricName;
+    std::vector<api::MetricStatus> statuses;
+    std::optional<Error> error;
+  };
+  // A failed metric: the condition reason, the error its condition and event carry, and the
+  // error it returns (upstream wraps some of them once more than the condition shows).
+  struct MetricFailure {
+    std::string reason;
+    Error conditionError;
+    Error returned;
+  };
+  struct MetricInputs {
+    const api::Scale& scale;
+    const api::Selector& podSelector;
+  };
+  MetricsOutcome computeReplicasForMetrics(const api::Scale& scale);
+  Result<api::Selector> validateAndParseSelector(const std::string& selectorText);
+  // One metric: fills `report` (name, proposal, status, calculation) or returns the error that
+  // computeReplicasForMetrics counts, setting `failureCondition`.
+  std::optional<Error> computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
+                                                MetricReport& report,
+                                                api::HorizontalPodAutoscalerCondition& failureCondition);
+  std::optional<MetricFailure> evaluateObject(const api::ObjectMetricSource& source, const api::Selector& metricSelector,
+                                              const MetricInputs& in, MetricReport& report);
+  std::optional<MetricFailure> evaluatePods(const api::PodsMetricSource& source, const api::Selector& metricSelector,
+                                            const MetricInputs& in, MetricReport& report);
+  std::optional<Error> evaluateResource(const std::string& resource, const std::string& container,
+                                        bool containerMetric, const api::MetricTarget& target,
+                                        const MetricInputs& in, MetricReport& report);
+  std::optional<MetricFailure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
+                                                MetricReport& report);
+  Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
+  // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
+  api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
+
+  std::vector<std::shared_ptr<const api::Pod>> listedPods_;  // keeps listed pods alive
+
+  // --- normalization, rescale, status (reconcile.cc)
+  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas);
+  void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
+                 bool rescaled);
+  Status updateStatusIfNeeded();
+  void event(const std::string& type, const std::string& reason, const std::string& message);
+  void condition(const std::string& type, const std::string& status, const std::string& reason,
+                 const std::string& message);
+  api::AutoscalerHistory& history();
+
+  HorizontalController& c_;
+  api::HorizontalPodAutoscaler hpa_;  // working copy; the cache is never mutated
+  api::HorizontalPodAutoscalerStatus originalStatus_;
+  std::string key_;
+  Time now_;
+  replicacalc::Tolerances tolerances_;
+  ReconcileReport report_;
+  std::optional<api::AutoscalerHistory> history_;
+  std::string action_ = kActionNone;
+  GroupVersionResource targetResource_;
+};
+
+}  // namespace hpa::controller

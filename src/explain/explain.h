@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/result.h"
+#include "controller/horizontal_controller.h"
+#include "controller/reconcile_report.h"
+#include "explain/snapshot.h"
+
+namespace hpa::explain {
+
+struct ExplainOptions {
+  Time now;
+  std::string hpaKey;  // "ns/name"; empty: the only HPA of the snapshot
+  controller::ControllerOptions controller;
+};
+
+struct Explanation {
+  std::string hpaKey;
+  Time now;
+  bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
+  controller::ReconcileReport report;
+  std::optional<api::Scale> scaleUpdate;  // the Scale the controller would PUT
+};
+
+// Runs the controller's real reconcile on the snapshot with snapshot-backed dependencies and a
+// clock stopped at `now`. Errors are unusable input (no HPA, ambiguous choice, history for
+// another HPA); "cannot scale" is an answer, in the report.
+Result<Explanation> explainSnapshot(const Snapshot& snapshot, const ExplainOptions& options);
+
+}  // namespace hpa::explain

@@ -1,0 +1,179 @@
+#include "explain/render.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "api/codec.h"
+
+namespace hpa::explain {
+namespace {
+
+using nlohmann::json;
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+json conditionOutcome(const replicacalc::ConditionOutcome& c) {
+  return json{{"status", c.status}, {"reason", c.reason}, {"message", c.message}};
+}
+
+json calculationJson(const replicacalc::Calculation& c) {
+  json out{{"usage", c.usage},
+           {"usageRatio", c.usageRatio},
+           {"readyPods", c.readyPodCount},
+           {"decision", c.decision}};
+  if (c.utilization) out["utilization"] = *c.utilization;
+  if (c.rebalancedRatio) out["rebalancedRatio"] = *c.rebalancedRatio;
+  if (c.timestamp != Time{}) out["metricsTimestamp"] = formatRFC3339(c.timestamp);
+  if (!c.pods.empty()) {
+    json pods = json::array();
+    for (const auto& p : c.pods) {
+      json pod{{"name", p.name}, {"group", lower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
+      if (p.value) pod["value"] = *p.value;
+      if (p.request) pod["request"] = *p.request;
+      if (p.assumedValue) pod["assumedValue"] = *p.assumedValue;
+      pods.push_back(std::move(pod));
+    }
+    out["pods"] = std::move(pods);
+  }
+  return out;
+}
+
+json metricJson(const controller::MetricReport& m) {
+  json out{{"type", m.type}, {"name", m.name}};
+  out["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
+  if (m.error) {
+    out["error"] = *m.error;
+    out["conditionReason"] = m.conditionReason;
+  }
+  if (m.calculation) out["calculation"] = calculationJson(*m.calculation);
+  if (!m.status.type.empty()) out["current"] = api::encodeMetricStatus(m.status);
+  return out;
+}
+
+// "150% of request (150m per pod)" and the like, from a status entry.
+std::string currentText(const api::MetricValueStatus& v) {
+  std::vector<std::string> parts;
+  if (v.averageUtilization) parts.push_back(fmt::format("{}% of request", *v.averageUtilization));
+  if (v.averageValue) parts.push_back(fmt::format("{} per pod", v.averageValue->toString()));
+  if (v.value) parts.push_back(fmt::format("{} in total", v.value->toString()));
+  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string metricCurrent(const api::MetricStatus& s) {
+  if (s.resource) return currentText(s.resource->current);
+  if (s.containerResource) return currentText(s.containerResource->current);
+  if (s.pods) return currentText(s.pods->current);
+  if (s.object) return currentText(s.object->current);
+  if (s.external) return currentText(s.external->current);
+  return "-";
+}
+
+}  // namespace
+
+nlohmann::json explanationToJson(const Explanation& e) {
+  const auto& r = e.report;
+  json out{{"hpa", e.hpaKey},
+           {"now", formatRFC3339Nano(e.now)},
+           {"branch", controller::branchName(r.branch)},
+           {"scaleTarget", r.scaleTarget},
+           {"currentReplicas", r.currentReplicas},
+           {"minReplicas", r.minReplicas},
+           {"maxReplicas", r.maxReplicas},
+           {"desiredReplicas", r.desiredReplicas},
+           {"rescale", r.rescale},
+           {"reason", r.reason}};
+  if (r.metricReplicas) {
+    out["metricReplicas"] = *r.metricReplicas;
+    out["metricName"] = r.metricName;
+  }
+  json metrics = json::array();
+  for (const auto& m : r.metrics) metrics.push_back(metricJson(m));
+  out["metrics"] = std::move(metrics);
+  if (r.normalization) {
+    const auto& n = *r.normalization;
+    json norm{{"proposed", n.proposed},
+              {"stabilized", n.stabilized},
+              {"desired", n.desired},
+              {"upWindowSeconds", n.upWindowSeconds},
+              {"downWindowSeconds", n.downWindowSeconds},
+              {"ableToScale", conditionOutcome(n.ableToScale)},
+              {"scalingLimited", conditionOutcome(n.scalingLimited)}};
+    if (n.scaleUpLimit) norm["scaleUpLimit"] = *n.scaleUpLimit;
+    if (n.scaleDownLimit) norm["scaleDownLimit"] = *n.scaleDownLimit;
+    out["normalization"] = std::move(norm);
+  } else {
+    out["normalization"] = nullptr;
+  }
+  out["status"] = api::encodeHorizontalPodAutoscalerStatus(r.status);
+  out["statusChanged"] = r.statusChanged;
+  json events = json::array();
+  for (const auto& ev : r.events) events.push_back({{"type", ev.type}, {"reason", ev.reason}, {"message", ev.message}});
+  out["events"] = std::move(events);
+  out["history"] = r.history ? api::encodeAutoscalerHistory(*r.history) : json(nullptr);
+  out["historyGiven"] = e.historyGiven;
+  if (e.scaleUpdate) out["scaleUpdate"] = api::encodeScale(*e.scaleUpdate);
+  if (!r.error.empty()) out["error"] = r.error;
+  return out;
+}
+
+std::string explanationToText(const Explanation& e) {
+  const auto& r = e.report;
+  std::string out;
+  auto line = [&out](std::string s) {
+    out += s;
+    out += '\n';
+  };
+  if (r.rescale) {
+    line(fmt::format("{}: scale {} from {} to {} replicas{}", e.hpaKey, r.scaleTarget, r.currentReplicas,
+                     r.desiredReplicas, r.reason.empty() ? "" : fmt::format(" ({})", r.reason)));
+  } else {
+    line(fmt::format("{}: keep {} at {} replicas", e.hpaKey, r.scaleTarget.empty() ? "the target" : r.scaleTarget,
+                     r.currentReplicas));
+  }
+  line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
+                   r.maxReplicas, formatRFC3339(e.now)));
+  if (!r.metrics.empty()) line("metrics:");
+  for (const auto& m : r.metrics) {
+    std::string head = m.name.empty() ? m.type : m.name;
+    if (m.error) {
+      line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason, *m.error));
+      continue;
+    }
+    line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status),
+                     m.proposal ? std::to_string(*m.proposal) : std::string("-")));
+    if (!m.calculation) continue;
+    const auto& c = *m.calculation;
+    line(fmt::format("      {}", c.decision));
+    if (c.pods.empty()) continue;
+    int counts[4] = {0, 0, 0, 0};
+    for (const auto& p : c.pods) ++counts[static_cast<int>(p.group)];
+    line(fmt::format("      pods: {} ready, {} unready, {} missing, {} ignored", counts[0], counts[1], counts[2],
+                     counts[3]));
+    for (const auto& p : c.pods) {
+      if (p.group == replicacalc::PodGroup::Ready) continue;
+      line(fmt::format("        {} {}: {}{}", lower(replicacalc::podGroupName(p.group)), p.name, p.reason,
+                       p.assumedValue ? fmt::format(" (assumed {}m)", *p.assumedValue) : std::string()));
+    }
+  }
+  if (r.normalization) {
+    const auto& n = *r.normalization;
+    line(fmt::format("normalization: proposed {}, stabilized {}, desired {}", n.proposed, n.stabilized, n.desired));
+    line(fmt::format("  AbleToScale {} {}: {}", n.ableToScale.status, n.ableToScale.reason, n.ableToScale.message));
+    line(fmt::format("  ScalingLimited {} {}: {}", n.scalingLimited.status, n.scalingLimited.reason,
+                     n.scalingLimited.message));
+  }
+  line("conditions:");
+  for (const auto& c : r.status.conditions) line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));
+  if (!r.events.empty()) {
+    line("events:");
+    for (const auto& ev : r.events) line(fmt::format("  {} {}: {}", ev.type, ev.reason, ev.message));
+  }
+  if (!r.error.empty()) line(fmt::format("error: {}", r.error));
+  return out;
+}
+
+}  // namespace hpa::explain

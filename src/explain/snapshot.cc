@@ -1,0 +1,183 @@
+#include "explain/snapshot.h"
+
+#include <fmt/format.h>
+
+#include "api/codec.h"
+#include "api/label_selector.h"
+#include "api/json_fields.h"
+#include "common/yaml_json.h"
+
+namespace hpa::explain {
+namespace {
+
+using nlohmann::json;
+
+std::string groupOf(const std::string& apiVersion) {
+  auto slash = apiVersion.find('/');
+  return slash == std::string::npos ? "" : apiVersion.substr(0, slash);
+}
+
+bool isWorkload(const std::string& apiVersion, const std::string& kind) {
+  return (apiVersion == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet")) ||
+         (apiVersion == "v1" && kind == "ReplicationController");
+}
+
+// The Scale the `/scale` subresource would return for a workload: spec.replicas (defaulted to
+// 1 by the API server when absent), status.replicas and the selector in its string form.
+Result<api::Scale> scaleFromWorkload(const json& object) {
+  auto f = api::JsonFields::root(object);
+  api::Scale scale;
+  auto meta = api::decodeObjectMeta(object.value("metadata", json::object()));
+  if (!meta.ok()) return meta.error().wrap("metadata: {}", meta.error().message);
+  scale.metadata = *meta;
+  auto spec = f.object("spec");
+  scale.specReplicas = spec.int32("replicas").value_or(1);
+  scale.statusReplicas = f.object("status").int32("replicas").value_or(0);
+  if (f.failed()) return f.error();
+  if (spec.has("selector")) {
+    const json& sel = object["spec"]["selector"];
+    if (object.value("kind", "") == "ReplicationController") {
+      // A ReplicationController's selector is a plain label map.
+      auto labels = spec.stringMap("selector");
+      if (f.failed()) return f.error();
+      api::LabelSelector ls;
+      ls.matchLabels = *labels;
+      scale.selector = api::Selector::fromLabelSelector(&ls)->toString();
+    } else {
+      auto ls = api::decodeLabelSelector(sel);
+      if (!ls.ok()) return ls.error().wrap("spec.selector: {}", ls.error().message);
+      auto parsed = api::Selector::fromLabelSelector(&*ls);
+      if (!parsed.ok()) return parsed.error().wrap("spec.selector: {}", parsed.error().message);
+      scale.selector = parsed->toString();
+    }
+  }
+  return scale;
+}
+
+class Loader {
+ public:
+  Status add(const json& object, const Origin& origin) {
+    if (!object.is_object()) return fail(origin, Error::of("expected an object"));
+    const std::string apiVersion = object.value("apiVersion", "");
+    const std::string kind = object.value("kind", "");
+    if (object.contains("items") && (kind == "List" || kind.ends_with("List"))) {
+      return addList(object, origin, apiVersion, kind);
+    }
+    const std::string group = groupOf(apiVersion);
+    if (kind == "HorizontalPodAutoscaler" && group == "autoscaling") {
+      if (apiVersion != "autoscaling/v2" && apiVersion != "autoscaling/v2beta2") {
+        return fail(origin, Error::format("apiVersion {} is not supported; export the HPA as autoscaling/v2 "
+                                          "(kubectl get hpa.v2.autoscaling) or autoscaling/v2beta2",
+                                          apiVersion));
+      }
+      auto hpa = api::decodeHorizontalPodAutoscaler(object);
+      if (!hpa.ok()) return fail(origin, hpa.error());
+      snapshot_.hpas.emplace_back(std::move(*hpa), origin);
+      return Status();
+    }
+    if (kind == "Scale" && apiVersion == "autoscaling/v1") {
+      auto scale = api::decodeScale(object);
+      if (!scale.ok()) return fail(origin, scale.error());
+      snapshot_.scales.push_back({std::move(*scale), "", origin});
+      return Status();
+    }
+    if (isWorkload(apiVersion, kind)) {
+      auto scale = scaleFromWorkload(object);
+      if (!scale.ok()) return fail(origin, scale.error());
+      snapshot_.scales.push_back({std::move(*scale), kind, origin});
+      return Status();
+    }
+    if (kind == "Pod" && apiVersion == "v1") {
+      auto pod = api::decodePod(object);
+      if (!pod.ok()) return fail(origin, pod.error());
+      snapshot_.pods.push_back(std::make_shared<const api::Pod>(std::move(*pod)));
+      return Status();
+    }
+    if (kind == "PodMetrics" && group == "metrics.k8s.io") {
+      auto m = api::decodePodMetrics(object);
+      if (!m.ok()) return fail(origin, m.error());
+      snapshot_.podMetrics.push_back(std::move(*m));
+      return Status();
+    }
+    if (kind == "MetricValue" && group == "custom.metrics.k8s.io") {
+      auto v = api::decodeMetricValue(object, apiVersion);
+      if (!v.ok()) return fail(origin, v.error());
+      snapshot_.customMetrics.push_back({std::move(*v), origin});
+      return Status();
+    }
+    if (kind == "ExternalMetricValue" && group == "external.metrics.k8s.io") {
+      auto v = api::decodeExternalMetricValue(object);
+      if (!v.ok()) return fail(origin, v.error());
+      snapshot_.externalMetrics.push_back(std::move(*v));
+      return Status();
+    }
+    if (kind == api::kHistoryKind) {
+      auto h = api::decodeAutoscalerHistory(object);
+      if (!h.ok()) return fail(origin, h.error());
+      if (snapshot_.history) {
+        return fail(origin, Error::format("a second AutoscalerHistory (the first is in {})",
+                                          snapshot_.history->second.describe()));
+      }
+      snapshot_.history.emplace(std::move(*h), origin);
+      return Status();
+    }
+    if (kind.empty()) return fail(origin, Error::of("kind: required"));
+    return fail(origin, Error::format("unsupported object {} {:?}; explain reads HorizontalPodAutoscaler, Scale, "
+                                      "Deployment, StatefulSet, ReplicaSet, ReplicationController, Pod, PodMetrics, "
+                                      "MetricValue(List), ExternalMetricValue(List), AutoscalerHistory and Lists of them",
+                                      apiVersion.empty() ? "(no apiVersion)" : apiVersion, kind));
+  }
+
+  Snapshot take() { return std::move(snapshot_); }
+
+ private:
+  Status addList(const json& list, const Origin& origin, const std::string& apiVersion, const std::string& kind) {
+    const json& items = list["items"];
+    if (items.is_null()) return Status();
+    if (!items.is_array()) return fail(origin, Error::of("items: expected an array"));
+    // Typed lists (PodMetricsList, MetricValueList, ...) omit apiVersion/kind on their items.
+    std::string itemKind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
+    for (size_t i = 0; i < items.size(); ++i) {
+      Origin itemOrigin = origin;
+      itemOrigin.path = (origin.path.empty() ? "" : origin.path + ".") + fmt::format("items[{}]", i);
+      json item = items[i];
+      if (item.is_object() && !itemKind.empty()) {
+        if (!item.contains("kind")) item["kind"] = itemKind;
+        if (!item.contains("apiVersion")) item["apiVersion"] = apiVersion;
+      }
+      if (auto s = add(item, itemOrigin); !s.ok()) return s;
+    }
+    return Status();
+  }
+
+  static Status fail(const Origin& origin, const Error& e) {
+    return Error::format("{}: {}", origin.describe(), e.message);
+  }
+
+  Snapshot snapshot_;
+};
+
+}  // namespace
+
+std::string Origin::describe() const {
+  std::string s = fmt::format("{}: document {}", file, document);
+  if (!path.empty()) s += " (" + path + ")";
+  return s;
+}
+
+Result<Snapshot> loadSnapshot(const std::vector<SnapshotSource>& sources) {
+  Loader loader;
+  for (const auto& source : sources) {
+    auto docs = yamlDocumentsToJson(source.text);
+    if (!docs.ok()) return Error::format("{}: {}", source.name, docs.error().message);
+    if (docs->empty()) return Error::format("{}: no objects found", source.name);
+    for (size_t i = 0; i < docs->size(); ++i) {
+      if (auto s = loader.add((*docs)[i], Origin{source.name, static_cast<int>(i + 1), ""}); !s.ok()) {
+        return s.error();
+      }
+    }
+  }
+  return loader.take();
+}
+
+}  // namespace hpa::explain

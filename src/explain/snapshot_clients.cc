@@ -1,0 +1,165 @@
+#include "explain/snapshot_clients.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "metricsclient/conversions.h"
+
+namespace hpa::explain {
+namespace {
+
+// Objects exported without a namespace are taken to be in the HPA's namespace.
+bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// The resource names of the built-in scalable kinds.
+const std::vector<std::tuple<std::string, std::string, controller::GroupVersionResource>>& builtinKinds() {
+  static const std::vector<std::tuple<std::string, std::string, controller::GroupVersionResource>> kinds = {
+      {"apps", "Deployment", {"apps", "v1", "deployments"}},
+      {"apps", "StatefulSet", {"apps", "v1", "statefulsets"}},
+      {"apps", "ReplicaSet", {"apps", "v1", "replicasets"}},
+      {"", "ReplicationController", {"", "v1", "replicationcontrollers"}},
+  };
+  return kinds;
+}
+
+std::string kindForResource(const std::string& resource) {
+  for (const auto& [group, kind, gvr] : builtinKinds()) {
+    if (gvr.resource == resource) return kind;
+  }
+  return "";
+}
+
+// The API server's NotFound text: `deployments.apps "web" not found`.
+Error notFound(const controller::GroupVersionResource& r, const std::string& name) {
+  std::string what = r.group.empty() ? r.resource : r.resource + "." + r.group;
+  return Error{fmt::format("{} {:?} not found", what, name), 404, "NotFound"};
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> SnapshotHpaLister::get(const std::string& ns,
+                                                                                   const std::string& name) const {
+  for (const auto& [hpa, origin] : s_.hpas) {
+    if (hpa.metadata.name == name && hpa.metadata.namespace_ == ns) {
+      return std::make_shared<const api::HorizontalPodAutoscaler>(hpa);
+    }
+  }
+  return std::shared_ptr<const api::HorizontalPodAutoscaler>();
+}
+
+Result<std::vector<std::shared_ptr<const api::Pod>>> SnapshotPodLister::list(const std::string& ns,
+                                                                            const api::Selector& selector) const {
+  std::vector<std::shared_ptr<const api::Pod>> out;
+  for (const auto& pod : s_.pods) {
+    if (inNamespace(pod->namespace_, ns) && selector.matches(pod->labels)) out.push_back(pod);
+  }
+  return out;
+}
+
+const api::Pod* SnapshotMetricsClient::podNamed(const std::string& ns, const std::string& name) const {
+  for (const auto& pod : s_.pods) {
+    if (pod->name == name && inNamespace(pod->namespace_, ns)) return pod.get();
+  }
+  return nullptr;
+}
+
+Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getResourceMetric(const std::string& resource,
+                                                                                 const std::string& ns,
+                                                                                 const api::Selector& selector,
+                                                                                 const std::string& container) {
+  std::vector<api::PodMetrics> selected;
+  for (const auto& m : s_.podMetrics) {
+    if (!inNamespace(m.metadata.namespace_, ns)) continue;
+    bool matches;
+    if (!m.metadata.labels.empty()) {
+      matches = selector.matches(api::Labels::fromMap(m.metadata.labels));
+    } else {
+      const api::Pod* pod = podNamed(ns, m.metadata.name);
+      matches = pod ? selector.matches(pod->labels) : true;
+    }
+    if (matches) selected.push_back(m);
+  }
+  return metricsclient::resourceMetricsFromPodMetrics(selected, resource, container);
+}
+
+Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getRawMetric(const std::string& metricName,
+                                                                            const std::string& ns,
+                                                                            const api::Selector& selector,
+                                                                            const api::Selector&) {
+  std::vector<api::MetricValue> selected;
+  for (const auto& entry : s_.customMetrics) {
+    const auto& v = entry.value;
+    if (v.metricName != metricName || v.describedObject.kind != "Pod") continue;
+    if (!inNamespace(v.describedObject.namespace_, ns)) continue;
+    const api::Pod* pod = podNamed(ns, v.describedObject.name);
+    if (pod && !selector.matches(pod->labels)) continue;
+    selected.push_back(v);
+  }
+  return metricsclient::podMetricsFromMetricValues(selected);
+}
+
+Result<metricsclient::ObjectMetricResult> SnapshotMetricsClient::getObjectMetric(
+    const std::string& metricName, const std::string& ns, const api::CrossVersionObjectReference& object,
+    const api::Selector&) {
+  // A Namespace object is always the HPA's own namespace, whatever name the reference gives.
+  const bool namespaceObject = object.kind == "Namespace";
+  std::vector<api::MetricValue> selected;
+  for (const auto& entry : s_.customMetrics) {
+    const auto& v = entry.value;
+    if (v.metricName != metricName || v.describedObject.kind != object.kind) continue;
+    if (namespaceObject ? v.describedObject.name != ns
+                        : (v.describedObject.name != object.name || !inNamespace(v.describedObject.namespace_, ns))) {
+      continue;
+    }
+    selected.push_back(v);
+  }
+  auto result = metricsclient::objectMetricFromMetricValues(selected);
+  if (!result.ok()) return metricsclient::customFetchError(result.error());
+  return result;
+}
+
+Result<metricsclient::ExternalMetricResult> SnapshotMetricsClient::getExternalMetric(
+    const std::string& metricName, const std::string&, const api::Selector& metricSelector) {
+  std::vector<api::ExternalMetricValue> selected;
+  for (const auto& v : s_.externalMetrics) {
+    if (v.metricName == metricName && metricSelector.matches(api::Labels::fromMap(v.metricLabels))) selected.push_back(v);
+  }
+  return metricsclient::externalMetricFromValues(selected);
+}
+
+Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappingsFor(const std::string& group,
+                                                                                       const std::string& kind) {
+  for (const auto& [g, k, gvr] : builtinKinds()) {
+    if (g == group && k == kind) return std::vector<controller::GroupVersionResource>{gvr};
+  }
+  bool anyScaleObject = std::any_of(s_.scales.begin(), s_.scales.end(), [](const auto& e) { return e.kind.empty(); });
+  if (!anyScaleObject) return Error::format("no matches for kind {:?} in group {:?}", kind, group);
+  // A custom resource with a scale subresource: the usual plural of its kind.
+  return std::vector<controller::GroupVersionResource>{{group, "", lower(kind) + "s"}};
+}
+
+Result<api::Scale> SnapshotScaleClient::getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+                                                 const std::string& name) {
+  const std::string kind = kindForResource(resource.resource);
+  for (const auto& entry : s_.scales) {
+    if (entry.scale.metadata.name != name || !inNamespace(entry.scale.metadata.namespace_, ns)) continue;
+    if (!entry.kind.empty() && entry.kind != kind) continue;
+    return entry.scale;
+  }
+  return notFound(resource, name);
+}
+
+Result<api::Scale> SnapshotScaleClient::updateScale(const std::string&, const controller::GroupVersionResource&,
+                                                    const api::Scale& scale) {
+  updated_ = scale;
+  return scale;
+}
+
+}  // namespace hpa::explain

@@ -1,0 +1,100 @@
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "controller/event_recorder.h"
+#include "controller/listers.h"
+#include "controller/scale_client.h"
+#include "controller/status_writer.h"
+#include "explain/snapshot.h"
+#include "metricsclient/metrics_client.h"
+
+namespace hpa::explain {
+
+// The controller's dependencies answered from a snapshot, as the caches and APIs of the cluster
+// the snapshot came from would answer them. Nothing is written anywhere: updates are recorded.
+
+class SnapshotHpaLister final : public controller::HpaLister {
+ public:
+  explicit SnapshotHpaLister(const Snapshot& s) : s_(s) {}
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
+                                                                  const std::string& name) const override;
+
+ private:
+  const Snapshot& s_;
+};
+
+class SnapshotPodLister final : public controller::PodLister {
+ public:
+  explicit SnapshotPodLister(const Snapshot& s) : s_(s) {}
+  Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
+                                                            const api::Selector& selector) const override;
+
+ private:
+  const Snapshot& s_;
+};
+
+// Selects metrics by their own metadata, as the metrics APIs do: PodMetrics by namespace and
+// labels (a PodMetrics without labels borrows those of the Pod of the same name, if listed),
+// custom pod metrics by namespace and metric name (items of pods that are listed and do not
+// match the selector are left out), object metrics by described object, external metrics by
+// name and metric labels. Metrics absent from the snapshot behave as an API that returned none.
+class SnapshotMetricsClient final : public metricsclient::MetricsClient {
+ public:
+  explicit SnapshotMetricsClient(const Snapshot& s) : s_(s) {}
+  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
+                                                            const api::Selector& selector,
+                                                            const std::string& container) override;
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
+                                                       const api::Selector& selector,
+                                                       const api::Selector& metricSelector) override;
+  Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
+                                                            const api::CrossVersionObjectReference& object,
+                                                            const api::Selector& metricSelector) override;
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+                                                                const api::Selector& metricSelector) override;
+
+ private:
+  const api::Pod* podNamed(const std::string& ns, const std::string& name) const;
+  const Snapshot& s_;
+};
+
+// Maps the workload kinds every cluster has (Deployment, StatefulSet, ReplicaSet,
+// ReplicationController); other kinds map when the snapshot carries a Scale object for them.
+// A target missing from the snapshot fails as a GET of a missing object would.
+class SnapshotScaleClient final : public controller::ScaleClient {
+ public:
+  explicit SnapshotScaleClient(const Snapshot& s) : s_(s) {}
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
+                                                                    const std::string& kind) override;
+  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+                              const std::string& name) override;
+  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
+                                 const api::Scale& scale) override;
+  const std::optional<api::Scale>& updated() const { return updated_; }
+
+ private:
+  const Snapshot& s_;
+  std::optional<api::Scale> updated_;
+};
+
+class RecordingStatusWriter final : public controller::StatusWriter {
+ public:
+  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+    written_ = hpa;
+    return hpa;
+  }
+  const std::optional<api::HorizontalPodAutoscaler>& written() const { return written_; }
+
+ private:
+  std::optional<api::HorizontalPodAutoscaler> written_;
+};
+
+// Events are part of the reconcile report already; nothing to send.
+class DiscardingEventRecorder final : public controller::EventRecorder {
+ public:
+  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
+};
+
+}  // namespace hpa::explain

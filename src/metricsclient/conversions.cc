@@ -1,0 +1,79 @@
+#include "metricsclient/conversions.h"
+
+namespace hpa::metricsclient {
+namespace {
+
+// Upstream's custom metrics client assumes a one-minute window when the adapter gives none.
+constexpr Duration kDefaultCustomMetricWindow = std::chrono::minutes(1);
+
+}  // namespace
+
+Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
+                                                       const std::string& resource, const std::string& container) {
+  if (items.empty()) return Error::of("no metrics returned from resource metrics API");
+  PodMetricsResult result;
+  result.timestamp = items.front().timestamp;
+  for (const auto& pod : items) {
+    std::optional<std::int64_t> value;
+    if (container.empty()) {
+      if (pod.containers.empty()) continue;
+      std::int64_t sum = 0;
+      bool complete = true;
+      for (const auto& c : pod.containers) {
+        auto it = c.usage.find(resource);
+        if (it == c.usage.end()) {
+          complete = false;
+          break;
+        }
+        sum += it->second.milliValue();
+      }
+      if (complete) value = sum;
+    } else {
+      for (const auto& c : pod.containers) {
+        if (c.name != container) continue;
+        auto it = c.usage.find(resource);
+        if (it != c.usage.end()) value = it->second.milliValue();
+        break;  // only the first container of that name counts
+      }
+    }
+    if (value) result.metrics[pod.metadata.name] = replicacalc::PodMetric{*value, pod.timestamp, pod.window};
+  }
+  return result;
+}
+
+Result<PodMetricsResult> podMetricsFromMetricValues(const std::vector<api::MetricValue>& items) {
+  if (items.empty()) return Error::of("no metrics returned from custom metrics API");
+  PodMetricsResult result;
+  result.timestamp = items.front().timestamp;
+  for (const auto& item : items) {
+    Duration window = item.windowSeconds ? Duration(std::chrono::seconds(*item.windowSeconds)) : kDefaultCustomMetricWindow;
+    result.metrics[item.describedObject.name] = replicacalc::PodMetric{item.value.milliValue(), item.timestamp, window};
+  }
+  return result;
+}
+
+Result<ObjectMetricResult> objectMetricFromMetricValues(const std::vector<api::MetricValue>& items) {
+  if (items.size() != 1) {
+    return Error::format("the custom metrics API server returned {} results when we asked for exactly one", items.size());
+  }
+  return ObjectMetricResult{items.front().value.milliValue(), items.front().timestamp};
+}
+
+Result<ExternalMetricResult> externalMetricFromValues(const std::vector<api::ExternalMetricValue>& items) {
+  if (items.empty()) return Error::of("no metrics returned from external metrics API");
+  ExternalMetricResult result;
+  result.timestamp = items.front().timestamp;
+  result.values.reserve(items.size());
+  for (const auto& item : items) result.values.push_back(item.value.milliValue());
+  return result;
+}
+
+Error resourceFetchError(const Error& e) {
+  return e.wrap("unable to fetch metrics from resource metrics API: {}", e.message);
+}
+Error customFetchError(const Error& e) { return e.wrap("unable to fetch metrics from custom metrics API: {}", e.message); }
+Error externalFetchError(const Error& e) {
+  return e.wrap("unable to fetch metrics from external metrics API: {}", e.message);
+}
+
+}  // namespace hpa::metricsclient

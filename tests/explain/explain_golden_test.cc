@@ -1,0 +1,195 @@
+// Golden tests of `explain`: every snapshot under cases/ is explained at the time its first line
+// gives ("# now: ..."), and the JSON document must equal cases/<name>.json. The decisive figures
+// are also asserted below from hand computation (the comments in each snapshot), so a golden
+// file cannot silently bless a wrong decision. HPA_UPDATE_GOLDEN=1 rewrites the JSON files.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "explain/explain.h"
+#include "explain/render.h"
+#include "explain/snapshot.h"
+
+namespace hpa::explain {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Result<Explanation> explainCase(const std::string& name) {
+  const fs::path path = fs::path(HPA_EXPLAIN_CASES) / (name + ".yaml");
+  std::string text = readFile(path);
+  const std::string marker = "# now: ";
+  if (text.rfind(marker, 0) != 0) return Error::format("{}: first line must be '# now: <RFC3339>'", path.string());
+  auto now = parseRFC3339(text.substr(marker.size(), text.find('\n') - marker.size()));
+  if (!now.ok()) return now.error();
+  auto snapshot = loadSnapshot({SnapshotSource{path.filename().string(), text}});
+  if (!snapshot.ok()) return snapshot.error();
+  ExplainOptions options;
+  options.now = *now;
+  return explainSnapshot(*snapshot, options);
+}
+
+struct Expected {
+  const char* name;
+  const char* branch;
+  std::int32_t currentReplicas;
+  std::int32_t desiredReplicas;
+  bool rescale;
+  const char* conditionType;  // one condition worth checking
+  const char* conditionReason;
+};
+
+class Golden : public ::testing::TestWithParam<Expected> {};
+
+const nlohmann::json* conditionOf(const nlohmann::json& doc, const std::string& type) {
+  for (const auto& c : doc["status"]["conditions"]) {
+    if (c["type"] == type) return &c;
+  }
+  return nullptr;
+}
+
+TEST_P(Golden, MatchesHandComputedDecisionAndGoldenDocument) {
+  const Expected& want = GetParam();
+  auto explanation = explainCase(want.name);
+  ASSERT_TRUE(explanation.ok()) << explanation.error().message;
+  nlohmann::json doc = explanationToJson(*explanation);
+  EXPECT_EQ(doc["branch"], want.branch);
+  EXPECT_EQ(doc["currentReplicas"], want.currentReplicas);
+  EXPECT_EQ(doc["desiredReplicas"], want.desiredReplicas);
+  EXPECT_EQ(doc["rescale"], want.rescale);
+  const auto* condition = conditionOf(doc, want.conditionType);
+  ASSERT_NE(condition, nullptr) << want.conditionType;
+  EXPECT_EQ((*condition)["reason"], want.conditionReason);
+  // The text form is derived from the same report; it must at least name the decision.
+  std::string text = explanationToText(*explanation);
+  EXPECT_NE(text.find(want.rescale ? "scale " : "keep "), std::string::npos) << text;
+
+  const fs::path golden = fs::path(HPA_EXPLAIN_CASES) / (std::string(want.name) + ".json");
+  if (std::getenv("HPA_UPDATE_GOLDEN")) {
+    std::ofstream(golden) << doc.dump(2) << "\n";
+    GTEST_SKIP() << "golden file rewritten";
+  }
+  ASSERT_TRUE(fs::exists(golden)) << golden << " missing; run with HPA_UPDATE_GOLDEN=1 and review it";
+  EXPECT_EQ(doc, nlohmann::json::parse(readFile(golden))) << doc.dump(2);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, Golden,
+    ::testing::Values(
+        Expected{"cpu-scale-up", "metrics", 4, 8, true, "ScalingLimited", "ScaleUpLimit"},
+        Expected{"cpu-initialization", "metrics", 3, 3, false, "AbleToScale", "ReadyForNewScale"},
+        Expected{"pods-metric-missing-pod", "metrics", 3, 6, true, "AbleToScale", "SucceededRescale"},
+        Expected{"object-value-v2beta2-statefulset", "metrics", 3, 6, true, "ScalingActive", "ValidMetricFound"},
+        Expected{"external-average-value", "metrics", 4, 7, true, "ScalingLimited", "DesiredWithinRange"},
+        Expected{"behavior-stabilization-history", "metrics", 4, 4, false, "AbleToScale", "ScaleDownStabilized"},
+        Expected{"behavior-scale-down-policy", "metrics", 4, 4, false, "ScalingLimited", "ScaleDownLimit"},
+        Expected{"no-scale-target", "failed-get-scale", 0, 0, false, "AbleToScale", "FailedGetScale"},
+        Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"}),
+    [](const auto& info) {
+      std::string n = info.param.name;
+      for (auto& c : n) {
+        if (c == '-') c = '_';
+      }
+      return n;
+    });
+
+TEST(Explain, FigureDetailsFromTheSnapshots) {
+  auto pods = explainCase("pods-metric-missing-pod");
+  ASSERT_TRUE(pods.ok());
+  nlohmann::json doc = explanationToJson(*pods);
+  const auto& calc = doc["metrics"][0]["calculation"];
+  EXPECT_EQ(calc["usage"], 300000);
+  EXPECT_EQ(calc["rebalancedRatio"], 2.0);
+  EXPECT_EQ(calc["pods"][2]["group"], "missing");
+  EXPECT_EQ(calc["pods"][2]["assumedValue"], 0);
+
+  auto external = explainCase("external-average-value");
+  ASSERT_TRUE(external.ok());
+  doc = explanationToJson(*external);
+  EXPECT_EQ(doc["status"]["currentMetrics"][0]["external"]["current"]["averageValue"], "8");
+
+  auto history = explainCase("behavior-stabilization-history");
+  ASSERT_TRUE(history.ok());
+  doc = explanationToJson(*history);
+  EXPECT_EQ(doc["normalization"]["proposed"], 2);
+  EXPECT_EQ(doc["normalization"]["stabilized"], 4);
+  // The outdated recommendation's slot now holds this reconcile's proposal.
+  EXPECT_EQ(doc["history"]["recommendations"][1]["replicas"], 2);
+  EXPECT_EQ(doc["history"]["recommendations"][1]["timestamp"], "2026-11-23T10:00:00Z");
+
+  auto init = explainCase("cpu-initialization");
+  ASSERT_TRUE(init.ok());
+  doc = explanationToJson(*init);
+  std::vector<std::string> groups;
+  for (const auto& p : doc["metrics"][0]["calculation"]["pods"]) groups.push_back(p["group"]);
+  EXPECT_EQ(groups, (std::vector<std::string>{"ready", "unready", "unready"}));
+
+  auto absent = explainCase("resource-metrics-absent");
+  ASSERT_TRUE(absent.ok());
+  doc = explanationToJson(*absent);
+  EXPECT_EQ(doc["metrics"][0]["error"],
+            "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource "
+            "metrics API");
+}
+
+struct Malformed {
+  const char* label;
+  const char* document;
+  const char* messagePart;
+};
+
+class MalformedInput : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(MalformedInput, NamesFileDocumentAndField) {
+  const auto& c = GetParam();
+  auto snapshot = loadSnapshot({SnapshotSource{"in.yaml", c.document}});
+  ASSERT_FALSE(snapshot.ok()) << c.label;
+  EXPECT_NE(snapshot.error().message.find(c.messagePart), std::string::npos) << snapshot.error().message;
+  EXPECT_EQ(snapshot.error().message.rfind("in.yaml", 0), 0u) << snapshot.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, MalformedInput,
+    ::testing::Values(
+        Malformed{"bad_yaml", "apiVersion: v1\nkind: [Pod\n", "in.yaml"},
+        Malformed{"bad_quantity",
+                  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n"
+                  "  scaleTargetRef: {kind: Deployment, name: a}\n  maxReplicas: 3\n  metrics:\n  - type: Pods\n"
+                  "    pods: {metric: {name: x}, target: {type: AverageValue, averageValue: 12Q}}\n",
+                  "spec.metrics[0].pods.target.averageValue"},
+        Malformed{"max_replicas_text",
+                  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n"
+                  "  scaleTargetRef: {kind: Deployment, name: a}\n  maxReplicas: many\n",
+                  "spec.maxReplicas"},
+        Malformed{"second_document",
+                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: "
+                  "{name: q}\nstatus: {startTime: yesterday}\n",
+                  "document 2"},
+        Malformed{"list_item",
+                  "apiVersion: v1\nkind: List\nitems:\n- apiVersion: metrics.k8s.io/v1beta1\n  kind: PodMetrics\n"
+                  "  metadata: {name: p}\n  timestamp: 2026-11-23T10:00:00Z\n  window: soon\n",
+                  "items[0]"},
+        Malformed{"unknown_kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: p}\n", "Banana"}),
+    [](const auto& info) { return std::string(info.param.label); });
+
+TEST(Explain, UnusableSnapshots) {
+  auto none = loadSnapshot({SnapshotSource{"pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"}});
+  ASSERT_TRUE(none.ok());
+  ExplainOptions options;
+  auto result = explainSnapshot(*none, options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("HorizontalPodAutoscaler"), std::string::npos) << result.error().message;
+}
+
+}  // namespace
+}  // namespace hpa::explain
