@@ -1,0 +1,239 @@
+#include "kube/rest_client.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <condition_variable>
+
+#include "common/base64.h"
+#include "kube/kubeconfig.h"
+
+namespace hpa::kube {
+namespace {
+
+constexpr int kMaxAttempts = 5;
+constexpr auto kInitialBackoff = std::chrono::milliseconds(200);
+constexpr auto kMaxBackoff = std::chrono::seconds(10);
+constexpr auto kTokenFileRefresh = std::chrono::minutes(1);
+constexpr auto kDefaultTimeout = std::chrono::seconds(32);
+// Longer than any watch the reflector opens (timeoutSeconds < 10 min), so the server ends it.
+constexpr auto kStreamReadTimeout = std::chrono::minutes(12);
+
+std::string userAgent() { return fmt::format("hpa-controller/{} (linux/amd64)", HPA_VERSION); }
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+bool retryableStatus(int status) { return status == 500 || status == 502 || status == 503 || status == 504; }
+
+std::optional<Duration> retryAfter(const HttpResponse& r) {
+  auto it = r.headers.find("retry-after");
+  if (it == r.headers.end()) return std::nullopt;
+  int seconds = 0;
+  auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), seconds);
+  if (ec != std::errc() || seconds < 0) return std::nullopt;
+  return std::chrono::seconds(seconds);
+}
+
+class RestWatchStream final : public WatchStream {
+ public:
+  explicit RestWatchStream(std::unique_ptr<ResponseStream> stream) : stream_(std::move(stream)) {}
+
+  Result<std::optional<WatchEvent>> next() override {
+    while (true) {
+      auto line = stream_->readLine();
+      if (!line.ok()) return line.error();
+      if (!*line) return std::optional<WatchEvent>();
+      if (trim(**line).empty()) continue;
+      auto j = nlohmann::json::parse(**line, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) {
+        return Error::format("undecodable watch event: {}", (**line).substr(0, 200));
+      }
+      const std::string type = j["type"].get<std::string>();
+      WatchEvent ev{WatchEventType::Added, j.contains("object") ? j["object"] : nlohmann::json()};
+      if (type == "ADDED") {
+        ev.type = WatchEventType::Added;
+      } else if (type == "MODIFIED") {
+        ev.type = WatchEventType::Modified;
+      } else if (type == "DELETED") {
+        ev.type = WatchEventType::Deleted;
+      } else if (type == "BOOKMARK") {
+        ev.type = WatchEventType::Bookmark;
+      } else if (type == "ERROR") {
+        ev.type = WatchEventType::Error;
+      } else {
+        return Error::format("unknown watch event type {:?}", type);
+      }
+      return std::optional<WatchEvent>(std::move(ev));
+    }
+  }
+  void stop() override { stream_->cancel(); }
+
+ private:
+  std::unique_ptr<ResponseStream> stream_;
+};
+
+}  // namespace
+
+Error apiError(const HttpResponse& r, const std::string& method, const std::string& path) {
+  auto j = nlohmann::json::parse(r.body, nullptr, false);
+  if (!j.is_discarded() && j.is_object() && j.value("kind", "") == "Status") {
+    std::string message = j.contains("message") && j["message"].is_string() ? j["message"].get<std::string>() : "";
+    std::string reason = j.contains("reason") && j["reason"].is_string() ? j["reason"].get<std::string>() : "";
+    int code = j.contains("code") && j["code"].is_number_integer() ? j["code"].get<int>() : r.status;
+    if (message.empty()) message = fmt::format("the server returned {} ({}) for {} {}", code, reason, method, path);
+    return Error{message, code, reason};
+  }
+  std::string body = trim(r.body.substr(0, 300));
+  return Error{fmt::format("the server returned HTTP {} for {} {}{}", r.status, method, path,
+                           body.empty() ? "" : ": " + body),
+               r.status, ""};
+}
+
+Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& method, const std::string& path) {
+  if (r.status < 200 || r.status >= 300) return apiError(r, method, path);
+  auto j = nlohmann::json::parse(r.body, nullptr, false);
+  if (j.is_discarded()) {
+    return Error::format("{} {}: the response is not JSON: {}", method, path, trim(r.body.substr(0, 200)));
+  }
+  return j;
+}
+
+Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock, Logger logger) {
+  TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData, config.clientKeyData};
+  Duration timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
+  auto transport = makeCpprestTransport(config.server, tls, timeout, kStreamReadTimeout);
+  if (!transport.ok()) return Error::format("{}: {}", config.source, transport.error().message);
+  return std::make_unique<RestClient>(config, std::move(*transport), clock, std::move(logger));
+}
+
+RestClient::RestClient(RestConfig config, std::unique_ptr<Transport> transport, Clock& clock, Logger logger)
+    : config_(std::move(config)),
+      transport_(std::move(transport)),
+      clock_(clock),
+      logger_(std::move(logger)),
+      limiter_(config_.qps, config_.burst, clock) {
+  if (config_.exec) exec_ = std::make_unique<ExecCredentialProvider>(*config_.exec, config_.server, clock_);
+  if (config_.userAgent.empty()) config_.userAgent = userAgent();
+}
+
+void RestClient::sleepFor(Duration d) {
+  std::mutex m;
+  std::condition_variable_any cv;
+  std::unique_lock<std::mutex> lock(m);
+  const Time deadline = clock_.now() + d;
+  while (clock_.now() < deadline) clock_.waitUntil(cv, lock, deadline);
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> RestClient::authHeaders() {
+  std::vector<std::pair<std::string, std::string>> headers;
+  if (exec_) {
+    auto token = exec_->token();
+    if (!token.ok()) return token.error();
+    headers.emplace_back("Authorization", "Bearer " + *token);
+  } else if (!config_.bearerToken.empty()) {
+    headers.emplace_back("Authorization", "Bearer " + config_.bearerToken);
+  } else if (!config_.bearerTokenFile.empty()) {
+    // Bound service-account tokens rotate: re-read the file every minute, keep the last good one.
+    std::lock_guard<std::mutex> lock(tokenMu_);
+    if (fileToken_.empty() || clock_.now() - fileTokenRead_ >= kTokenFileRefresh) {
+      auto t = readTextFile(config_.bearerTokenFile);
+      if (t.ok()) {
+        fileToken_ = trim(*t);
+        fileTokenRead_ = clock_.now();
+      } else if (fileToken_.empty()) {
+        return t.error();
+      } else {
+        logger_.error("cannot re-read the token file, keeping the last token", "err", t.error().message);
+      }
+    }
+    headers.emplace_back("Authorization", "Bearer " + fileToken_);
+  } else if (!config_.username.empty()) {
+    headers.emplace_back("Authorization", "Basic " + base64Encode(config_.username + ":" + config_.password));
+  }
+  return headers;
+}
+
+Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) {
+  request.headers.emplace_back("User-Agent", config_.userAgent);
+  request.headers.emplace_back("Accept", "application/json");
+  Duration backoff = kInitialBackoff;
+  bool reauthenticated = false;
+  for (int attempt = 1;; ++attempt) {
+    limiter_.wait();
+    auto auth = authHeaders();
+    if (!auth.ok()) return auth.error();
+    HttpRequest r = request;
+    r.headers.insert(r.headers.end(), auth->begin(), auth->end());
+    const Time start = clock_.now();
+    auto response = transport_->roundTrip(r);
+    if (observer_) observer_(request.method, response.ok() ? response->status : 0, clock_.now() - start);
+    const bool last = attempt >= kMaxAttempts;
+    if (!response.ok()) {
+      if (!idempotent || last) return response.error();
+      logger_.v(2, "retrying after a transport error", "verb", request.method, "path", request.pathAndQuery, "err",
+                response.error().message, "attempt", attempt);
+    } else if (response->status == 401 && exec_ && !reauthenticated) {
+      exec_->invalidate();  // an expired plugin token: fetch a fresh one once
+      reauthenticated = true;
+      continue;
+    } else if (response->status == 429 || (idempotent && retryableStatus(response->status))) {
+      if (last) return response;
+      if (auto after = retryAfter(*response)) backoff = std::min<Duration>(*after, kMaxBackoff);
+      logger_.v(2, "retrying", "verb", request.method, "path", request.pathAndQuery, "code", response->status,
+                "attempt", attempt);
+    } else {
+      return response;
+    }
+    sleepFor(backoff);
+    backoff = std::min<Duration>(backoff * 2, kMaxBackoff);
+  }
+}
+
+Result<nlohmann::json> RestClient::get(const std::string& path) { return send("GET", path, nullptr); }
+
+Result<nlohmann::json> RestClient::send(const std::string& method, const std::string& path, const nlohmann::json* body,
+                                        const std::string& contentType) {
+  HttpRequest r;
+  r.method = method;
+  r.pathAndQuery = path;
+  if (body) {
+    r.body = body->dump();
+    r.contentType = contentType;
+  }
+  auto response = exchange(std::move(r), method == "GET");
+  if (!response.ok()) return response.error();
+  return parseJsonBody(*response, method, path);
+}
+
+Result<std::unique_ptr<WatchStream>> RestClient::watch(const std::string& path) {
+  limiter_.wait();
+  auto auth = authHeaders();
+  if (!auth.ok()) return auth.error();
+  HttpRequest r;
+  r.pathAndQuery = path;
+  r.headers = *auth;
+  r.headers.emplace_back("User-Agent", config_.userAgent);
+  r.headers.emplace_back("Accept", "application/json");
+  const Time start = clock_.now();
+  auto stream = transport_->openStream(r);
+  if (!stream.ok()) return stream.error();
+  if (observer_) observer_("WATCH", (*stream)->status(), clock_.now() - start);
+  if ((*stream)->status() != 200) {
+    if ((*stream)->status() == 401 && exec_) exec_->invalidate();
+    HttpResponse failed;
+    failed.status = (*stream)->status();
+    while (true) {
+      auto line = (*stream)->readLine();
+      if (!line.ok() || !*line) break;
+      failed.body += **line + "\n";
+    }
+    return apiError(failed, "GET", path);
+  }
+  return std::unique_ptr<WatchStream>(std::make_unique<RestWatchStream>(std::move(*stream)));
+}
+
+}  // namespace hpa::kube

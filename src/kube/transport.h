@@ -1,0 +1,62 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "common/time.h"
+
+namespace hpa::kube {
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string pathAndQuery;  // "/api/v1/pods?limit=500"
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::string contentType;  // with a body
+  Duration timeout{0};      // 0: the transport's default
+};
+
+struct HttpResponse {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+};
+
+// A response whose body is read incrementally (watches).
+class ResponseStream {
+ public:
+  virtual ~ResponseStream() = default;
+  virtual int status() const = 0;
+  // The next newline-terminated line without the newline; nullopt at the end of the body.
+  virtual Result<std::optional<std::string>> readLine() = 0;
+  // Aborts the request; a blocked readLine() returns promptly (an error or the end).
+  virtual void cancel() = 0;
+};
+
+// The only seam to the HTTP library: TLS setup, one request, one streamed request. Errors are
+// transport failures (connection refused, TLS, timeout); HTTP error statuses are responses.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual Result<HttpResponse> roundTrip(const HttpRequest& request) = 0;
+  virtual Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest& request) = 0;
+};
+
+struct TlsSettings {
+  std::string caData;  // PEM; empty: the system trust store
+  bool insecureSkipVerify = false;
+  std::string clientCertData;  // PEM
+  std::string clientKeyData;   // PEM
+};
+
+// cpprestsdk (Debian's libcpprest 2.10) over Boost.Asio + OpenSSL. Validates the PEM material up
+// front so that a bad certificate is reported at start, not on the first request.
+Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
+                                                        Duration defaultTimeout, Duration streamTimeout);
+
+}  // namespace hpa::kube

@@ -1,0 +1,66 @@
+#include "workqueue/queue.h"
+
+namespace hpa::workqueue {
+
+void Queue::add(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shuttingDown_) return;
+  if (!dirty_.insert(key).second) return;
+  // A key being processed waits in dirty_ until done(): handing it out now would let two
+  // workers process it at once.
+  if (processing_.count(key) != 0) return;
+  queue_.push_back(key);
+  keyAvailable_.notify_one();
+}
+
+std::optional<std::string> Queue::get() {
+  std::unique_lock<std::mutex> lock(mu_);
+  keyAvailable_.wait(lock, [this] { return !queue_.empty() || shuttingDown_; });
+  if (queue_.empty()) return std::nullopt;
+  std::string key = std::move(queue_.front());
+  queue_.pop_front();
+  dirty_.erase(key);
+  processing_.insert(key);
+  return key;
+}
+
+void Queue::done(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (processing_.erase(key) == 0) return;
+  // Re-queued even while shutting down, as client-go does: the add happened before the shut-down
+  // and get() still hands out what is queued.
+  if (dirty_.count(key) != 0) {
+    queue_.push_back(key);
+    keyAvailable_.notify_one();
+  }
+  if (processing_.empty()) processingFinished_.notify_all();
+}
+
+std::size_t Queue::len() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
+void Queue::shutDown() { beginShutDown(/*drain=*/false); }
+
+void Queue::shutDownWithDrain() {
+  beginShutDown(/*drain=*/true);
+  std::unique_lock<std::mutex> lock(mu_);
+  processingFinished_.wait(lock, [this] { return processing_.empty() || !drain_; });
+}
+
+bool Queue::shuttingDown() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return shuttingDown_;
+}
+
+void Queue::beginShutDown(bool drain) {
+  std::lock_guard<std::mutex> lock(mu_);
+  shuttingDown_ = true;
+  drain_ = drain;
+  keyAvailable_.notify_all();
+  // Lets a shutDown() that follows shutDownWithDrain() release the draining caller.
+  processingFinished_.notify_all();
+}
+
+}  // namespace hpa::workqueue
