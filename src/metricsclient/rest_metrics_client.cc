@@ -1,0 +1,137 @@
+#include "metricsclient/rest_metrics_client.h"
+
+#include <fmt/format.h>
+
+#include "api/codec.h"
+#include "kube/rest_list_watch.h"
+#include "metricsclient/conversions.h"
+
+namespace hpa::metricsclient {
+namespace {
+
+std::string withQuery(std::string path, const std::vector<std::pair<std::string, std::string>>& params) {
+  char sep = '?';
+  for (const auto& [k, v] : params) {
+    if (v.empty()) continue;
+    path += sep;
+    path += k + "=" + kube::urlEncode(v);
+    sep = '&';
+  }
+  return path;
+}
+
+std::pair<std::string, std::string> splitApiVersion(const std::string& apiVersion) {
+  auto slash = apiVersion.find('/');
+  if (slash == std::string::npos) return {"", apiVersion};
+  return {apiVersion.substr(0, slash), apiVersion.substr(slash + 1)};
+}
+
+}  // namespace
+
+void RestMetricsClient::invalidate() {
+  std::lock_guard<std::mutex> lock(mu_);
+  customVersion_.reset();
+}
+
+Result<std::string> RestMetricsClient::resourceMetricsVersion() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (resourceVersion_) return *resourceVersion_;
+  }
+  auto v = discovery_.pickVersion("metrics.k8s.io", {"v1", "v1beta1"});
+  if (!v.ok()) return v.error();
+  std::lock_guard<std::mutex> lock(mu_);
+  resourceVersion_ = *v;
+  return *v;
+}
+
+Result<std::string> RestMetricsClient::customMetricsVersion() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (customVersion_) return *customVersion_;
+  }
+  // Fresh discovery each time the choice was forgotten, so a newly registered adapter is seen.
+  discovery_.invalidate();
+  auto versions = discovery_.versions("custom.metrics.k8s.io");
+  if (!versions.ok()) return versions.error();
+  if (versions->empty()) return Error::of("no custom metrics API (custom.metrics.k8s.io) registered");
+  // The server's preferred version first, if known; else the first known one it lists.
+  for (const auto& v : *versions) {
+    if (v == "v1beta2" || v == "v1beta1") {
+      std::lock_guard<std::mutex> lock(mu_);
+      customVersion_ = v;
+      return v;
+    }
+  }
+  return Error::of("no known available metric versions found");
+}
+
+Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
+                                                              const api::Selector& selector,
+                                                              const std::string& container) {
+  auto version = resourceMetricsVersion();
+  if (!version.ok()) return resourceFetchError(version.error());
+  auto body = client_.get(withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, ns),
+                                    {{"labelSelector", selector.toString()}}));
+  if (!body.ok()) return resourceFetchError(body.error());
+  auto list = api::decodePodMetricsList(*body);
+  if (!list.ok()) return resourceFetchError(list.error());
+  return resourceMetricsFromPodMetrics(list->items, resource, container);
+}
+
+Result<api::MetricValueList> RestMetricsClient::fetchCustom(const std::string& pathAfterVersion) {
+  auto version = customMetricsVersion();
+  if (!version.ok()) return version.error();
+  auto body = client_.get(fmt::format("/apis/custom.metrics.k8s.io/{}{}", *version, pathAfterVersion));
+  if (!body.ok()) return body.error();
+  if (body->value("kind", "") != "MetricValueList") {
+    return Error::format("the custom metrics API server didn't return MetricValueList, the type is {}",
+                         body->value("kind", ""));
+  }
+  return api::decodeMetricValueList(*body);
+}
+
+Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
+                                                         const api::Selector& selector,
+                                                         const api::Selector& metricSelector) {
+  auto list = fetchCustom(withQuery(fmt::format("/namespaces/{}/pods/*/{}", ns, metricName),
+                                    {{"labelSelector", selector.toString()},
+                                     {"metricLabelSelector", metricSelector.toString()}}));
+  if (!list.ok()) return customFetchError(list.error());
+  return podMetricsFromMetricValues(list->items);
+}
+
+Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string& metricName, const std::string& ns,
+                                                              const api::CrossVersionObjectReference& object,
+                                                              const api::Selector& metricSelector) {
+  auto [group, version] = splitApiVersion(object.apiVersion);
+  std::string path;
+  if (object.kind == "Namespace" && group.empty()) {
+    path = fmt::format("/namespaces/{}/metrics/{}", ns, metricName);
+  } else {
+    auto mappings = discovery_.mappingsFor(group, object.kind);
+    if (!mappings.ok()) {
+      return customFetchError(Error::format("unable to map kind {} to resource: {}", object.kind, mappings.error().message));
+    }
+    const auto& gvr = mappings->front();
+    const std::string resource = gvr.group.empty() ? gvr.resource : gvr.resource + "." + gvr.group;
+    path = fmt::format("/namespaces/{}/{}/{}/{}", ns, resource, object.name, metricName);
+  }
+  auto list = fetchCustom(withQuery(path, {{"metricLabelSelector", metricSelector.toString()}}));
+  if (!list.ok()) return customFetchError(list.error());
+  auto result = objectMetricFromMetricValues(list->items);
+  if (!result.ok()) return customFetchError(result.error());
+  return result;
+}
+
+Result<ExternalMetricResult> RestMetricsClient::getExternalMetric(const std::string& metricName, const std::string& ns,
+                                                                  const api::Selector& metricSelector) {
+  auto body = client_.get(withQuery(fmt::format("/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}", ns, metricName),
+                                    {{"labelSelector", metricSelector.toString()}}));
+  if (!body.ok()) return externalFetchError(body.error());
+  auto list = api::decodeExternalMetricValueList(*body);
+  if (!list.ok()) return externalFetchError(list.error());
+  return externalMetricFromValues(list->items);
+}
+
+}  // namespace hpa::metricsclient

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "kube/discovery.h"
+#include "api/metrics.h"
+#include "kube/rest_client.h"
+#include "metricsclient/metrics_client.h"
+
+namespace hpa::metricsclient {
+
+// The metrics client over the aggregated metrics APIs, as upstream's REST metrics client:
+// metrics.k8s.io (v1 preferred, else v1beta1), custom.metrics.k8s.io (the preferred of v1beta2 /
+// v1beta1, found by discovery and forgotten by invalidate() every sync period) and
+// external.metrics.k8s.io/v1beta1. Thread-safe.
+class RestMetricsClient final : public MetricsClient {
+ public:
+  RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery) : client_(client), discovery_(discovery) {}
+
+  Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
+                                             const api::Selector& selector, const std::string& container) override;
+  Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
+                                        const api::Selector& selector, const api::Selector& metricSelector) override;
+  Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
+                                             const api::CrossVersionObjectReference& object,
+                                             const api::Selector& metricSelector) override;
+  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+                                                 const api::Selector& metricSelector) override;
+
+  // Forgets the custom metrics API version (upstream re-discovers it every sync period).
+  void invalidate();
+
+ private:
+  Result<std::string> resourceMetricsVersion();
+  Result<std::string> customMetricsVersion();
+  Result<api::MetricValueList> fetchCustom(const std::string& pathAfterVersion);
+
+  kube::RestClient& client_;
+  kube::Discovery& discovery_;
+  std::mutex mu_;
+  std::optional<std::string> resourceVersion_;
+  std::optional<std::string> customVersion_;
+};
+
+}  // namespace hpa::metricsclient
