@@ -3,11 +3,24 @@
 #include <functional>
 #include <iostream>
 
+#include "daemon/daemon.h"
 #include "explain_command.h"
+#include "run_flags.h"
 
+// hpa-controller            the controller daemon (flags as kube-controller-manager's HPA flags)
+// hpa-controller explain    what the autoscaler would decide now for an HPA, and why
 int main(int argc, char** argv) {
-  CLI::App app{"hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes"};
+  CLI::App app{
+      "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
+      "Without a subcommand it runs the controller; `explain` answers what it would do, offline."};
   app.set_version_flag("--version", HPA_VERSION);
+  hpa::daemon::DaemonOptions options;
+  std::string configFile;
+  if (auto s = hpa::cmd::applyConfigFile(argc, argv, options); !s.ok()) {
+    std::cerr << "hpa-controller: " << s.error().message << "\n";
+    return 2;
+  }
+  hpa::cmd::addDaemonFlags(app, options, configFile);
   std::function<int()> run;
   hpa::cmd::addExplainCommand(app, run);
   app.require_subcommand(0, 1);
@@ -18,9 +31,11 @@ int main(int argc, char** argv) {
     // Usage errors are unusable input (2), like explain's own input errors.
     return code == 0 ? 0 : 2;
   }
-  if (!run) {
-    std::cout << app.help();
-    return 0;
+  if (run) return run();
+  auto validated = hpa::daemon::validate(options);
+  if (!validated.ok()) {
+    std::cerr << "hpa-controller: " << validated.error().message << "\n";
+    return 2;
   }
-  return run();
+  return hpa::daemon::runDaemon(*validated);
 }

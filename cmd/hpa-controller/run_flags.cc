@@ -1,0 +1,117 @@
+#include "run_flags.h"
+
+#include <charconv>
+#include <functional>
+#include <map>
+
+namespace hpa::cmd {
+namespace {
+
+using daemon::DaemonOptions;
+
+// One setting: its flag name, help, and how to bind/assign it.
+struct Setting {
+  std::string name;
+  std::string help;
+  std::function<CLI::Option*(CLI::App&, DaemonOptions&)> bind;
+  std::function<Status(DaemonOptions&, const std::string&)> assign;
+};
+
+template <typename T>
+Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
+  Setting s;
+  s.name = name;
+  s.help = help;
+  s.bind = [name, help, field](CLI::App& app, DaemonOptions& o) {
+    std::string flag = name.size() == 1 ? "-" + name : "--" + name;
+    if constexpr (std::is_same_v<T, bool>) {
+      // Go-style booleans: --leader-elect, --leader-elect=false.
+      return app.add_flag(flag, o.*field, help + " (default " + (o.*field ? "true" : "false") + ")");
+    } else {
+      return app.add_option(flag, o.*field, help)->capture_default_str();
+    }
+  };
+  s.assign = [name, field](DaemonOptions& o, const std::string& text) -> Status {
+    if constexpr (std::is_same_v<T, std::string>) {
+      o.*field = text;
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (text != "true" && text != "false") return Error::format("{}: must be true or false, got {:?}", name, text);
+      o.*field = text == "true";
+    } else if constexpr (std::is_same_v<T, int>) {
+      int v = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || p != text.data() + text.size()) return Error::format("{}: not an integer: {:?}", name, text);
+      o.*field = v;
+    } else {
+      try {
+        size_t used = 0;
+        double v = std::stod(text, &used);
+        if (used != text.size()) throw std::invalid_argument(text);
+        o.*field = v;
+      } catch (const std::exception&) {
+        return Error::format("{}: not a number: {:?}", name, text);
+      }
+    }
+    return Status();
+  };
+  return s;
+}
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> all = {
+      setting("horizontal-pod-autoscaler-sync-period", "period for syncing the number of pods in horizontal pod autoscaler", &DaemonOptions::syncPeriod),
+      setting("horizontal-pod-autoscaler-tolerance", "minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling", &DaemonOptions::tolerance),
+      setting("horizontal-pod-autoscaler-downscale-stabilization", "period for which autoscaler will look backwards and not scale down below any recommendation it made during that period", &DaemonOptions::downscaleStabilization),
+      setting("horizontal-pod-autoscaler-cpu-initialization-period", "period after pod start when CPU samples might be skipped", &DaemonOptions::cpuInitializationPeriod),
+      setting("horizontal-pod-autoscaler-initial-readiness-delay", "period after pod start during which readiness changes will be treated as initial readiness", &DaemonOptions::initialReadinessDelay),
+      setting("concurrent-horizontal-pod-autoscaler-syncs", "number of horizontal pod autoscaler objects that are allowed to sync concurrently", &DaemonOptions::concurrentSyncs),
+      setting("kubeconfig", "path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)", &DaemonOptions::kubeconfig),
+      setting("master", "the address of the Kubernetes API server (overrides any value in kubeconfig)", &DaemonOptions::master),
+      setting("context", "the kubeconfig context to use", &DaemonOptions::context),
+      setting("kube-api-qps", "QPS to use while talking with kubernetes apiserver", &DaemonOptions::kubeApiQps),
+      setting("kube-api-burst", "burst to use while talking with kubernetes apiserver", &DaemonOptions::kubeApiBurst),
+      setting("leader-elect", "start a leader election client and gain leadership before executing the main loop", &DaemonOptions::leaderElect),
+      setting("leader-elect-lease-duration", "duration that non-leader candidates will wait before forcing acquisition of leadership", &DaemonOptions::leaseDuration),
+      setting("leader-elect-renew-deadline", "interval between attempts by the acting master to renew a leadership slot before it stops leading", &DaemonOptions::renewDeadline),
+      setting("leader-elect-retry-period", "duration the clients should wait between attempting acquisition and renewal of a leadership", &DaemonOptions::retryPeriod),
+      setting("leader-elect-resource-name", "name of the Lease used for leader election", &DaemonOptions::leaseName),
+      setting("leader-elect-resource-namespace", "namespace of the Lease used for leader election", &DaemonOptions::leaseNamespace),
+      setting("v", "log level verbosity (klog -v)", &DaemonOptions::verbosity),
+      setting("bind-address", "address for /healthz, /readyz and /metrics", &DaemonOptions::bindAddress),
+      setting("port", "port for /healthz, /readyz and /metrics", &DaemonOptions::port),
+      setting("namespace", "watch and scale HPAs of this namespace only (default: all namespaces)", &DaemonOptions::namespace_),
+      setting("persist-history", "persist stabilization and behavior history on each HPA (annotation) so restarts and failovers keep it", &DaemonOptions::persistHistory),
+  };
+  return all;
+}
+
+}  // namespace
+
+void addDaemonFlags(CLI::App& app, DaemonOptions& options, std::string& configFile) {
+  for (const auto& s : settings()) s.bind(app, options);
+  app.add_option("--config", configFile, "YAML file with the same settings (keys are the flag names); flags override it");
+}
+
+Status applyConfigFile(int argc, char** argv, DaemonOptions& options) {
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "explain") return Status();  // a subcommand: the daemon's config does not apply
+    if (arg.rfind("--config=", 0) == 0) path = arg.substr(9);
+    if (arg == "--config" && i + 1 < argc) path = argv[i + 1];
+  }
+  if (path.empty()) return Status();
+  std::vector<std::string> known;
+  for (const auto& s : settings()) known.push_back(s.name);
+  auto values = daemon::readConfigFile(path, known);
+  if (!values.ok()) return values.error();
+  for (const auto& [key, value] : *values) {
+    for (const auto& s : settings()) {
+      if (s.name != key) continue;
+      if (auto st = s.assign(options, value); !st.ok()) return Error::format("{}: {}", path, st.error().message);
+    }
+  }
+  return Status();
+}
+
+}  // namespace hpa::cmd

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "daemon/options.h"
+
+namespace hpa::cmd {
+
+// The daemon's flags on the top-level command (names and defaults of kube-controller-manager
+// where they mirror it), plus --config FILE whose YAML keys are the same names.
+void addDaemonFlags(CLI::App& app, daemon::DaemonOptions& options, std::string& configFile);
+
+// Applies a config file to `options` before the command line is parsed (flags then override).
+// Looks for --config in argv itself, since the file must be read before flags are applied.
+Status applyConfigFile(int argc, char** argv, daemon::DaemonOptions& options);
+
+}  // namespace hpa::cmd

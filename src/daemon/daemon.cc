@@ -1,0 +1,215 @@
+#include "daemon/daemon.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <random>
+
+#include "api/codec.h"
+#include "daemon/api_clients.h"
+#include "daemon/history_persistence.h"
+#include "daemon/hpa_runner.h"
+#include "daemon/http_endpoints.h"
+#include "daemon/leader_election.h"
+#include "daemon/prometheus_observer.h"
+#include "informer/cache_listers.h"
+#include "kube/kubeconfig.h"
+#include "kube/rest_list_watch.h"
+
+namespace hpa::daemon {
+namespace {
+
+std::string envOr(const char* name, std::string fallback = "") {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+// --kubeconfig / --master / $KUBECONFIG first; in a pod, the service account; else ~/.kube/config.
+Result<kube::RestConfig> restConfig(const DaemonOptions& o) {
+  const std::string kubeconfigEnv = envOr("KUBECONFIG");
+  if (o.kubeconfig.empty() && kubeconfigEnv.empty() && !envOr("KUBERNETES_SERVICE_HOST").empty()) {
+    auto c = kube::inClusterConfig(kube::InClusterEnv{envOr("KUBERNETES_SERVICE_HOST"), envOr("KUBERNETES_SERVICE_PORT")});
+    if (!c.ok()) return c.error();
+    if (!o.master.empty()) c->server = o.master;
+    return c;
+  }
+  return kube::loadKubeconfig(kube::KubeconfigOptions{o.kubeconfig, o.context, o.master, kubeconfigEnv, envOr("HOME")});
+}
+
+std::string identity() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::random_device rd;
+  return fmt::format("{}_{:08x}{:08x}", host, rd(), rd());
+}
+
+// Waits for SIGINT/SIGTERM on a dedicated thread (the signals are blocked everywhere else), so
+// no work happens inside a signal handler.
+class SignalWaiter {
+ public:
+  SignalWaiter() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+  }
+  void start(std::function<void(int)> onSignal) {
+    thread_ = std::thread([this, onSignal = std::move(onSignal)] {
+      int sig = 0;
+      if (sigwait(&set_, &sig) == 0 && !done_) onSignal(sig);
+    });
+  }
+  // Call before what onSignal refers to goes away.
+  void finish() {
+    done_ = true;
+    if (thread_.joinable()) {
+      // Wake the waiter if no signal came (we are stopping for another reason).
+      pthread_kill(thread_.native_handle(), SIGTERM);
+      thread_.join();
+    }
+  }
+  ~SignalWaiter() { finish(); }
+
+ private:
+  sigset_t set_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+int runDaemon(const ValidatedOptions& options) {
+  const DaemonOptions& o = options.raw;
+  SignalWaiter signals;  // before any thread starts, so every thread inherits the mask
+  Logger logger = Logger::stderrLogger("hpa-controller", o.verbosity);
+  auto fail = [&](const std::string& message) {
+    signals.finish();
+    logger.error(message);
+    return 1;
+  };
+
+  auto config = restConfig(o);
+  if (!config.ok()) return fail(config.error().message);
+  config->qps = o.kubeApiQps;
+  config->burst = o.kubeApiBurst;
+  RealClock clock;
+  auto client = kube::RestClient::create(*config, clock, logger.child("rest"));
+  if (!client.ok()) return fail(client.error().message);
+  PrometheusObserver observer;
+  (*client)->setObserver([&observer](const std::string& verb, int code, Duration latency) {
+    observer.apiRequest(verb, code, latency);
+  });
+  kube::Discovery discovery(**client);
+  auto hpaVersion = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
+  if (!hpaVersion.ok()) return fail("cannot find the HPA API: " + hpaVersion.error().message);
+  const std::string hpaApiVersion = "autoscaling/" + *hpaVersion;
+  logger.info("starting", "server", config->server, "hpaAPI", hpaApiVersion, "namespace",
+              o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod", o.syncPeriod);
+
+  const std::string nsPath = o.namespace_.empty() ? "" : "/namespaces/" + o.namespace_;
+  kube::RestListWatch hpaSource(**client, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers");
+  kube::RestListWatch podSource(**client, "/api/v1" + nsPath + "/pods");
+  informer::Informer<api::HorizontalPodAutoscaler> hpaInformer(
+      hpaSource, api::decodeHorizontalPodAutoscaler,
+      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+      clock, logger.child("hpa-informer"), options.syncPeriod);
+  informer::Informer<api::Pod> podInformer(
+      podSource, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
+      logger.child("pod-informer"));
+
+  informer::CacheHpaLister hpaLister(hpaInformer);
+  informer::CachePodLister podLister(podInformer);
+  metricsclient::RestMetricsClient metrics(**client, discovery);
+  ApiScaleClient scales(**client, discovery);
+  ApiStatusWriter statusWriter(**client, hpaApiVersion);
+  ApiEventRecorder events(**client, clock, logger.child("events"));
+  controller::ControllerOptions controllerOptions;
+  controllerOptions.downscaleStabilizationWindow = options.downscaleStabilization;
+  controllerOptions.tolerance = o.tolerance;
+  controllerOptions.cpuInitializationPeriod = options.cpuInitializationPeriod;
+  controllerOptions.delayOfInitialReadinessStatus = options.initialReadinessDelay;
+  controller::HorizontalController controller(
+      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
+                                         logger.child("controller"), &observer},
+      controllerOptions);
+  std::unique_ptr<HistoryPersister> persister;
+  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(**client, hpaApiVersion, clock, logger.child("history"));
+  HpaRunner runner(controller, hpaInformer, metrics, persister.get(), observer, clock, logger.child("runner"),
+                   RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
+  runner.registerHandlers();
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  int exitCode = 0;
+  auto requestStop = [&](int code) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!stop) exitCode = code;
+    stop = true;
+    cv.notify_all();
+  };
+  signals.start([&](int sig) {
+    logger.info("shutting down", "signal", sig);
+    requestStop(0);
+  });
+
+  hpaInformer.start();
+  podInformer.start();
+
+  auto endpoints = startHttpEndpoints(
+      o.bindAddress, o.port,
+      EndpointHandlers{[] { return true; },
+                       [&] {
+                         const bool synced = hpaInformer.hasSynced() && podInformer.hasSynced();
+                         std::string detail = fmt::format("informers {}; {}", synced ? "synced" : "syncing",
+                                                          !o.leaderElect      ? "leader election off"
+                                                          : runner.leading() ? "leader"
+                                                                             : "standby");
+                         return std::make_pair(synced, detail);
+                       },
+                       [&] { return observer.serialize(); }});
+  if (!endpoints.ok()) return fail(endpoints.error().message);
+
+  // Wait for the caches before reconciling (upstream's WaitForCacheSync).
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!stop && !(hpaInformer.hasSynced() && podInformer.hasSynced())) {
+      cv.wait_for(lock, std::chrono::milliseconds(100));
+    }
+  }
+  logger.info("caches synced", "hpas", hpaInformer.cache().size(), "pods", podInformer.cache().size());
+  runner.startWorkers();
+
+  std::unique_ptr<ApiLeaseStore> leaseStore;
+  std::unique_ptr<LeaderElector> elector;
+  if (o.leaderElect) {
+    leaseStore = std::make_unique<ApiLeaseStore>(**client, o.leaseNamespace, o.leaseName);
+    elector = std::make_unique<LeaderElector>(
+        *leaseStore, LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline, options.retryPeriod},
+        clock, logger.child("leader-election"), [&] { runner.startedLeading(); },
+        [&] {
+          runner.stoppedLeading();
+          requestStop(1);  // leadership lost (or released at shutdown: then the code stays 0)
+        });
+    elector->start();
+  } else {
+    runner.startedLeading();
+  }
+
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return stop; });
+  }
+  signals.finish();
+  // Stop taking work and let in-flight reconciles finish, then give the lease up.
+  runner.shutDown();
+  if (elector) elector->stop();
+  hpaInformer.stop();
+  podInformer.stop();
+  logger.info("stopped", "exitCode", exitCode);
+  return exitCode;
+}
+
+}  // namespace hpa::daemon

@@ -1,0 +1,153 @@
+#include "daemon/hpa_runner.h"
+
+#include "workqueue/rate_limiter.h"
+
+namespace hpa::daemon {
+namespace {
+
+std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
+  return api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+}
+
+}  // namespace
+
+HpaRunner::HpaRunner(controller::HorizontalController& controller,
+                     informer::Informer<api::HorizontalPodAutoscaler>& hpas, metricsclient::RestMetricsClient& metrics,
+                     HistoryPersister* persister, PrometheusObserver& observer, Clock& clock, Logger logger,
+                     RunnerSettings settings)
+    : controller_(controller),
+      hpas_(hpas),
+      metrics_(metrics),
+      persister_(persister),
+      observer_(observer),
+      clock_(clock),
+      logger_(std::move(logger)),
+      settings_(settings),
+      // The HPA's limiter: every requeue waits exactly the sync period (no back-off).
+      queue_(clock, std::make_unique<workqueue::FixedIntervalRateLimiter>(settings.syncPeriod)) {}
+
+HpaRunner::~HpaRunner() { shutDown(); }
+
+void HpaRunner::registerHandlers() {
+  hpas_.addHandlers(informer::EventHandlers<api::HorizontalPodAutoscaler>{
+      [this](const auto& hpa) {
+        const std::string key = keyOf(*hpa);
+        if (controller_.hpaAdded(key)) observer_.hpaCountChanged(1);
+        if (leading_) restoreHistory(*hpa);
+        queue_.add(key);
+      },
+      [this](const auto& oldHpa, const auto& newHpa) {
+        const std::string key = keyOf(*newHpa);
+        // A changed spec is acted on at once; status writes, annotation updates and resyncs
+        // wait for the sync period.
+        if (!(oldHpa->spec == newHpa->spec)) {
+          queue_.add(key);
+        } else {
+          queue_.addRateLimited(key);
+        }
+      },
+      [this](const auto& hpa) {
+        const std::string key = keyOf(*hpa);
+        controller_.hpaDeleted(key);
+        observer_.hpaCountChanged(-1);
+        if (persister_) persister_->forget(key);
+        queue_.forget(key);
+        queue_.add(key);  // the reconcile sees it gone and drops its history
+      }});
+}
+
+void HpaRunner::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
+  if (!persister_) return;
+  const std::string key = keyOf(hpa);
+  if (controller_.history().get(key)) return;
+  if (auto history = historyFromAnnotation(hpa, logger_)) {
+    controller_.history().put(key, *history);
+    logger_.v(2, "restored history", "HPA", key, "recommendations", history->recommendations.size());
+  }
+}
+
+void HpaRunner::startWorkers() {
+  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { worker(); });
+  ticker_ = std::thread([this] { ticker(); });
+}
+
+void HpaRunner::startedLeading() {
+  // Restore before the first reconcile, so a failover keeps the stabilization window.
+  for (const auto& [key, hpa] : hpas_.cache().all()) restoreHistory(*hpa);
+  leading_ = true;
+  for (const auto& [key, hpa] : hpas_.cache().all()) queue_.add(key);
+  logger_.info("started leading: reconciling", "hpas", hpas_.cache().size());
+}
+
+void HpaRunner::stoppedLeading() {
+  leading_ = false;
+  logger_.info("stopped leading: no more scaling");
+}
+
+void HpaRunner::worker() {
+  while (true) {
+    auto key = queue_.get();
+    if (!key) return;
+    if (!leading_) {
+      // Not the leader: keep the key cycling so it is there when leadership comes.
+      queue_.addRateLimited(*key);
+      queue_.done(*key);
+      continue;
+    }
+    const Time start = clock_.now();
+    auto result = controller_.reconcileKey(*key);
+    const auto& report = result.report;
+    if (result.deleted) {
+      queue_.forget(*key);
+      queue_.done(*key);
+      continue;
+    }
+    if (!result.status.ok()) {
+      logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
+    }
+    if (report.rescaled) {
+      logger_.info("rescaled", "HPA", *key, "current", report.currentReplicas, "desired", report.desiredReplicas,
+                   "reason", report.reason);
+    } else {
+      logger_.v(1, "decision", "HPA", *key, "current", report.currentReplicas, "desired", report.desiredReplicas,
+                "branch", controller::branchName(report.branch));
+    }
+    logger_.v(4, "reconciled", "HPA", *key, "took",
+              std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
+    if (persister_ && report.history && leading_) {
+      if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
+    }
+    queue_.addRateLimited(*key);
+    queue_.done(*key);
+    observer_.queueDepth(queue_.len());
+  }
+}
+
+void HpaRunner::ticker() {
+  // Upstream forgets the custom metrics API version every sync period.
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    const Time deadline = clock_.now() + settings_.syncPeriod;
+    while (!stopping_ && clock_.now() < deadline) clock_.waitUntil(cv_, lock, deadline);
+    if (stopping_) return;
+    metrics_.invalidate();
+    observer_.queueDepth(queue_.len());
+  }
+}
+
+void HpaRunner::shutDown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  leading_ = false;
+  queue_.shutDownWithDrain();
+  for (auto& w : workers_) {
+    if (w.joinable()) w.join();
+  }
+  if (ticker_.joinable()) ticker_.join();
+}
+
+}  // namespace hpa::daemon

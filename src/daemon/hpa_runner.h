@@ -1,0 +1,69 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "controller/horizontal_controller.h"
+#include "daemon/history_persistence.h"
+#include "daemon/prometheus_observer.h"
+#include "informer/informer.h"
+#include "metricsclient/rest_metrics_client.h"
+#include "workqueue/rate_limiting_queue.h"
+
+namespace hpa::daemon {
+
+struct RunnerSettings {
+  Duration syncPeriod = std::chrono::seconds(15);
+  int workers = 5;
+  bool persistHistory = true;
+};
+
+// The daemon's control loop around the reconcile, as upstream's HorizontalController.Run:
+// informer handlers enqueue HPA keys (new HPAs and spec changes at once, everything else on the
+// sync period), workers reconcile each key (never two at once) and requeue it after the sync
+// period unless it was deleted. Workers only reconcile while this instance leads; on gaining
+// leadership every HPA's persisted history is restored and every key is queued.
+class HpaRunner {
+ public:
+  HpaRunner(controller::HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+            metricsclient::RestMetricsClient& metrics, HistoryPersister* persister, PrometheusObserver& observer,
+            Clock& clock, Logger logger, RunnerSettings settings);
+  ~HpaRunner();
+
+  // Registers the handlers; call before the informers start.
+  void registerHandlers();
+  void startWorkers();
+  void startedLeading();
+  void stoppedLeading();
+  // Stop taking work, let in-flight reconciles finish, join the workers.
+  void shutDown();
+
+  bool leading() const { return leading_.load(); }
+  std::size_t queueDepth() const { return queue_.len(); }
+
+ private:
+  void worker();
+  void ticker();
+  void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
+
+  controller::HorizontalController& controller_;
+  informer::Informer<api::HorizontalPodAutoscaler>& hpas_;
+  metricsclient::RestMetricsClient& metrics_;
+  HistoryPersister* persister_;
+  PrometheusObserver& observer_;
+  Clock& clock_;
+  Logger logger_;
+  RunnerSettings settings_;
+  workqueue::RateLimitingQueue queue_;
+  std::atomic<bool> leading_{false};
+  std::mutex mu_;
+  std::condition_variable_any cv_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+  std::thread ticker_;
+};
+
+}  // namespace hpa::daemon

@@ -1,0 +1,94 @@
+#include "daemon/options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/yaml_json.h"
+#include "kube/kubeconfig.h"
+
+namespace hpa::daemon {
+
+Result<ValidatedOptions> validate(const DaemonOptions& o) {
+  ValidatedOptions v;
+  v.raw = o;
+  struct DurationFlag {
+    const char* name;
+    const std::string& text;
+    Duration* out;
+    bool allowZero;
+  };
+  for (const DurationFlag& d : {
+           DurationFlag{"horizontal-pod-autoscaler-sync-period", o.syncPeriod, &v.syncPeriod, false},
+           DurationFlag{"horizontal-pod-autoscaler-downscale-stabilization", o.downscaleStabilization,
+                        &v.downscaleStabilization, true},
+           DurationFlag{"horizontal-pod-autoscaler-cpu-initialization-period", o.cpuInitializationPeriod,
+                        &v.cpuInitializationPeriod, true},
+           DurationFlag{"horizontal-pod-autoscaler-initial-readiness-delay", o.initialReadinessDelay,
+                        &v.initialReadinessDelay, true},
+           DurationFlag{"leader-elect-lease-duration", o.leaseDuration, &v.leaseDuration, false},
+           DurationFlag{"leader-elect-renew-deadline", o.renewDeadline, &v.renewDeadline, false},
+           DurationFlag{"leader-elect-retry-period", o.retryPeriod, &v.retryPeriod, false},
+       }) {
+    auto parsed = parseGoDuration(d.text);
+    if (!parsed.ok()) return Error::format("invalid value {:?} for --{}: {}", d.text, d.name, parsed.error().message);
+    if (parsed->count() < 0 || (!d.allowZero && parsed->count() == 0)) {
+      return Error::format("invalid value {:?} for --{}: must be {}", d.text, d.name,
+                           d.allowZero ? "zero or positive" : "positive");
+    }
+    *d.out = *parsed;
+  }
+  if (o.concurrentSyncs < 1) {
+    return Error::format("concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got {}",
+                         o.concurrentSyncs);
+  }
+  if (!(o.tolerance >= 0)) return Error::format("invalid value {} for --horizontal-pod-autoscaler-tolerance: must not be negative", o.tolerance);
+  if (!(o.kubeApiQps > 0)) return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
+  if (o.kubeApiBurst < 1) return Error::format("invalid value {} for --kube-api-burst: must be at least 1", o.kubeApiBurst);
+  if (o.port < 0 || o.port > 65535) return Error::format("invalid value {} for --port: not a TCP port", o.port);
+  if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
+  if (o.leaderElect) {
+    if (v.leaseDuration <= v.renewDeadline) {
+      return Error::format("leaseDuration must be greater than renewDeadline ({} <= {})", o.leaseDuration,
+                           o.renewDeadline);
+    }
+    if (v.renewDeadline <= v.retryPeriod) {
+      return Error::format("renewDeadline must be greater than retryPeriod ({} <= {})", o.renewDeadline,
+                           o.retryPeriod);
+    }
+    if (o.leaseName.empty() || o.leaseNamespace.empty()) {
+      return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
+    }
+  }
+  return v;
+}
+
+Result<std::map<std::string, std::string>> readConfigFile(const std::string& path,
+                                                          const std::vector<std::string>& knownKeys) {
+  auto text = kube::readTextFile(path);
+  if (!text.ok()) return Error::format("--config: {}", text.error().message);
+  auto docs = yamlDocumentsToJson(*text);
+  if (!docs.ok()) return Error::format("{}: {}", path, docs.error().message);
+  std::map<std::string, std::string> out;
+  if (docs->empty()) return out;
+  if (docs->size() > 1 || !docs->front().is_object()) return Error::format("{}: expected one mapping of settings", path);
+  for (const auto& [key, value] : docs->front().items()) {
+    if (std::find(knownKeys.begin(), knownKeys.end(), key) == knownKeys.end()) {
+      return Error::format("{}: {}: unknown setting", path, key);
+    }
+    if (value.is_string()) {
+      out[key] = value.get<std::string>();
+    } else if (value.is_boolean()) {
+      out[key] = value.get<bool>() ? "true" : "false";
+    } else if (value.is_number_integer()) {
+      out[key] = std::to_string(value.get<long long>());
+    } else if (value.is_number()) {
+      out[key] = value.dump();
+    } else {
+      return Error::format("{}: {}: must be a scalar", path, key);
+    }
+  }
+  return out;
+}
+
+}  // namespace hpa::daemon

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "common/time.h"
+
+namespace hpa::daemon {
+
+// The daemon's settings. Flags that mirror kube-controller-manager keep its names and defaults;
+// durations are kept as text until validate() (Go duration syntax, "15s", "5m0s").
+struct DaemonOptions {
+  std::string syncPeriod = "15s";                    // --horizontal-pod-autoscaler-sync-period
+  double tolerance = 0.1;                            // --horizontal-pod-autoscaler-tolerance
+  std::string downscaleStabilization = "5m0s";       // --horizontal-pod-autoscaler-downscale-stabilization
+  std::string cpuInitializationPeriod = "5m0s";      // --horizontal-pod-autoscaler-cpu-initialization-period
+  std::string initialReadinessDelay = "30s";         // --horizontal-pod-autoscaler-initial-readiness-delay
+  int concurrentSyncs = 5;                           // --concurrent-horizontal-pod-autoscaler-syncs
+  std::string kubeconfig;                            // --kubeconfig
+  std::string master;                                // --master
+  std::string context;                               // --context
+  double kubeApiQps = 20;                            // --kube-api-qps
+  int kubeApiBurst = 30;                             // --kube-api-burst
+  bool leaderElect = true;                           // --leader-elect
+  std::string leaseDuration = "15s";                 // --leader-elect-lease-duration
+  std::string renewDeadline = "10s";                 // --leader-elect-renew-deadline
+  std::string retryPeriod = "2s";                    // --leader-elect-retry-period
+  std::string leaseName = "hpa-controller";          // --leader-elect-resource-name
+  std::string leaseNamespace = "kube-system";        // --leader-elect-resource-namespace
+  int verbosity = 0;                                 // -v
+  std::string bindAddress = "0.0.0.0";               // --bind-address
+  int port = 10258;                                  // --port (healthz, readyz, metrics)
+  std::string namespace_;                            // --namespace: watch one namespace only
+  bool persistHistory = true;                        // --persist-history
+};
+
+// The options as the daemon uses them, after validation.
+struct ValidatedOptions {
+  DaemonOptions raw;
+  Duration syncPeriod{0};
+  Duration downscaleStabilization{0};
+  Duration cpuInitializationPeriod{0};
+  Duration initialReadinessDelay{0};
+  Duration leaseDuration{0};
+  Duration renewDeadline{0};
+  Duration retryPeriod{0};
+};
+
+// One clear message for the first invalid value.
+Result<ValidatedOptions> validate(const DaemonOptions& options);
+
+// Reads a YAML config file whose keys are the flag names without dashes
+// (`horizontal-pod-autoscaler-sync-period: 30s`, `leader-elect: false`, `v: 2`), returning each
+// value as the text a flag would carry. Unknown keys and non-scalar values are errors naming
+// the file and key.
+Result<std::map<std::string, std::string>> readConfigFile(const std::string& path,
+                                                          const std::vector<std::string>& knownKeys);
+
+}  // namespace hpa::daemon

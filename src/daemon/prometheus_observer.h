@@ -1,0 +1,48 @@
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <memory>
+#include <string>
+
+#include "controller/reconcile_observer.h"
+
+namespace hpa::daemon {
+
+// Upstream's HPA controller metrics (names, labels, help texts and buckets as
+// kube-controller-manager exports them), plus work-queue depth and API request counts/latency.
+class PrometheusObserver final : public controller::ReconcileObserver {
+ public:
+  PrometheusObserver();
+
+  void reconciliation(const std::string& action, const std::string& error, Duration duration) override;
+  void metricComputation(const std::string& action, const std::string& error, Duration duration,
+                         const std::string& metricType) override;
+  void desiredReplicas(const std::string& ns, const std::string& name, int replicas) override;
+
+  void hpaCountChanged(int delta);
+  void queueDepth(std::size_t depth);
+  void apiRequest(const std::string& verb, int code, Duration latency);
+
+  std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
+  // The text exposition format.
+  std::string serialize() const;
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>& reconciliations_;
+  prometheus::Family<prometheus::Histogram>& reconciliationDuration_;
+  prometheus::Family<prometheus::Counter>& metricComputations_;
+  prometheus::Family<prometheus::Histogram>& metricComputationDuration_;
+  prometheus::Gauge& hpaCount_;
+  prometheus::Family<prometheus::Gauge>& desiredReplicas_;
+  prometheus::Gauge& queueDepth_;
+  prometheus::Family<prometheus::Counter>& apiRequests_;
+  prometheus::Family<prometheus::Histogram>& apiLatency_;
+};
+
+}  // namespace hpa::daemon

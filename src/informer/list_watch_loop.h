@@ -1,0 +1,77 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "informer/list_watch.h"
+
+namespace hpa::informer {
+
+// Receives what the loop learns: a complete listing (replace) or one watch event (apply).
+class ListWatchSink {
+ public:
+  virtual ~ListWatchSink() = default;
+  virtual void replace(std::vector<nlohmann::json> items) = 0;
+  virtual void apply(kube::WatchEventType type, const nlohmann::json& object) = 0;
+};
+
+struct ListWatchTiming {
+  std::int64_t pageSize = 500;
+  std::chrono::seconds minWatchTimeout{300};  // watches last a random time in [min, 2 x min)
+  Duration initialBackoff = std::chrono::milliseconds(800);
+  Duration maxBackoff = std::chrono::seconds(30);
+  Duration backoffReset = std::chrono::minutes(2);
+};
+
+// client-go's reflector: a paginated list, then a watch from the list's resourceVersion with
+// bookmarks; 410 Gone (HTTP status, ERROR event, expired continue token) relists; a watch the
+// server ended is resumed from the last resourceVersion; other failures back off (0.8 s doubling
+// to 30 s, jittered, reset after 2 min of health) before relisting. Runs on its own thread.
+class ListWatchLoop {
+ public:
+  ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger, ListWatchTiming timing = {});
+  ~ListWatchLoop();
+
+  void start();
+  void stop();
+  bool hasSynced() const { return synced_.load(); }
+  std::string lastResourceVersion() const;
+
+ private:
+  void run();
+  // Lists everything; false when the loop should back off.
+  bool listAll();
+  // Watches until the stream ends or fails; returns true to re-watch, false to relist.
+  bool watchOnce(bool& failed);
+  bool sleep(Duration d);
+  Duration nextBackoff();
+
+  ListerWatcher& source_;
+  ListWatchSink& sink_;
+  Clock& clock_;
+  Logger logger_;
+  ListWatchTiming timing_;
+
+  mutable std::mutex mu_;
+  std::condition_variable_any cv_;
+  bool stopping_ = false;
+  std::string resourceVersion_;
+  std::unique_ptr<kube::WatchStream> currentWatch_;
+  std::atomic<bool> synced_{false};
+  Duration backoff_{0};
+  Time lastFailure_{};
+  std::mt19937 random_{std::random_device{}()};
+  std::thread thread_;
+};
+
+}  // namespace hpa::informer

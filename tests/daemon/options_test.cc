@@ -1,0 +1,68 @@
+#include "daemon/options.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace hpa::daemon {
+namespace {
+
+TEST(DaemonOptions, DefaultsMirrorKubeControllerManager) {
+  auto v = validate(DaemonOptions{});
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(v->syncPeriod, std::chrono::seconds(15));
+  EXPECT_EQ(v->downscaleStabilization, std::chrono::minutes(5));
+  EXPECT_EQ(v->cpuInitializationPeriod, std::chrono::minutes(5));
+  EXPECT_EQ(v->initialReadinessDelay, std::chrono::seconds(30));
+  EXPECT_DOUBLE_EQ(v->raw.tolerance, 0.1);
+  EXPECT_EQ(v->raw.concurrentSyncs, 5);
+  EXPECT_DOUBLE_EQ(v->raw.kubeApiQps, 20);
+  EXPECT_EQ(v->raw.kubeApiBurst, 30);
+  EXPECT_EQ(v->leaseDuration, std::chrono::seconds(15));
+  EXPECT_EQ(v->renewDeadline, std::chrono::seconds(10));
+  EXPECT_EQ(v->retryPeriod, std::chrono::seconds(2));
+}
+
+TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
+  struct Case {
+    void (*mutate)(DaemonOptions&);
+    const char* message;
+  };
+  for (const auto& c : {
+           Case{[](DaemonOptions& o) { o.syncPeriod = "0s"; }, "invalid value \"0s\" for --horizontal-pod-autoscaler-sync-period: must be positive"},
+           Case{[](DaemonOptions& o) { o.downscaleStabilization = "5 minutes"; }, "--horizontal-pod-autoscaler-downscale-stabilization"},
+           Case{[](DaemonOptions& o) { o.concurrentSyncs = 0; }, "concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got 0"},
+           Case{[](DaemonOptions& o) { o.tolerance = -0.5; }, "--horizontal-pod-autoscaler-tolerance"},
+           Case{[](DaemonOptions& o) { o.renewDeadline = "20s"; }, "leaseDuration must be greater than renewDeadline"},
+           Case{[](DaemonOptions& o) { o.retryPeriod = "10s"; }, "renewDeadline must be greater than retryPeriod"},
+           Case{[](DaemonOptions& o) { o.kubeApiBurst = 0; }, "--kube-api-burst"},
+       }) {
+    DaemonOptions o;
+    c.mutate(o);
+    auto v = validate(o);
+    ASSERT_FALSE(v.ok()) << c.message;
+    EXPECT_NE(v.error().message.find(c.message), std::string::npos) << v.error().message;
+  }
+  DaemonOptions zeroTolerance;
+  zeroTolerance.tolerance = 0;  // explicitly zero is honored, as upstream
+  EXPECT_TRUE(validate(zeroTolerance).ok());
+}
+
+TEST(DaemonOptions, ConfigFile) {
+  const std::string path = ::testing::TempDir() + "/hpa-config.yaml";
+  std::ofstream(path) << "horizontal-pod-autoscaler-sync-period: 30s\nleader-elect: false\nv: 3\n";
+  auto values = readConfigFile(path, {"horizontal-pod-autoscaler-sync-period", "leader-elect", "v"});
+  ASSERT_TRUE(values.ok()) << values.error().message;
+  EXPECT_EQ(values->at("horizontal-pod-autoscaler-sync-period"), "30s");
+  EXPECT_EQ(values->at("leader-elect"), "false");
+  EXPECT_EQ(values->at("v"), "3");
+  auto unknown = readConfigFile(path, {"v"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown setting"), std::string::npos);
+  std::ofstream(path) << "v: [1, 2]\n";
+  EXPECT_FALSE(readConfigFile(path, {"v"}).ok());
+  EXPECT_FALSE(readConfigFile(path + ".missing", {"v"}).ok());
+}
+
+}  // namespace
+}  // namespace hpa::daemon

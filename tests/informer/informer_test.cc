@@ -1,0 +1,362 @@
+#include "informer/informer.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "fakes/fake_clock.h"
+#include "api/codec.h"
+#include "informer/cache_listers.h"
+
+namespace hpa::informer {
+namespace {
+
+using nlohmann::json;
+using std::chrono::seconds;
+
+// What the informer under test caches: name, namespace, a value.
+struct Item {
+  std::string ns;
+  std::string name;
+  std::string value;
+  bool operator==(const Item&) const = default;
+};
+
+Result<Item> decodeItem(const json& j) {
+  if (!j.contains("metadata") || !j["metadata"].contains("name")) return Error::of("no metadata.name");
+  if (j.value("bad", false)) return Error::of("undecodable on purpose");
+  return Item{j["metadata"].value("namespace", ""), j["metadata"]["name"], j.value("value", "")};
+}
+
+// An in-memory API collection: objects with resourceVersions, paging, watch streams, and
+// scriptable failures.
+class FakeSource final : public ListerWatcher {
+ public:
+  class Stream final : public kube::WatchStream {
+   public:
+    Result<std::optional<kube::WatchEvent>> next() override {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return !events.empty() || closed; });
+      if (events.empty()) return std::optional<kube::WatchEvent>();
+      auto e = std::move(events.front());
+      events.pop_front();
+      if (!e.ok()) return e.error();
+      return std::optional<kube::WatchEvent>(std::move(*e));
+    }
+    void stop() override { close(); }
+    void push(Result<kube::WatchEvent> e) {
+      std::lock_guard<std::mutex> lock(mu);
+      events.push_back(std::move(e));
+      cv.notify_all();
+    }
+    void close() {
+      std::lock_guard<std::mutex> lock(mu);
+      closed = true;
+      cv.notify_all();
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<Result<kube::WatchEvent>> events;
+    bool closed = false;
+  };
+
+  void put(const std::string& name, const std::string& value, bool bad = false) {
+    std::lock_guard<std::mutex> lock(mu_);
+    bool existed = objects_.count(name) > 0;
+    json o{{"metadata", {{"name", name}, {"namespace", "ns"}, {"resourceVersion", std::to_string(++rv_)}}},
+           {"value", value}};
+    if (bad) o["bad"] = true;
+    objects_[name] = o;
+    broadcast(existed ? kube::WatchEventType::Modified : kube::WatchEventType::Added, o);
+  }
+  void remove(const std::string& name, bool tell = true) {
+    std::lock_guard<std::mutex> lock(mu_);
+    json o = objects_.at(name);
+    objects_.erase(name);
+    o["metadata"]["resourceVersion"] = std::to_string(++rv_);
+    if (tell) broadcast(kube::WatchEventType::Deleted, o);
+  }
+  void bookmark() {
+    std::lock_guard<std::mutex> lock(mu_);
+    broadcast(kube::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
+  }
+  void goneEvent() {
+    std::lock_guard<std::mutex> lock(mu_);
+    broadcast(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
+  }
+  void closeWatches() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& s : streams_) s->close();
+    streams_.clear();
+  }
+
+  Result<ListResult> list(const ListOptions& o) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++lists;
+    listLimits.push_back(o.limit);
+    if (!listErrors.empty()) {
+      Error e = listErrors.front();
+      listErrors.pop_front();
+      return e;
+    }
+    if (!o.continueToken.empty() && expireContinue) {
+      expireContinue = false;
+      return Error{"continue token expired", 410, "Expired"};
+    }
+    std::vector<json> all;
+    for (auto& [k, v] : objects_) all.push_back(v);
+    size_t start = o.continueToken.empty() ? 0 : std::stoul(o.continueToken);
+    size_t end = o.limit > 0 ? std::min(all.size(), start + static_cast<size_t>(o.limit)) : all.size();
+    ListResult r;
+    r.items.assign(all.begin() + static_cast<long>(start), all.begin() + static_cast<long>(end));
+    r.resourceVersion = std::to_string(rv_);
+    if (end < all.size()) r.continueToken = std::to_string(end);
+    return r;
+  }
+  Result<std::unique_ptr<kube::WatchStream>> watch(const WatchOptions& o) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++watches;
+    watchVersions.push_back(o.resourceVersion);
+    if (!watchErrors.empty()) {
+      Error e = watchErrors.front();
+      watchErrors.pop_front();
+      return e;
+    }
+    auto s = std::make_shared<Stream>();
+    streams_.push_back(s);
+    struct Handle final : kube::WatchStream {
+      std::shared_ptr<Stream> s;
+      Result<std::optional<kube::WatchEvent>> next() override { return s->next(); }
+      void stop() override { s->stop(); }
+      ~Handle() override { s->close(); }  // a dropped watch is a closed connection
+    };
+    auto h = std::make_unique<Handle>();
+    h->s = s;
+    return std::unique_ptr<kube::WatchStream>(std::move(h));
+  }
+  int openWatches() {
+    std::lock_guard<std::mutex> lock(mu_);
+    int n = 0;
+    for (auto& s : streams_) {
+      std::lock_guard<std::mutex> l(s->mu);
+      if (!s->closed) ++n;
+    }
+    return n;
+  }
+
+  std::mutex mu_;
+  std::map<std::string, json> objects_;
+  std::vector<std::shared_ptr<Stream>> streams_;
+  std::int64_t rv_ = 100;
+  int lists = 0;
+  int watches = 0;
+  std::vector<std::int64_t> listLimits;
+  std::vector<std::string> watchVersions;
+  std::deque<Error> listErrors;
+  std::deque<Error> watchErrors;
+  bool expireContinue = false;
+
+ private:
+  void broadcast(kube::WatchEventType t, const json& o) {
+    for (auto& s : streams_) s->push(kube::WatchEvent{t, o});
+  }
+};
+
+// Waits (real time, bounded) for a condition the informer's threads bring about.
+template <typename F>
+bool eventually(F condition) {
+  for (int i = 0; i < 2000; ++i) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return condition();
+}
+
+class InformerTest : public ::testing::Test {
+ protected:
+  InformerTest() {
+    informer_ = std::make_unique<Informer<Item>>(
+        source_, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock_, Logger::discard(),
+        Duration(0), ListWatchTiming{2, seconds(300)});
+    informer_->addHandlers({[this](const auto& o) { record("add " + o->name + "=" + o->value); },
+                            [this](const auto& a, const auto& b) { record("update " + a->value + "->" + b->value); },
+                            [this](const auto& o) { record("delete " + o->name); }});
+  }
+  void record(std::string s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    log_.push_back(std::move(s));
+  }
+  std::vector<std::string> log() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return log_;
+  }
+  std::map<std::string, std::string> cacheContents() {
+    std::map<std::string, std::string> out;
+    for (auto& [k, v] : informer_->cache().all()) out[k] = v->value;
+    return out;
+  }
+  std::map<std::string, std::string> serverContents() {
+    std::lock_guard<std::mutex> lock(source_.mu_);
+    std::map<std::string, std::string> out;
+    for (auto& [k, v] : source_.objects_) out["ns/" + k] = v.value("value", "");
+    return out;
+  }
+
+  hpa::testing::FakeClock clock_;
+  FakeSource source_;
+  std::unique_ptr<Informer<Item>> informer_;
+  std::mutex mu_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(InformerTest, PaginatedListThenWatch) {
+  source_.put("a", "1");
+  source_.put("b", "1");
+  source_.put("c", "1");
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return informer_->hasSynced() && source_.openWatches() == 1; }));
+  EXPECT_EQ(source_.listLimits, (std::vector<std::int64_t>{2, 2}));  // two pages of 2
+  EXPECT_EQ(cacheContents(), serverContents());
+  EXPECT_EQ(source_.watchVersions.back(), "103");
+
+  source_.put("d", "1");
+  source_.put("a", "2");
+  source_.remove("b");
+  ASSERT_TRUE(eventually([&] { return log().size() == 6; }));
+  EXPECT_EQ(log()[3], "add d=1");
+  EXPECT_EQ(log()[4], "update 1->2");
+  EXPECT_EQ(log()[5], "delete b");
+  EXPECT_EQ(cacheContents(), serverContents());
+  informer_->stop();
+}
+
+TEST_F(InformerTest, BookmarksAdvanceTheResourceVersionOnly) {
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  source_.bookmark();
+  ASSERT_TRUE(eventually([&] { return informer_->lastResourceVersion() == "101"; }));
+  EXPECT_TRUE(log().empty());
+  source_.closeWatches();  // the server ended the watch: resume from the bookmark
+  ASSERT_TRUE(eventually([&] { return source_.watches == 2; }));
+  EXPECT_EQ(source_.watchVersions.back(), "101");
+  EXPECT_EQ(source_.lists, 1);
+}
+
+TEST_F(InformerTest, GoneRelistsAndDeliversMissedDeletes) {
+  source_.put("a", "1");
+  source_.put("b", "1");
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  // While "disconnected": b deleted silently, c created silently, then the watch expires.
+  source_.remove("b", /*tell=*/false);
+  {
+    std::lock_guard<std::mutex> lock(source_.mu_);
+    source_.objects_["c"] = json{{"metadata", {{"name", "c"}, {"namespace", "ns"}, {"resourceVersion", "150"}}},
+                                 {"value", "9"}};
+  }
+  source_.goneEvent();
+  ASSERT_TRUE(eventually([&] { return source_.lists == 2 && source_.openWatches() == 1; }));
+  ASSERT_TRUE(eventually([&] { return cacheContents() == serverContents(); }));
+  auto l = log();
+  EXPECT_NE(std::find(l.begin(), l.end(), "delete b"), l.end());
+  EXPECT_NE(std::find(l.begin(), l.end(), "add c=9"), l.end());
+
+  // A 410 from opening the watch relists too.
+  {
+    std::lock_guard<std::mutex> lock(source_.mu_);
+    source_.watchErrors.push_back(Error{"too old resource version", 410, "Expired"});
+  }
+  source_.closeWatches();
+  ASSERT_TRUE(eventually([&] { return source_.lists == 3 && source_.openWatches() == 1; }))
+      << "lists " << source_.lists << " watches " << source_.watches << " open " << source_.openWatches();
+}
+
+TEST_F(InformerTest, ExpiredContinueTokenRelistsUnpaged) {
+  source_.put("a", "1");
+  source_.put("b", "1");
+  source_.put("c", "1");
+  source_.expireContinue = true;
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return informer_->hasSynced(); }));
+  EXPECT_EQ(source_.listLimits, (std::vector<std::int64_t>{2, 2, 0}));
+  EXPECT_EQ(cacheContents(), serverContents());
+}
+
+TEST_F(InformerTest, ListErrorsBackOffOnTheClock) {
+  source_.listErrors.push_back(Error{"connection refused", 0, ""});
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return clock_.waiterCount() >= 1; }));
+  EXPECT_EQ(source_.lists, 1);
+  EXPECT_FALSE(informer_->hasSynced());
+  clock_.step(std::chrono::milliseconds(100));  // well inside the 0.8 s backoff
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(source_.lists, 1);
+  clock_.step(seconds(2));  // beyond 0.8 s x (1 + jitter)
+  ASSERT_TRUE(eventually([&] { return informer_->hasSynced(); }));
+  EXPECT_EQ(source_.lists, 2);
+}
+
+TEST_F(InformerTest, UndecodableObjectsAreSkipped) {
+  source_.put("a", "1");
+  source_.put("broken", "x", /*bad=*/true);
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return informer_->hasSynced(); }));
+  EXPECT_EQ(informer_->cache().size(), 1u);
+  EXPECT_TRUE(informer_->cache().get("ns/a"));
+}
+
+TEST_F(InformerTest, StopIsPromptWhileWatching) {
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  auto start = std::chrono::steady_clock::now();
+  informer_->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+TEST(InformerResync, ReannouncesEveryObject) {
+  hpa::testing::FakeClock clock;
+  FakeSource source;
+  source.put("a", "1");
+  Informer<Item> informer(
+      source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock, Logger::discard(),
+      seconds(15));
+  std::atomic<int> updates{0};
+  informer.addHandlers({nullptr, [&](const auto& a, const auto& b) { updates += (a == b) ? 1 : 0; }, nullptr});
+  informer.start();
+  ASSERT_TRUE(eventually([&] { return informer.hasSynced() && clock.waiterCount() >= 1; }));
+  clock.step(seconds(16));
+  ASSERT_TRUE(eventually([&] { return updates.load() == 1; }));
+}
+
+TEST(CacheListers, FilterByNamespaceAndSelector) {
+  hpa::testing::FakeClock clock;
+  struct PodSource final : ListerWatcher {
+    Result<ListResult> list(const ListOptions&) override {
+      ListResult r;
+      for (auto [ns, name, app] : {std::tuple{"a", "p1", "web"}, {"a", "p2", "db"}, {"b", "p3", "web"}}) {
+        r.items.push_back(json{{"metadata", {{"name", name}, {"namespace", ns}, {"labels", {{"app", app}}}}},
+                               {"status", {{"phase", "Running"}}}});
+      }
+      r.resourceVersion = "1";
+      return r;
+    }
+    Result<std::unique_ptr<kube::WatchStream>> watch(const WatchOptions&) override {
+      return Error{"not now", 500, ""};
+    }
+  } source;
+  Informer<api::Pod> pods(source, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); },
+                          clock, Logger::discard());
+  pods.start();
+  ASSERT_TRUE(eventually([&] { return pods.hasSynced(); }));
+  CachePodLister lister(pods);
+  auto web = lister.list("a", *api::Selector::parse("app=web"));
+  ASSERT_TRUE(web.ok());
+  ASSERT_EQ(web->size(), 1u);
+  EXPECT_EQ((*web)[0]->name, "p1");
+  EXPECT_EQ(lister.list("a", api::Selector::everything())->size(), 2u);
+  EXPECT_TRUE(lister.list("c", api::Selector::everything())->empty());
+  pods.stop();
+}
+
+}  // namespace
+}  // namespace hpa::informer
