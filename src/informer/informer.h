@@ -68,6 +68,7 @@ class Informer final : public ListWatchSink {
   bool hasSynced() const { return loop_.hasSynced(); }
   const ObjectCache<T>& cache() const { return cache_; }
   std::string lastResourceVersion() const { return loop_.lastResourceVersion(); }
+  int completedLists() const { return loop_.completedLists(); }
 
   void replace(std::vector<nlohmann::json> items) override {
     std::map<std::string, std::pair<std::string, Ptr>> fresh;  // key -> (namespace, object)

@@ -89,6 +89,7 @@ bool ListWatchLoop::listAll() {
     resourceVersion_ = listVersion;
   }
   synced_ = true;
+  ++completedLists_;
   return true;
 }
 

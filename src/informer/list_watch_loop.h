@@ -46,6 +46,8 @@ class ListWatchLoop {
   void stop();
   bool hasSynced() const { return synced_.load(); }
   std::string lastResourceVersion() const;
+  // Complete listings so far (1 after the first sync; more after each relist).
+  int completedLists() const { return completedLists_.load(); }
 
  private:
   void run();
@@ -68,6 +70,7 @@ class ListWatchLoop {
   std::string resourceVersion_;
   std::unique_ptr<kube::WatchStream> currentWatch_;
   std::atomic<bool> synced_{false};
+  std::atomic<int> completedLists_{0};
   Duration backoff_{0};
   Time lastFailure_{};
   std::mt19937 random_{std::random_device{}()};

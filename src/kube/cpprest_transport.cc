@@ -109,7 +109,16 @@ class CpprestTransport final : public Transport {
     } catch (const pplx::task_canceled&) {
       return Error::format("{} {}{}: request timed out", r.method, server_, r.pathAndQuery);
     } catch (const std::exception& e) {
-      return Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
+      Error err = Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
+      // A pooled connection the server closed (e.g. across an apiserver restart) fails while
+      // writing: the server never saw the request, so even a POST may be sent again.
+      const std::string what = e.what();
+      if (what.find("Failed to write request") != std::string::npos ||
+          what.find("Failed to connect") != std::string::npos ||
+          what.find("Connection refused") != std::string::npos) {
+        err.reason = kRequestNotSent;
+      }
+      return err;
     }
   }
 

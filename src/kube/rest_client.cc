@@ -173,7 +173,8 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     if (observer_) observer_(request.method, response.ok() ? response->status : 0, clock_.now() - start);
     const bool last = attempt >= kMaxAttempts;
     if (!response.ok()) {
-      if (!idempotent || last) return response.error();
+      const bool safe = idempotent || response.error().reason == kRequestNotSent;
+      if (!safe || last) return response.error();
       logger_.v(2, "retrying after a transport error", "verb", request.method, "path", request.pathAndQuery, "err",
                 response.error().message, "attempt", attempt);
     } else if (response->status == 401 && exec_ && !reauthenticated) {

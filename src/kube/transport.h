@@ -38,6 +38,9 @@ class ResponseStream {
   virtual void cancel() = 0;
 };
 
+// Error::reason of a transport failure that happened before the request reached the server.
+inline constexpr const char* kRequestNotSent = "RequestNotSent";
+
 // The only seam to the HTTP library: TLS setup, one request, one streamed request. Errors are
 // transport failures (connection refused, TLS, timeout); HTTP error statuses are responses.
 class Transport {
