@@ -321,7 +321,7 @@ Status HorizontalController::Reconcile::run() {
       replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, currentReplicas,
                                     desiredReplicas, now_);
     }
-    c_.deps_.logger.info("Successfully rescaled", "HPA", key_, "currentReplicas", currentReplicas, "desiredReplicas",
+    c_.deps_.logger.v(2, "Successfully rescaled", "HPA", key_, "currentReplicas", currentReplicas, "desiredReplicas",
                          desiredReplicas, "reason", rescaleReason);
     if (scaleToZero) {
       if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjOrExt) {

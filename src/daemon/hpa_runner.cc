@@ -1,5 +1,7 @@
 #include "daemon/hpa_runner.h"
 
+#include <fmt/format.h>
+
 #include "workqueue/rate_limiter.h"
 
 namespace hpa::daemon {
@@ -105,13 +107,10 @@ void HpaRunner::worker() {
     if (!result.status.ok()) {
       logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
     }
-    if (report.rescaled) {
-      logger_.info("rescaled", "HPA", *key, "current", report.currentReplicas, "desired", report.desiredReplicas,
-                   "reason", report.reason);
-    } else {
-      logger_.v(1, "decision", "HPA", *key, "current", report.currentReplicas, "desired", report.desiredReplicas,
-                "branch", controller::branchName(report.branch));
-    }
+    // One line per decision at the default level; the details are at higher -v.
+    logger_.info(report.rescaled ? "rescaled" : "decided", "HPA", *key, "replicas",
+                 fmt::format("{} -> {}", report.currentReplicas, report.desiredReplicas), "reason",
+                 report.reason.empty() ? std::string(controller::branchName(report.branch)) : report.reason);
     logger_.v(4, "reconciled", "HPA", *key, "took",
               std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
     if (persister_ && report.history && leading_) {

@@ -1,0 +1,140 @@
+// cpprest is included last: its U macro breaks headers parsed after it.
+#include "sim/servers.h"
+
+#include <fmt/format.h>
+
+#include <boost/asio/ssl.hpp>
+
+#include "api/quantity.h"
+
+#include <cpprest/http_listener.h>
+#undef U
+
+namespace hpa::sim {
+namespace {
+
+namespace http = web::http;
+using Listener = http::experimental::listener::http_listener;
+
+class ListenerServer final : public Server {
+ public:
+  explicit ListenerServer(std::unique_ptr<Listener> l) : listener_(std::move(l)) {}
+  ~ListenerServer() override {
+    try {
+      listener_->close().wait();
+    } catch (const std::exception&) {
+      // Shutting down anyway.
+    }
+  }
+
+ private:
+  std::unique_ptr<Listener> listener_;
+};
+
+std::map<std::string, std::string> queryOf(const http::http_request& req) {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : web::uri::split_query(req.request_uri().query())) {
+    out[web::uri::decode(k)] = web::uri::decode(v);
+  }
+  return out;
+}
+
+void reply(http::http_request& req, int status, const nlohmann::json& body) {
+  req.reply(static_cast<http::status_code>(status), body.dump(), "application/json");
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, PodLifecycle& cluster,
+                                                   LoadModel& model, Clock& clock) {
+  try {
+    http::experimental::listener::http_listener_config config;
+    config.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) {
+      ctx.set_options(boost::asio::ssl::context::default_workarounds | boost::asio::ssl::context::no_sslv2 |
+                      boost::asio::ssl::context::no_sslv3 | boost::asio::ssl::context::no_tlsv1 |
+                      boost::asio::ssl::context::no_tlsv1_1);
+      ctx.use_certificate_chain_file(tls.certFile);
+      ctx.use_private_key_file(tls.keyFile, boost::asio::ssl::context::pem);
+      if (!tls.clientCaFile.empty()) {
+        ctx.load_verify_file(tls.clientCaFile);
+        ctx.set_verify_mode(boost::asio::ssl::verify_peer | boost::asio::ssl::verify_fail_if_no_peer_cert);
+      }
+    });
+    auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("https://127.0.0.1:{}/", port)),
+                                               config);
+    listener->support(http::methods::GET, [&cluster, &model, &clock](http::http_request req) {
+      try {
+        auto pods = cluster.pods();
+        ApiResponse r = serveMetricsApi(req.relative_uri().path(), queryOf(req), pods, model, clock.now());
+        reply(req, r.status, r.body);
+      } catch (const std::exception& e) {
+        reply(req, 500, {{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"}, {"message", e.what()}, {"code", 500}});
+      }
+    });
+    listener->open().wait();
+    return std::unique_ptr<Server>(std::make_unique<ListenerServer>(std::move(listener)));
+  } catch (const std::exception& e) {
+    return Error::format("cannot serve the metrics APIs on 127.0.0.1:{}: {}", port, e.what());
+  }
+}
+
+Result<std::unique_ptr<Server>> startControlServer(int port, PodLifecycle& cluster, LoadModel& model) {
+  try {
+    auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("http://127.0.0.1:{}/", port)));
+    listener->support([&cluster, &model](http::http_request req) {
+      const std::string path = req.relative_uri().path();
+      try {
+        if (req.method() == http::methods::GET && path == "/state") {
+          reply(req, 200, model.state(cluster.pods()));
+          return;
+        }
+        if (req.method() == http::methods::POST && path == "/set") {
+          auto body = nlohmann::json::parse(req.extract_utf8string(true).get(), nullptr, false);
+          if (body.is_discarded() || !body.is_object()) {
+            reply(req, 400, {{"error", "expected a JSON object"}});
+            return;
+          }
+          Step step;
+          step.workload = body.value("workload", "");
+          step.external = body.value("external", "");
+          step.objectMetric = body.value("objectMetric", "");
+          step.podMetric = body.value("podMetric", "");
+          step.objectName = body.value("name", "");
+          auto milli = [&](const char* f) -> Result<std::optional<std::int64_t>> {
+            if (!body.contains(f)) return std::optional<std::int64_t>();
+            auto q = api::Quantity::parse(body[f].is_string() ? body[f].get<std::string>() : body[f].dump());
+            if (!q.ok()) return q.error();
+            return std::optional<std::int64_t>(q->milliValue());
+          };
+          auto cpu = milli("cpu");
+          auto memory = milli("memory");
+          auto value = milli("value");
+          for (auto* r : {&cpu, &memory, &value}) {
+            if (!r->ok()) {
+              reply(req, 400, {{"error", r->error().message}});
+              return;
+            }
+          }
+          step.cpuMilli = *cpu;
+          if (*memory) step.memoryBytes = **memory / 1000;
+          step.valueMilli = *value;
+          if (auto s = model.apply(step); !s.ok()) {
+            reply(req, 400, {{"error", s.error().message}});
+            return;
+          }
+          reply(req, 200, model.state(cluster.pods()));
+          return;
+        }
+        reply(req, 404, {{"error", "GET /state or POST /set"}});
+      } catch (const std::exception& e) {
+        reply(req, 500, {{"error", e.what()}});
+      }
+    });
+    listener->open().wait();
+    return std::unique_ptr<Server>(std::make_unique<ListenerServer>(std::move(listener)));
+  } catch (const std::exception& e) {
+    return Error::format("cannot serve the control endpoint on 127.0.0.1:{}: {}", port, e.what());
+  }
+}
+
+}  // namespace hpa::sim
