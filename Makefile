@@ -1,6 +1,7 @@
 # hpa-controller: every target installs what it needs on a fresh Debian bookworm machine.
 #
-#   make run             build and run the main job
+#   make demo            the main job: a local cluster where hpa-controller scales a workload
+#   make run             build, then explain a sample HPA decision offline
 #   make test            unit + end-to-end tests (real etcd + kube-apiserver), as CI runs them
 #   make test-unit       unit tests only
 #   make test-sanitize   unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -15,7 +16,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CTEST_TIMEOUT ?= 1800
 
-.PHONY: all run deps e2e-deps configure build test test-unit test-e2e test-sanitize bench clean
+.PHONY: all demo run deps e2e-deps configure build test test-unit test-e2e test-sanitize bench clean
 
 all: build
 
@@ -30,6 +31,9 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build e2e-deps
+	@bash hack/demo.sh
 
 run: build
 	$(BUILD_DIR)/cmd/hpa-controller/hpa-controller explain -f deploy/examples/snapshot.yaml --now 2026-11-23T10:00:00Z -o text

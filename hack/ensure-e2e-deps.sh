@@ -5,7 +5,8 @@
 #   etcd-server  etcd 3.4 for the local control plane (hack/local-cluster.sh)
 #   openssl      certificates for the control plane
 #   curl         readiness probes and etcd's JSON gateway (compaction)
-#   jq           JSON edits in tests/e2e/smoke_test.sh
+#   jq           JSON edits in tests/e2e/smoke_test.sh and hack/demo.sh
+#   gnuplot-nox  the demo's plot (hack/demo.sh)
 #   python3      hack/lib/echo-https-backend.py, the aggregation test backend
 #
 # Installing etcd-server may also start Debian's etcd service on 2379/2380 where systemd runs;
@@ -18,7 +19,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 missing=()
-for package in etcd-server openssl curl jq; do
+for package in etcd-server openssl curl jq gnuplot-nox; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done

@@ -39,7 +39,12 @@ Result<std::string> RestMetricsClient::resourceMetricsVersion() {
     if (resourceVersion_) return *resourceVersion_;
   }
   auto v = discovery_.pickVersion("metrics.k8s.io", {"v1", "v1beta1"});
-  if (!v.ok()) return v.error();
+  if (!v.ok()) {
+    // Not cached as a failure: metrics-server may register after we started.
+    discovery_.invalidate();
+    v = discovery_.pickVersion("metrics.k8s.io", {"v1", "v1beta1"});
+    if (!v.ok()) return v.error();
+  }
   std::lock_guard<std::mutex> lock(mu_);
   resourceVersion_ = *v;
   return *v;

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# make demo: a local cluster (etcd, kube-apiserver, kube-controller-manager with only the
+# deployment/replicaset controllers), hpa-sim for pods and metrics, and hpa-controller scaling a
+# Deployment through a load ramp, hold and drop. One line per tick, then a summary and a plot.
+#
+#   hack/demo.sh [--short] [--check] [--dir DIR]
+#     --short   a faster scenario (CI); --check  fail unless it scaled out and back in
+# Everything it starts is stopped on exit, Ctrl-C included.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+DIR=$BUILD_DIR/demo
+SHORT=0
+CHECK=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --short) SHORT=1 ;;
+    --check) CHECK=1 ;;
+    --dir) DIR=$2; shift ;;
+    *) echo "usage: $0 [--short] [--check] [--dir DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+CLUSTER=$DIR/cluster
+SIM=$BUILD_DIR/cmd/hpa-sim/hpa-sim
+CONTROLLER=$BUILD_DIR/cmd/hpa-controller/hpa-controller
+for bin in "$SIM" "$CONTROLLER"; do
+  [ -x "$bin" ] || { echo "demo: $bin is missing (run make build)" >&2; exit 1; }
+done
+command -v gnuplot >/dev/null || echo "demo: gnuplot not found; the plot will be skipped" >&2
+
+rm -rf "$DIR"
+mkdir -p "$DIR"
+PIDS=()
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  "$ROOT/hack/local-cluster.sh" down --dir "$CLUSTER" >/dev/null 2>&1 || true
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'echo; echo "demo: interrupted, stopping everything"; exit 130' INT TERM
+
+echo "demo: starting the local control plane"
+"$ROOT/hack/local-cluster.sh" up --dir "$CLUSTER" --controller-manager >"$DIR/cluster.log" 2>&1 ||
+  { tail -20 "$DIR/cluster.log"; exit 1; }
+# shellcheck disable=SC1091
+source "$CLUSTER/env"
+K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+METRICS_PORT=$(free_port)
+CONTROL_PORT=$(free_port)
+HEALTH_PORT=$(free_port)
+
+SCENARIO=$ROOT/deploy/examples/sim-scenario.yaml
+SYNC=5s
+STABILIZATION=30s
+DURATION=180
+if [ "$SHORT" = 1 ]; then
+  SCENARIO=$DIR/short-scenario.yaml
+  cat >"$SCENARIO" <<'YAML'
+workloads:
+- {name: web, namespace: demo, selector: app=web, cpu: 80m, memory: 100Mi}
+steps:
+- {at: 10s, workload: web, cpu: 600m}
+- {at: 50s, workload: web, cpu: 80m}
+YAML
+  SYNC=3s
+  STABILIZATION=15s
+  DURATION=100
+fi
+
+"${K[@]}" apply -f "$ROOT/deploy/examples/demo.yaml" >/dev/null
+"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace demo --scenario "$SCENARIO" \
+  --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" \
+  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
+  >"$DIR/hpa-sim.out" 2>"$DIR/hpa-sim.log" &
+PIDS+=($!)
+"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --bind-address 127.0.0.1 \
+  --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
+  2>"$DIR/hpa-controller.log" &
+PIDS+=($!)
+
+echo "demo: Deployment demo/web, HPA cpu 50 % (min 2, max 10); sync $SYNC, downscale stabilization $STABILIZATION"
+echo "demo: logs in $DIR; metrics at http://127.0.0.1:$HEALTH_PORT/metrics"
+printf '%6s  %7s  %11s  %8s  %8s  %s\n' time load utilization current desired "last event"
+CSV=$DIR/trajectory.csv
+echo "seconds,load_milli,utilization,current,desired" >"$CSV"
+START=$(date +%s)
+while :; do
+  NOW=$(( $(date +%s) - START ))
+  [ "$NOW" -ge "$DURATION" ] && break
+  HPA=$("${K[@]}" get --raw /apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/web 2>/dev/null || echo '{}')
+  STATE=$(curl -s --max-time 2 "http://127.0.0.1:$CONTROL_PORT/state" || echo '{}')
+  LOAD=$(jq -r '.workloads[0].cpuMilli // 0' <<<"$STATE")
+  UTIL=$(jq -r '[.status.currentMetrics[]? | .resource.current.averageUtilization // empty][0] // ""' <<<"$HPA")
+  CUR=$(jq -r '.status.currentReplicas // 0' <<<"$HPA")
+  DES=$(jq -r '.status.desiredReplicas // 0' <<<"$HPA")
+  EVENT=$("${K[@]}" get events -n demo --field-selector involvedObject.kind=HorizontalPodAutoscaler \
+           --sort-by=.lastTimestamp -o jsonpath='{range .items[-1:]}{.reason}: {.message}{end}' 2>/dev/null || true)
+  printf '%5ss  %6sm  %10s%%  %8s  %8s  %s\n' "$NOW" "$LOAD" "${UTIL:--}" "$CUR" "$DES" "${EVENT:0:90}"
+  echo "$NOW,$LOAD,${UTIL:-0},$CUR,$DES" >>"$CSV"
+  sleep 5
+done
+
+MAX=$(awk -F, 'NR>1 && $4>m {m=$4} END {print m+0}' "$CSV")
+LAST=$(tail -1 "$CSV" | cut -d, -f4)
+echo
+echo "demo: summary: started at 2 replicas, peaked at $MAX, ended at $LAST"
+echo "demo: scale events:"
+"${K[@]}" get events -n demo --field-selector reason=SuccessfulRescale --sort-by=.lastTimestamp \
+  -o jsonpath='{range .items[*]}  {.lastTimestamp}  {.message}{"\n"}{end}' || true
+if command -v gnuplot >/dev/null; then
+  gnuplot <<GP
+set terminal pngcairo size 1000,560 noenhanced
+set output "$DIR/demo.png"
+set datafile separator ","
+set title "hpa-controller demo: load, utilization and replicas"
+set xlabel "seconds"
+set ylabel "replicas"
+set y2label "load (m) / utilization (%)"
+set y2tics
+set ytics nomirror
+set key left top
+plot "$CSV" using 1:4 with steps lw 2 title "current replicas", \
+     "$CSV" using 1:5 with steps dt 2 title "desired replicas", \
+     "$CSV" using 1:2 axes x1y2 with lines title "load (m)", \
+     "$CSV" using 1:3 axes x1y2 with lines title "utilization (%)"
+GP
+  echo "demo: plot written to $DIR/demo.png (data: $CSV)"
+fi
+if [ "$CHECK" = 1 ]; then
+  if [ "$MAX" -ge 4 ] && [ "$LAST" -le 3 ]; then
+    echo "demo: check passed (scaled out to $MAX under load, back to $LAST after it dropped)"
+  else
+    echo "demo: check FAILED: peak $MAX (want >= 4), end $LAST (want <= 3)" >&2
+    exit 1
+  fi
+fi
