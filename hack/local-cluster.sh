@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throw-away Kubernetes control plane on 127.0.0.1 for hpa-controller's end-to-end tests and
 # demo: a real etcd (Debian's etcd-server 3.4), a real kube-apiserver v1.20.2 and, on request, a
-# kube-controller-manager v1.20.2 running only the controllers that make Deployments create Pods.
+# kube-controller-manager v1.20.2 running only the controllers that make Deployments and StatefulSets create Pods.
 # There is no kubelet and no scheduler: Pods stay Pending unless a test writes their status.
 #
 #   local-cluster.sh up --dir DIR [--controller-manager] [--min-request-timeout SECONDS]
@@ -41,7 +41,7 @@
 # a tiny backend that reports the caller's certificate and X-Remote-* headers. The backend sees
 # requests signed with front-proxy-client; it may check them against pki/front-proxy-ca.crt.
 #
-# Caveats for tests: only the deployment, replicaset, serviceaccount and serviceaccount-token
+# Caveats for tests: only the deployment, replicaset, statefulset, serviceaccount and serviceaccount-token
 # controllers run, so there is no garbage collector (deleting a Deployment leaves its ReplicaSets
 # and Pods) and no namespace controller (a deleted namespace stays Terminating): use fresh
 # namespaces. `compact` compacts etcd; requests served by etcd (lists with a limit, continue
@@ -442,7 +442,7 @@ start_apiserver_fresh() {
 }
 
 start_controller_manager() {
-  # Controllers: deployment and replicaset make Deployments create Pods. Pods are only admitted
+  # Controllers: deployment, replicaset and statefulset make workloads create Pods. Pods are only admitted
   # with their namespace's `default` ServiceAccount and (in 1.20) its token Secret, so we add the
   # serviceaccount controller (creates `default` in every namespace) next to serviceaccount-token
   # (creates the token Secrets), rather than disabling the ServiceAccount admission plugin: the
@@ -451,7 +451,7 @@ start_controller_manager() {
     --kubeconfig="$KCM_KUBECONFIG" \
     --authentication-kubeconfig="$KCM_KUBECONFIG" \
     --authorization-kubeconfig="$KCM_KUBECONFIG" \
-    --controllers=deployment,replicaset,serviceaccount,serviceaccount-token \
+    --controllers=deployment,replicaset,statefulset,serviceaccount,serviceaccount-token \
     --leader-elect=false \
     --port=0 --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
     --cert-dir="$PKI_DIR/kcm-generated" \

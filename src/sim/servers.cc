@@ -65,7 +65,8 @@ Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls
     listener->support(http::methods::GET, [&cluster, &model, &clock](http::http_request req) {
       try {
         auto pods = cluster.pods();
-        ApiResponse r = serveMetricsApi(req.relative_uri().path(), queryOf(req), pods, model, clock.now());
+        // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
+        ApiResponse r = serveMetricsApi(web::uri::decode(req.relative_uri().path()), queryOf(req), pods, model, clock.now());
         reply(req, r.status, r.body);
       } catch (const std::exception& e) {
         reply(req, 500, {{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"}, {"message", e.what()}, {"code", 500}});
