@@ -28,7 +28,7 @@ std::optional<std::int64_t> findResource(const ResourceAmounts& list, std::strin
 
 size_t Pod::footprintBytes() const {
   size_t bytes = sizeof(Pod);
-  bytes += stringHeap(name) + stringHeap(namespace_) + stringHeap(uid) + stringHeap(resourceVersion) +
+  bytes += stringHeap(name) + stringHeap(namespace_) + stringHeap(resourceVersion) +
            stringHeap(phase);
   bytes += labels.heapBytes();
   bytes += containersHeap(containers) + containersHeap(initContainers);

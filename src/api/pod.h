@@ -44,7 +44,6 @@ inline constexpr const char* kPodFailed = "Failed";
 struct Pod {
   std::string name;
   std::string namespace_;
-  std::string uid;
   std::string resourceVersion;
   Labels labels;
   std::string phase;

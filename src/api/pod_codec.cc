@@ -51,7 +51,6 @@ Result<Pod> decodePod(const nlohmann::json& j) {
   auto meta = f.object("metadata");
   p.name = meta.string("name").value_or("");
   p.namespace_ = meta.string("namespace").value_or("");
-  p.uid = meta.string("uid").value_or("");
   p.resourceVersion = meta.string("resourceVersion").value_or("");
   if (auto labels = meta.stringMap("labels")) p.labels = Labels::fromMap(*labels);
   p.deletionTimestamp = meta.time("deletionTimestamp");
@@ -78,7 +77,6 @@ Result<Pod> decodePod(const nlohmann::json& j) {
 nlohmann::json encodePod(const Pod& p) {
   json meta{{"name", p.name}};
   if (!p.namespace_.empty()) meta["namespace"] = p.namespace_;
-  if (!p.uid.empty()) meta["uid"] = p.uid;
   if (!p.resourceVersion.empty()) meta["resourceVersion"] = p.resourceVersion;
   if (!p.labels.empty()) meta["labels"] = p.labels.toMap();
   if (p.deletionTimestamp) meta["deletionTimestamp"] = formatRFC3339Nano(*p.deletionTimestamp);
