@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <filesystem>
 #include <condition_variable>
 #include <iostream>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "sim/cluster.h"
 #include "sim/load_model.h"
 #include "sim/scenario.h"
+#include "sim/self_signed.h"
 #include "sim/servers.h"
 
 int main(int argc, char** argv) {
@@ -33,8 +35,8 @@ int main(int argc, char** argv) {
   app.add_option("--scenario", scenarioFile, "load scenario (YAML)");
   app.add_option("--metrics-port", metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")->required();
   app.add_option("--control-port", controlPort, "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
-  app.add_option("--serving-cert", tls.certFile, "PEM serving certificate for localhost")->required();
-  app.add_option("--serving-key", tls.keyFile, "PEM key of the serving certificate")->required();
+  app.add_option("--serving-cert", tls.certFile, "PEM serving certificate for localhost (default: made at start-up)");
+  app.add_option("--serving-key", tls.keyFile, "PEM key of the serving certificate");
   app.add_option("--client-ca", tls.clientCaFile, "PEM CA of the aggregator's client certificate (front-proxy CA)")->required();
   app.add_option("--start-delay", startDelay, "delay from pod creation to Running")->capture_default_str();
   app.add_option("--readiness-delay", readinessDelay, "delay from Running to Ready")->capture_default_str();
@@ -53,6 +55,18 @@ int main(int argc, char** argv) {
   if (!start.ok()) return fail("--start-delay: " + start.error().message);
   if (!readiness.ok()) return fail("--readiness-delay: " + readiness.error().message);
   if (nodes < 1) return fail("--nodes must be at least 1");
+
+  if (tls.certFile.empty() != tls.keyFile.empty()) return fail("--serving-cert and --serving-key go together");
+  std::string certDir;
+  if (tls.certFile.empty()) {
+    char dirTemplate[] = "/tmp/hpa-sim-XXXXXX";
+    if (!mkdtemp(dirTemplate)) return fail("cannot create a directory for the serving certificate");
+    certDir = dirTemplate;
+    auto files = sim::writeSelfSignedCertificate(certDir);
+    if (!files.ok()) return fail(files.error().message);
+    tls.certFile = files->certFile;
+    tls.keyFile = files->keyFile;
+  }
 
   sim::Scenario scenario;
   if (!scenarioFile.empty()) {
@@ -127,5 +141,6 @@ int main(int argc, char** argv) {
   sim::unregisterApiServices(**client);
   controlServer.reset();
   metricsServer->reset();
+  if (!certDir.empty()) std::filesystem::remove_all(certDir);
   return 0;
 }
