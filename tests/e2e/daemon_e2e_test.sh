@@ -2,7 +2,7 @@
 # hpa-controller end to end on the local control plane with hpa-sim: two daemons running as the
 # deploy/ ServiceAccount (least-privilege RBAC) with leader election; resource, pods, object and
 # external metrics; a behavior policy limiting scale-up; max clamping; a StatefulSet target;
-# explain agreeing with the live decision; the metrics API going away and coming back; failover
+# min clamping; explain agreeing with the live decision; the metrics API going away and coming back; failover
 # to the standby with the history annotation restored; clean shutdown releasing the lease.
 #
 #   daemon_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
@@ -108,6 +108,10 @@ grep -q "started leading" "$WORK/B.log" && { LEADER=B; STANDBY=A; }
 wait_for 120 "cpu utilization scales Deployment web out" replicas_at_least deployment/web 4
 wait_for 60 "pods metric clamps Deployment api at maxReplicas 4" replicas_equal deployment/api 4
 wait_for 30 "ScalingLimited TooManyReplicas on api" condition_is api ScalingLimited TooManyReplicas
+wait_for 60 "below minReplicas: Deployment tiny raised to 3" replicas_equal deployment/tiny 3
+"${K[@]}" get events -n "$NS" --field-selector involvedObject.name=tiny,reason=SuccessfulRescale -o jsonpath='{.items[*].message}' |
+  grep -q "New size: 3; reason: Current number of replicas below Spec.MinReplicas" || fail "no below-min rescale event for tiny"
+pass "below-min rescale event"
 wait_for 60 "object metric (value 30, target 10: ratio 3 x ready pods) scales StatefulSet db out" replicas_at_least statefulset/db 3
 wait_for 60 "external metric scales worker up by one (behavior policy: 1 pod per 30 min)" replicas_equal deployment/worker 2
 wait_for 30 "ScalingLimited ScaleUpLimit on worker" condition_is worker ScalingLimited ScaleUpLimit
