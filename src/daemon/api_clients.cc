@@ -53,7 +53,11 @@ Result<api::HorizontalPodAutoscaler> ApiStatusWriter::updateStatus(const api::Ho
                                          hpa.metadata.namespace_, hpa.metadata.name),
                              &body);
   if (!stored.ok()) return stored.error();
-  return api::decodeHorizontalPodAutoscaler(*stored);
+  auto decoded = api::decodeHorizontalPodAutoscaler(*stored);
+  if (decoded.ok() && written_) {
+    written_->record(api::objectKey(hpa.metadata.namespace_, hpa.metadata.name), decoded->metadata.resourceVersion);
+  }
+  return decoded;
 }
 
 void ApiEventRecorder::event(const api::HorizontalPodAutoscaler& hpa, const std::string& type,

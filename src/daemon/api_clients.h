@@ -9,6 +9,7 @@
 #include "controller/event_recorder.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
+#include "daemon/written_versions.h"
 #include "kube/discovery.h"
 #include "kube/rest_client.h"
 
@@ -34,13 +35,14 @@ class ApiScaleClient final : public controller::ScaleClient {
 // PUT of the HPA status subresource in the version the server serves (v2, else v2beta2).
 class ApiStatusWriter final : public controller::StatusWriter {
  public:
-  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)) {}
+  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, WrittenVersions* written = nullptr)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), written_(written) {}
   Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override;
 
  private:
   kube::RestClient& client_;
   std::string apiVersion_;  // "autoscaling/v2" or "autoscaling/v2beta2"
+  WrittenVersions* written_;
 };
 
 // core/v1 Events with source component horizontal-pod-autoscaler. Repeats of the same event

@@ -123,7 +123,8 @@ int runDaemon(const ValidatedOptions& options) {
   informer::CachePodLister podLister(podInformer);
   metricsclient::RestMetricsClient metrics(**client, discovery);
   ApiScaleClient scales(**client, discovery);
-  ApiStatusWriter statusWriter(**client, hpaApiVersion);
+  WrittenVersions writtenVersions;
+  ApiStatusWriter statusWriter(**client, hpaApiVersion, &writtenVersions);
   ApiEventRecorder events(**client, clock, logger.child("events"));
   controller::ControllerOptions controllerOptions;
   controllerOptions.downscaleStabilizationWindow = options.downscaleStabilization;
@@ -136,7 +137,8 @@ int runDaemon(const ValidatedOptions& options) {
       controllerOptions);
   std::unique_ptr<HistoryPersister> persister;
   if (o.persistHistory) persister = std::make_unique<HistoryPersister>(**client, hpaApiVersion, clock, logger.child("history"));
-  HpaRunner runner(controller, hpaInformer, metrics, persister.get(), observer, clock, logger.child("runner"),
+  HpaRunner runner(controller, hpaInformer, metrics, persister.get(), observer, writtenVersions, clock,
+                   logger.child("runner"),
                    RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
   runner.registerHandlers();
 

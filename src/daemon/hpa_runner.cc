@@ -15,13 +15,14 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 
 HpaRunner::HpaRunner(controller::HorizontalController& controller,
                      informer::Informer<api::HorizontalPodAutoscaler>& hpas, metricsclient::RestMetricsClient& metrics,
-                     HistoryPersister* persister, PrometheusObserver& observer, Clock& clock, Logger logger,
-                     RunnerSettings settings)
+                     HistoryPersister* persister, PrometheusObserver& observer, WrittenVersions& written,
+                     Clock& clock, Logger logger, RunnerSettings settings)
     : controller_(controller),
       hpas_(hpas),
       metrics_(metrics),
       persister_(persister),
       observer_(observer),
+      written_(written),
       clock_(clock),
       logger_(std::move(logger)),
       settings_(settings),
@@ -53,6 +54,7 @@ void HpaRunner::registerHandlers() {
         controller_.hpaDeleted(key);
         observer_.hpaCountChanged(-1);
         if (persister_) persister_->forget(key);
+        written_.forget(key);
         queue_.forget(key);
         queue_.add(key);  // the reconcile sees it gone and drops its history
       }});
@@ -96,10 +98,22 @@ void HpaRunner::worker() {
       queue_.done(*key);
       continue;
     }
+    // Upstream's staleness guard: not from a cache older than our own last status write.
+    if (auto writtenVersion = written_.staleAgainst(*key, hpas_.lastResourceVersion())) {
+      logger_.v(2, "skipping reconcile from a stale cache", "HPA", *key, "err",
+                fmt::format("read version: {} is not as new as written version: {} for group resource "
+                            "autoscaling/horizontalpodautoscalers",
+                            hpas_.lastResourceVersion(), *writtenVersion));
+      observer_.staleSkip();
+      queue_.addRateLimited(*key);
+      queue_.done(*key);
+      continue;
+    }
     const Time start = clock_.now();
     auto result = controller_.reconcileKey(*key);
     const auto& report = result.report;
     if (result.deleted) {
+      written_.forget(*key);
       queue_.forget(*key);
       queue_.done(*key);
       continue;

@@ -9,6 +9,7 @@
 #include "controller/horizontal_controller.h"
 #include "daemon/history_persistence.h"
 #include "daemon/prometheus_observer.h"
+#include "daemon/written_versions.h"
 #include "informer/informer.h"
 #include "metricsclient/rest_metrics_client.h"
 #include "workqueue/rate_limiting_queue.h"
@@ -30,7 +31,7 @@ class HpaRunner {
  public:
   HpaRunner(controller::HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
             metricsclient::RestMetricsClient& metrics, HistoryPersister* persister, PrometheusObserver& observer,
-            Clock& clock, Logger logger, RunnerSettings settings);
+            WrittenVersions& written, Clock& clock, Logger logger, RunnerSettings settings);
   ~HpaRunner();
 
   // Registers the handlers; call before the informers start.
@@ -54,6 +55,7 @@ class HpaRunner {
   metricsclient::RestMetricsClient& metrics_;
   HistoryPersister* persister_;
   PrometheusObserver& observer_;
+  WrittenVersions& written_;
   Clock& clock_;
   Logger logger_;
   RunnerSettings settings_;

@@ -72,7 +72,12 @@ PrometheusObserver::PrometheusObserver()
       apiLatency_(prometheus::BuildHistogram()
                       .Name("rest_client_request_duration_seconds")
                       .Help("Request latency in seconds. Broken down by verb.")
-                      .Register(*registry_)) {}
+                      .Register(*registry_)),
+      staleSkips_(prometheus::BuildCounter()
+                      .Name("horizontal_pod_autoscaler_controller_stale_sync_skips_total")
+                      .Help("Reconciles skipped because the HPA cache was older than the controller's last status write.")
+                      .Register(*registry_)
+                      .Add({{"group", "autoscaling"}, {"resource", "horizontalpodautoscalers"}})) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();
@@ -99,6 +104,8 @@ void PrometheusObserver::apiRequest(const std::string& verb, int code, Duration 
   apiRequests_.Add({{"verb", verb}, {"code", codeText}}).Increment();
   apiLatency_.Add({{"verb", verb}}, kApiBuckets).Observe(seconds(latency));
 }
+
+void PrometheusObserver::staleSkip() { staleSkips_.Increment(); }
 
 std::string PrometheusObserver::serialize() const {
   return prometheus::TextSerializer().Serialize(registry_->Collect());

@@ -27,6 +27,7 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   void hpaCountChanged(int delta);
   void queueDepth(std::size_t depth);
   void apiRequest(const std::string& verb, int code, Duration latency);
+  void staleSkip();
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format.
@@ -43,6 +44,7 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   prometheus::Gauge& queueDepth_;
   prometheus::Family<prometheus::Counter>& apiRequests_;
   prometheus::Family<prometheus::Histogram>& apiLatency_;
+  prometheus::Counter& staleSkips_;
 };
 
 }  // namespace hpa::daemon
