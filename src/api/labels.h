@@ -6,12 +6,13 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 namespace hpa::api {
 
-// A set of labels kept as a sorted flat vector: small (Pods are cached by the thousand) and
-// cheap to match against.
+// A set of labels packed into one string ("key\0value\0" records sorted by key): Pods are cached
+// by the thousand and most label sets are small, so one allocation per set instead of two
+// strings per label keeps the cache lean, and matching a selector is a short scan. Kubernetes
+// forbids NUL in label keys and values; a label carrying one is dropped.
 class Labels {
  public:
   using Entry = std::pair<std::string, std::string>;
@@ -25,17 +26,17 @@ class Labels {
   void set(std::string key, std::string value);
 
   std::map<std::string, std::string> toMap() const;
-  size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
-  auto begin() const { return entries_.begin(); }
-  auto end() const { return entries_.end(); }
+  size_t size() const;
+  bool empty() const { return packed_.empty(); }
+  // The packed form: a total order and equality over label sets (for de-duplication).
+  std::string_view packed() const { return packed_; }
   // Heap bytes owned (for memory accounting of caches).
   size_t heapBytes() const;
 
   bool operator==(const Labels& other) const = default;
 
  private:
-  std::vector<Entry> entries_;
+  std::string packed_;
 };
 
 }  // namespace hpa::api

@@ -51,9 +51,7 @@ std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, 
                                                          size_t limit) const {
   // Pods of one workload mostly share their labels: match each distinct label set once.
   std::set<const api::Labels*, bool (*)(const api::Labels*, const api::Labels*)> distinct(
-      [](const api::Labels* a, const api::Labels* b) {
-        return std::lexicographical_compare(a->begin(), a->end(), b->begin(), b->end());
-      });
+      [](const api::Labels* a, const api::Labels* b) { return a->packed() < b->packed(); });
   for (const auto* pod : pods) distinct.insert(&pod->labels);
 
   std::vector<std::string> keys;
