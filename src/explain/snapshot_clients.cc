@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "metricsclient/api_selection.h"
 #include "metricsclient/conversions.h"
 
 namespace hpa::explain {
@@ -70,68 +71,57 @@ const api::Pod* SnapshotMetricsClient::podNamed(const std::string& ns, const std
   return nullptr;
 }
 
+metricsclient::PodLabelsLookup SnapshotMetricsClient::podLabels(const std::string& ns) const {
+  return [this, ns](const std::string& name) -> std::optional<api::Labels> {
+    if (const api::Pod* pod = podNamed(ns, name)) return pod->labels;
+    return std::nullopt;
+  };
+}
+
+std::vector<api::MetricValue> SnapshotMetricsClient::customValues() const {
+  std::vector<api::MetricValue> values;
+  values.reserve(s_.customMetrics.size());
+  for (const auto& entry : s_.customMetrics) values.push_back(entry.value);
+  return values;
+}
+
 Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getResourceMetric(const std::string& resource,
                                                                                  const std::string& ns,
                                                                                  const api::Selector& selector,
                                                                                  const std::string& container) {
-  std::vector<api::PodMetrics> selected;
-  for (const auto& m : s_.podMetrics) {
-    if (!inNamespace(m.metadata.namespace_, ns)) continue;
-    bool matches;
-    if (!m.metadata.labels.empty()) {
-      matches = selector.matches(api::Labels::fromMap(m.metadata.labels));
-    } else {
-      const api::Pod* pod = podNamed(ns, m.metadata.name);
-      matches = pod ? selector.matches(pod->labels) : true;
-    }
-    if (matches) selected.push_back(m);
-  }
-  return metricsclient::resourceMetricsFromPodMetrics(selected, resource, container);
+  auto selected =
+      metricsclient::selectPodMetrics(metricsclient::resourceMetricsRequest(ns, selector), s_.podMetrics, podLabels(ns));
+  if (!selected.ok()) return metricsclient::resourceFetchError(selected.error());
+  return metricsclient::resourceMetricsFromPodMetrics(*selected, resource, container);
 }
 
 Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getRawMetric(const std::string& metricName,
                                                                             const std::string& ns,
                                                                             const api::Selector& selector,
-                                                                            const api::Selector&) {
-  std::vector<api::MetricValue> selected;
-  for (const auto& entry : s_.customMetrics) {
-    const auto& v = entry.value;
-    if (v.metricName != metricName || v.describedObject.kind != "Pod") continue;
-    if (!inNamespace(v.describedObject.namespace_, ns)) continue;
-    const api::Pod* pod = podNamed(ns, v.describedObject.name);
-    if (pod && !selector.matches(pod->labels)) continue;
-    selected.push_back(v);
-  }
-  return metricsclient::podMetricsFromMetricValues(selected);
+                                                                            const api::Selector& metricSelector) {
+  auto selected = metricsclient::selectPodsMetricValues(
+      metricsclient::podsMetricRequest(metricName, ns, selector, metricSelector), customValues(), podLabels(ns));
+  if (!selected.ok()) return metricsclient::customFetchError(selected.error());
+  return metricsclient::podMetricsFromMetricValues(*selected);
 }
 
 Result<metricsclient::ObjectMetricResult> SnapshotMetricsClient::getObjectMetric(
     const std::string& metricName, const std::string& ns, const api::CrossVersionObjectReference& object,
-    const api::Selector&) {
-  // A Namespace object is always the HPA's own namespace, whatever name the reference gives.
-  const bool namespaceObject = object.kind == "Namespace";
-  std::vector<api::MetricValue> selected;
-  for (const auto& entry : s_.customMetrics) {
-    const auto& v = entry.value;
-    if (v.metricName != metricName || v.describedObject.kind != object.kind) continue;
-    if (namespaceObject ? v.describedObject.name != ns
-                        : (v.describedObject.name != object.name || !inNamespace(v.describedObject.namespace_, ns))) {
-      continue;
-    }
-    selected.push_back(v);
-  }
-  auto result = metricsclient::objectMetricFromMetricValues(selected);
+    const api::Selector& metricSelector) {
+  auto selected = metricsclient::selectObjectMetricValues(
+      metricsclient::objectMetricRequest(metricName, ns, object, metricSelector), customValues());
+  if (!selected.ok()) return metricsclient::customFetchError(selected.error());
+  auto result = metricsclient::objectMetricFromMetricValues(*selected);
   if (!result.ok()) return metricsclient::customFetchError(result.error());
   return result;
 }
 
 Result<metricsclient::ExternalMetricResult> SnapshotMetricsClient::getExternalMetric(
-    const std::string& metricName, const std::string&, const api::Selector& metricSelector) {
-  std::vector<api::ExternalMetricValue> selected;
-  for (const auto& v : s_.externalMetrics) {
-    if (v.metricName == metricName && metricSelector.matches(api::Labels::fromMap(v.metricLabels))) selected.push_back(v);
-  }
-  return metricsclient::externalMetricFromValues(selected);
+    const std::string& metricName, const std::string& ns, const api::Selector& metricSelector) {
+  auto selected = metricsclient::selectExternalMetricValues(
+      metricsclient::externalMetricRequest(metricName, ns, metricSelector), s_.externalMetrics);
+  if (!selected.ok()) return metricsclient::externalFetchError(selected.error());
+  return metricsclient::externalMetricFromValues(*selected);
 }
 
 Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappingsFor(const std::string& group,

@@ -8,6 +8,7 @@
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "explain/snapshot.h"
+#include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
 
 namespace hpa::explain {
@@ -35,11 +36,10 @@ class SnapshotPodLister final : public controller::PodLister {
   const Snapshot& s_;
 };
 
-// Selects metrics by their own metadata, as the metrics APIs do: PodMetrics by namespace and
-// labels (a PodMetrics without labels borrows those of the Pod of the same name, if listed),
-// custom pod metrics by namespace and metric name (items of pods that are listed and do not
-// match the selector are left out), object metrics by described object, external metrics by
-// name and metric labels. Metrics absent from the snapshot behave as an API that returned none.
+// Answers each metrics request as the metrics APIs answer the request the live client sends
+// (metricsclient/api_selection.h: same selector strings, same selection), from the snapshot's
+// values; the labels of a listed Pod stand in for those an exported value lacks. Metrics absent
+// from the snapshot behave as an API that returned none.
 class SnapshotMetricsClient final : public metricsclient::MetricsClient {
  public:
   explicit SnapshotMetricsClient(const Snapshot& s) : s_(s) {}
@@ -57,6 +57,8 @@ class SnapshotMetricsClient final : public metricsclient::MetricsClient {
 
  private:
   const api::Pod* podNamed(const std::string& ns, const std::string& name) const;
+  metricsclient::PodLabelsLookup podLabels(const std::string& ns) const;
+  std::vector<api::MetricValue> customValues() const;
   const Snapshot& s_;
 };
 

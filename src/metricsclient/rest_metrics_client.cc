@@ -4,12 +4,13 @@
 
 #include "api/codec.h"
 #include "kube/rest_list_watch.h"
+#include "metricsclient/api_selection.h"
 #include "metricsclient/conversions.h"
 
 namespace hpa::metricsclient {
 namespace {
 
-std::string withQuery(std::string path, const std::vector<std::pair<std::string, std::string>>& params) {
+std::string withQuery(std::string path, const QueryParams& params) {
   char sep = '?';
   for (const auto& [k, v] : params) {
     if (v.empty()) continue;
@@ -77,7 +78,7 @@ Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string&
   auto version = resourceMetricsVersion();
   if (!version.ok()) return resourceFetchError(version.error());
   auto body = client_.get(withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, ns),
-                                    {{"labelSelector", selector.toString()}}));
+                                    resourceMetricsRequest(ns, selector).query()));
   if (!body.ok()) return resourceFetchError(body.error());
   auto list = api::decodePodMetricsList(*body);
   if (!list.ok()) return resourceFetchError(list.error());
@@ -100,8 +101,7 @@ Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metr
                                                          const api::Selector& selector,
                                                          const api::Selector& metricSelector) {
   auto list = fetchCustom(withQuery(fmt::format("/namespaces/{}/pods/*/{}", ns, metricName),
-                                    {{"labelSelector", selector.toString()},
-                                     {"metricLabelSelector", metricSelector.toString()}}));
+                                    podsMetricRequest(metricName, ns, selector, metricSelector).query()));
   if (!list.ok()) return customFetchError(list.error());
   return podMetricsFromMetricValues(list->items);
 }
@@ -109,9 +109,10 @@ Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metr
 Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string& metricName, const std::string& ns,
                                                               const api::CrossVersionObjectReference& object,
                                                               const api::Selector& metricSelector) {
+  const auto request = objectMetricRequest(metricName, ns, object, metricSelector);
   auto [group, version] = splitApiVersion(object.apiVersion);
   std::string path;
-  if (object.kind == "Namespace" && group.empty()) {
+  if (request.namespaceObject()) {
     path = fmt::format("/namespaces/{}/metrics/{}", ns, metricName);
   } else {
     auto mappings = discovery_.mappingsFor(group, object.kind);
@@ -122,7 +123,7 @@ Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string&
     const std::string resource = gvr.group.empty() ? gvr.resource : gvr.resource + "." + gvr.group;
     path = fmt::format("/namespaces/{}/{}/{}/{}", ns, resource, object.name, metricName);
   }
-  auto list = fetchCustom(withQuery(path, {{"metricLabelSelector", metricSelector.toString()}}));
+  auto list = fetchCustom(withQuery(path, request.query()));
   if (!list.ok()) return customFetchError(list.error());
   auto result = objectMetricFromMetricValues(list->items);
   if (!result.ok()) return customFetchError(result.error());
@@ -132,7 +133,7 @@ Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string&
 Result<ExternalMetricResult> RestMetricsClient::getExternalMetric(const std::string& metricName, const std::string& ns,
                                                                   const api::Selector& metricSelector) {
   auto body = client_.get(withQuery(fmt::format("/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}", ns, metricName),
-                                    {{"labelSelector", metricSelector.toString()}}));
+                                    externalMetricRequest(metricName, ns, metricSelector).query()));
   if (!body.ok()) return externalFetchError(body.error());
   auto list = api::decodeExternalMetricValueList(*body);
   if (!list.ok()) return externalFetchError(list.error());
