@@ -12,9 +12,16 @@
 #include "kube/kubeconfig.h"
 #include "sim/cluster.h"
 #include "sim/load_model.h"
+#include "sim/pod_index.h"
+#include "sim/pod_lifecycle.h"
 #include "sim/scenario.h"
 #include "sim/self_signed.h"
 #include "sim/servers.h"
+
+namespace {
+// How long the first listing of the namespaces' pods may take before hpa-sim gives up.
+constexpr std::chrono::seconds kSyncTimeout{60};
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace hpa;
@@ -28,6 +35,9 @@ int main(int argc, char** argv) {
   std::string startDelay = "1s";
   std::string readinessDelay = "2s";
   int nodes = 1;
+  int workers = 8;
+  double qps = 100;
+  int burst = 200;
   int verbosity = 0;
   std::uint64_t seed = 1;
   app.add_option("--kubeconfig", kubeconfig, "kubeconfig of the cluster")->required();
@@ -41,6 +51,9 @@ int main(int argc, char** argv) {
   app.add_option("--start-delay", startDelay, "delay from pod creation to Running")->capture_default_str();
   app.add_option("--readiness-delay", readinessDelay, "delay from Running to Ready")->capture_default_str();
   app.add_option("--nodes", nodes, "fake nodes to register")->capture_default_str();
+  app.add_option("--workers", workers, "pod writes in flight at once")->capture_default_str();
+  app.add_option("--kube-api-qps", qps, "client-side rate limit of API requests (per second)")->capture_default_str();
+  app.add_option("--kube-api-burst", burst, "burst of the client-side rate limit")->capture_default_str();
   app.add_option("--seed", seed, "random seed of the load noise")->capture_default_str();
   app.add_option("-v", verbosity, "log verbosity");
   CLI11_PARSE(app, argc, argv);
@@ -55,6 +68,8 @@ int main(int argc, char** argv) {
   if (!start.ok()) return fail("--start-delay: " + start.error().message);
   if (!readiness.ok()) return fail("--readiness-delay: " + readiness.error().message);
   if (nodes < 1) return fail("--nodes must be at least 1");
+  if (workers < 1) return fail("--workers must be at least 1");
+  if (burst < 1) return fail("--kube-api-burst must be at least 1");
 
   if (tls.certFile.empty() != tls.keyFile.empty()) return fail("--serving-cert and --serving-key go together");
   std::string certDir;
@@ -86,22 +101,27 @@ int main(int argc, char** argv) {
 
   auto config = kube::loadKubeconfig(kube::KubeconfigOptions{kubeconfig, "", "", "", ""});
   if (!config.ok()) return fail(config.error().message);
-  config->qps = 100;
-  config->burst = 200;
+  config->qps = qps;
+  config->burst = burst;
   RealClock clock;
   auto client = kube::RestClient::create(*config, clock, logger.child("rest"));
   if (!client.ok()) return fail(client.error().message);
 
   sim::LoadModel model(scenario, seed);
-  sim::PodLifecycle cluster(**client, clock, logger.child("lifecycle"),
-                            sim::LifecycleSettings{namespaces, *start, *readiness, nodes});
-  if (auto s = cluster.registerNodes(); !s.ok()) return fail("registering nodes: " + s.error().message);
-  cluster.sync();
-  auto metricsServer = sim::startMetricsServer(metricsPort, tls, cluster, model, clock);
+  sim::PodIndex pods([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
+  sim::PodLifecycle lifecycle(**client, clock, logger.child("lifecycle"),
+                              sim::LifecycleSettings{namespaces, *start, *readiness, nodes, workers}, pods);
+  if (auto s = sim::registerNodes(**client, nodes, clock); !s.ok()) return fail("registering nodes: " + s.error().message);
+  lifecycle.start();
+  // Metrics are served once every namespace's pods are known, so no early answer is missing pods.
+  const Time syncDeadline = clock.now() + kSyncTimeout;
+  while (!lifecycle.hasSynced() && clock.now() < syncDeadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (!lifecycle.hasSynced()) return fail("the pods of the namespaces could not be listed (see the log)");
+  auto metricsServer = sim::startMetricsServer(metricsPort, tls, pods, model, clock);
   if (!metricsServer.ok()) return fail(metricsServer.error().message);
   std::unique_ptr<sim::Server> controlServer;
   if (controlPort > 0) {
-    auto s = sim::startControlServer(controlPort, cluster, model);
+    auto s = sim::startControlServer(controlPort, pods, model);
     if (!s.ok()) return fail(s.error().message);
     controlServer = std::move(*s);
   }
@@ -131,13 +151,13 @@ int main(int argc, char** argv) {
       logger.info("step", "at", formatGoDuration(step.at), "workload", step.workload, "external", step.external);
     }
     appliedUntil = elapsed;
-    cluster.sync();
     lock.lock();
     cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping; });
   }
   lock.unlock();
   signalThread.join();
   logger.info("stopping");
+  lifecycle.stop();
   sim::unregisterApiServices(**client);
   controlServer.reset();
   metricsServer->reset();

@@ -5,23 +5,20 @@
 namespace hpa::sim {
 
 LoadModel::LoadModel(Scenario scenario, std::uint64_t seed) : scenario_(std::move(scenario)), random_(seed) {
-  for (const auto& w : scenario_.workloads) selectors_.push_back(api::Selector::parse(w.selector).valueOr(api::Selector::nothing()));
-}
-
-const Workload* LoadModel::workloadOf(const SimPod& pod) const {
   for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
     const auto& w = scenario_.workloads[i];
-    if (w.namespace_ == pod.namespace_ && selectors_[i].matches(pod.labels)) return &w;
+    selectors_.push_back(api::Selector::parse(w.selector).valueOr(api::Selector::nothing()));
+    byNamespace_[w.namespace_].push_back(static_cast<int>(i));
   }
-  return nullptr;
 }
 
-int LoadModel::readyCount(const std::vector<SimPod>& pods, const Workload& w) const {
-  int n = 0;
-  for (const auto& p : pods) {
-    if (p.ready && workloadOf(p) == &w) ++n;
+int LoadModel::classify(const std::string& ns, const api::Labels& labels) const {
+  auto it = byNamespace_.find(ns);
+  if (it == byNamespace_.end()) return -1;
+  for (int i : it->second) {
+    if (selectors_[i].matches(labels)) return i;
   }
-  return n;
+  return -1;
 }
 
 double LoadModel::noisy(double value, double noise) {
@@ -30,36 +27,49 @@ double LoadModel::noisy(double value, double noise) {
   return value * (1.0 + d(random_));
 }
 
-std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<SimPod>& pods) {
+std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<PodView>& pods) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<PodUsage> out;
-  for (const auto& p : pods) {
-    const Workload* w = workloadOf(p);
-    if (!w) continue;
-    if (!p.ready) {
-      if (w->startupCpuMilli >= 0) out.push_back({&p, w->startupCpuMilli, 0});
+  out.reserve(pods.size());
+  for (const auto& v : pods) {
+    if (v.workload < 0 || static_cast<size_t>(v.workload) >= scenario_.workloads.size()) continue;
+    const Workload& w = scenario_.workloads[v.workload];
+    if (!v.pod->ready) {
+      if (w.startupCpuMilli >= 0) out.push_back({v.pod.get(), w.startupCpuMilli, 0});
       continue;
     }
-    const int ready = readyCount(pods, *w);
-    out.push_back({&p, static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w->cpuMilli) / ready, w->noise))),
-                   static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w->memoryBytes) / ready, w->noise)))});
+    const int ready = std::max(v.workloadReady, 1);
+    out.push_back({v.pod.get(), static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w.cpuMilli) / ready, w.noise))),
+                   static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w.memoryBytes) / ready, w.noise)))});
   }
   return out;
 }
 
-std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(const std::vector<SimPod>& pods,
+std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<SimPod>& pods) {
+  // Views over the caller's pods (not owned), with Ready counts taken from the list.
+  std::vector<PodView> views;
+  std::map<int, int> ready;
+  for (const auto& p : pods) {
+    const int w = classify(p.namespace_, p.labels);
+    views.push_back({std::shared_ptr<const SimPod>(std::shared_ptr<const SimPod>(), &p), w, 0});
+    if (p.ready && w >= 0) ++ready[w];
+  }
+  for (auto& v : views) v.workloadReady = v.workload >= 0 ? ready[v.workload] : 0;
+  return resourceUsage(views);
+}
+
+std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(const std::vector<PodView>& pods,
                                                                          const std::string& ns,
                                                                          const std::string& metric) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::pair<const SimPod*, std::int64_t>> out;
   for (const auto& spec : scenario_.podMetrics) {
     if (spec.metric != metric) continue;
-    for (const auto& w : scenario_.workloads) {
+    for (const auto& v : pods) {
+      if (v.workload < 0 || !v.pod->ready) continue;
+      const Workload& w = scenario_.workloads[v.workload];
       if (w.name != spec.workload || w.namespace_ != ns) continue;
-      const int ready = readyCount(pods, w);
-      for (const auto& p : pods) {
-        if (p.ready && workloadOf(p) == &w) out.emplace_back(&p, spec.totalMilli / std::max(ready, 1));
-      }
+      out.emplace_back(v.pod.get(), spec.totalMilli / std::max(v.workloadReady, 1));
     }
   }
   return out;
@@ -92,6 +102,16 @@ Status LoadModel::apply(const Step& step) {
   return applyStep(scenario_, step);
 }
 
+Status LoadModel::apply(const std::vector<Step>& steps) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Scenario changed = scenario_;
+  for (const auto& step : steps) {
+    if (auto s = applyStep(changed, step); !s.ok()) return s;
+  }
+  scenario_ = std::move(changed);
+  return Status();
+}
+
 std::vector<Step> LoadModel::dueSteps(Duration from, Duration to) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Step> out;
@@ -101,20 +121,19 @@ std::vector<Step> LoadModel::dueSteps(Duration from, Duration to) const {
   return out;
 }
 
-nlohmann::json LoadModel::state(const std::vector<SimPod>& pods) {
+nlohmann::json LoadModel::state(const std::vector<WorkloadCount>& counts) {
   std::lock_guard<std::mutex> lock(mu_);
   nlohmann::json workloads = nlohmann::json::array();
-  for (const auto& w : scenario_.workloads) {
-    const int ready = readyCount(pods, w);
-    int total = 0;
-    for (const auto& p : pods) total += workloadOf(p) == &w ? 1 : 0;
+  for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
+    const auto& w = scenario_.workloads[i];
+    const WorkloadCount c = i < counts.size() ? counts[i] : WorkloadCount{};
     workloads.push_back({{"name", w.name},
                          {"namespace", w.namespace_},
                          {"cpuMilli", w.cpuMilli},
                          {"memoryBytes", w.memoryBytes},
-                         {"pods", total},
-                         {"readyPods", ready},
-                         {"cpuMilliPerReadyPod", ready > 0 ? w.cpuMilli / ready : 0}});
+                         {"pods", c.pods},
+                         {"readyPods", c.ready},
+                         {"cpuMilliPerReadyPod", c.ready > 0 ? w.cpuMilli / c.ready : 0}});
   }
   nlohmann::json external = nlohmann::json::array();
   for (const auto& e : scenario_.externalMetrics) {

@@ -94,6 +94,13 @@ const std::vector<ServedVersion>& servedVersions() {
 
 ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
                             const std::vector<SimPod>& pods, LoadModel& model, Time now) {
+  PodIndex index([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
+  for (const auto& p : pods) index.upsert(p);
+  return serveMetricsApi(path, query, index, model, now);
+}
+
+ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
+                            const PodIndex& pods, LoadModel& model, Time now) {
   const auto parts = split(path);
   const std::string timestamp = formatRFC3339(now);
   auto selector = api::Selector::parse(queryValue(query, "labelSelector"));
@@ -116,25 +123,18 @@ ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string,
 
   if (group == "metrics.k8s.io") {
     if (parts.size() < 6 || parts[5] != "pods") return error(404, "NotFound", "only pods are served");
-    std::vector<SimPod> inNamespace;
-    for (const auto& p : pods) {
-      if (p.namespace_ == ns) inNamespace.push_back(p);
-    }
-    auto usage = model.resourceUsage(inNamespace);
     if (parts.size() == 7) {
-      for (const auto& u : usage) {
-        if (u.pod->name != parts[6]) continue;
-        json item = podMetricsItem(u, timestamp);
-        item["kind"] = "PodMetrics";
-        item["apiVersion"] = groupVersion;
-        return {200, item};
-      }
-      return error(404, "NotFound", fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
+      auto pod = pods.get(ns, parts[6]);
+      auto usage = pod ? model.resourceUsage(std::vector<PodView>{*pod}) : std::vector<PodUsage>{};
+      if (usage.empty()) return error(404, "NotFound", fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
+      json item = podMetricsItem(usage.front(), timestamp);
+      item["kind"] = "PodMetrics";
+      item["apiVersion"] = groupVersion;
+      return {200, item};
     }
+    const auto selected = pods.select(ns, *selector);
     json items = json::array();
-    for (const auto& u : usage) {
-      if (selector->matches(u.pod->labels)) items.push_back(podMetricsItem(u, timestamp));
-    }
+    for (const auto& u : model.resourceUsage(selected)) items.push_back(podMetricsItem(u, timestamp));
     return {200, {{"kind", "PodMetricsList"}, {"apiVersion", groupVersion}, {"metadata", json::object()}, {"items", items}}};
   }
 
@@ -145,11 +145,8 @@ ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string,
     const std::string metric = parts[7];
     json items = json::array();
     if (resource == "pods" && name == "*") {
-      std::vector<SimPod> inNamespace;
-      for (const auto& p : pods) {
-        if (p.namespace_ == ns && selector->matches(p.labels)) inNamespace.push_back(p);
-      }
-      for (const auto& [pod, value] : model.podMetric(inNamespace, ns, metric)) {
+      const auto selected = pods.select(ns, *selector);
+      for (const auto& [pod, value] : model.podMetric(selected, ns, metric)) {
         items.push_back(metricValue(version, {{"kind", "Pod"}, {"namespace", ns}, {"name", pod->name}, {"apiVersion", "/v1"}},
                                     metric, value, timestamp));
       }

@@ -8,6 +8,7 @@
 
 #include "common/time.h"
 #include "sim/load_model.h"
+#include "sim/pod_index.h"
 
 namespace hpa::sim {
 
@@ -20,6 +21,10 @@ struct ApiResponse {
 // function of the request, the cluster's pods and the load model: discovery documents,
 // PodMetrics (list by namespace and label selector, get by name), custom metrics for pods and
 // named objects (v1beta1 and v1beta2 shapes), and external metrics. Errors are metav1.Status.
+// Pods are looked up in the index, so an answer costs what it returns.
+ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
+                            const PodIndex& pods, LoadModel& model, Time now);
+// The same over a plain list of pods (indexed for the call).
 ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
                             const std::vector<SimPod>& pods, LoadModel& model, Time now);
 

@@ -6,6 +6,7 @@
 #include <boost/asio/ssl.hpp>
 
 #include "api/quantity.h"
+#include "sim/metrics_api.h"
 
 #include <cpprest/http_listener.h>
 #undef U
@@ -43,9 +44,45 @@ void reply(http::http_request& req, int status, const nlohmann::json& body) {
   req.reply(static_cast<http::status_code>(status), body.dump(), "application/json");
 }
 
+nlohmann::json state(const PodIndex& pods, LoadModel& model) {
+  nlohmann::json s = model.state(pods.workloadCounts(model.workloadCount()));
+  const WorkloadCount totals = pods.totals();
+  s["pods"] = {{"total", totals.pods}, {"ready", totals.ready}};
+  return s;
+}
+
+// One change of the /set body: {"workload": NAME, "cpu": Q, "memory": Q}, {"external": METRIC,
+// "value": Q}, {"objectMetric": METRIC, "name": OBJECT, "value": Q} or {"workload": NAME,
+// "podMetric": METRIC, "value": Q}.
+Result<Step> stepOf(const nlohmann::json& body) {
+  if (!body.is_object()) return Error::of("expected a JSON object (or an array of them)");
+  Step step;
+  step.workload = body.value("workload", "");
+  step.external = body.value("external", "");
+  step.objectMetric = body.value("objectMetric", "");
+  step.podMetric = body.value("podMetric", "");
+  step.objectName = body.value("name", "");
+  auto milli = [&](const char* f) -> Result<std::optional<std::int64_t>> {
+    if (!body.contains(f)) return std::optional<std::int64_t>();
+    auto q = api::Quantity::parse(body[f].is_string() ? body[f].get<std::string>() : body[f].dump());
+    if (!q.ok()) return Error::format("{}: {}", f, q.error().message);
+    return std::optional<std::int64_t>(q->milliValue());
+  };
+  auto cpu = milli("cpu");
+  auto memory = milli("memory");
+  auto value = milli("value");
+  for (auto* r : {&cpu, &memory, &value}) {
+    if (!r->ok()) return r->error();
+  }
+  step.cpuMilli = *cpu;
+  if (*memory) step.memoryBytes = **memory / 1000;
+  step.valueMilli = *value;
+  return step;
+}
+
 }  // namespace
 
-Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, PodLifecycle& cluster,
+Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, const PodIndex& pods,
                                                    LoadModel& model, Clock& clock) {
   try {
     http::experimental::listener::http_listener_config config;
@@ -62,9 +99,8 @@ Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls
     });
     auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("https://127.0.0.1:{}/", port)),
                                                config);
-    listener->support(http::methods::GET, [&cluster, &model, &clock](http::http_request req) {
+    listener->support(http::methods::GET, [&pods, &model, &clock](http::http_request req) {
       try {
-        auto pods = cluster.pods();
         // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
         ApiResponse r = serveMetricsApi(web::uri::decode(req.relative_uri().path()), queryOf(req), pods, model, clock.now());
         reply(req, r.status, r.body);
@@ -79,51 +115,37 @@ Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls
   }
 }
 
-Result<std::unique_ptr<Server>> startControlServer(int port, PodLifecycle& cluster, LoadModel& model) {
+Result<std::unique_ptr<Server>> startControlServer(int port, const PodIndex& pods, LoadModel& model) {
   try {
     auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("http://127.0.0.1:{}/", port)));
-    listener->support([&cluster, &model](http::http_request req) {
+    listener->support([&pods, &model](http::http_request req) {
       const std::string path = req.relative_uri().path();
       try {
         if (req.method() == http::methods::GET && path == "/state") {
-          reply(req, 200, model.state(cluster.pods()));
+          reply(req, 200, state(pods, model));
           return;
         }
         if (req.method() == http::methods::POST && path == "/set") {
           auto body = nlohmann::json::parse(req.extract_utf8string(true).get(), nullptr, false);
-          if (body.is_discarded() || !body.is_object()) {
-            reply(req, 400, {{"error", "expected a JSON object"}});
+          if (body.is_discarded()) {
+            reply(req, 400, {{"error", "expected a JSON object (or an array of them)"}});
             return;
           }
-          Step step;
-          step.workload = body.value("workload", "");
-          step.external = body.value("external", "");
-          step.objectMetric = body.value("objectMetric", "");
-          step.podMetric = body.value("podMetric", "");
-          step.objectName = body.value("name", "");
-          auto milli = [&](const char* f) -> Result<std::optional<std::int64_t>> {
-            if (!body.contains(f)) return std::optional<std::int64_t>();
-            auto q = api::Quantity::parse(body[f].is_string() ? body[f].get<std::string>() : body[f].dump());
-            if (!q.ok()) return q.error();
-            return std::optional<std::int64_t>(q->milliValue());
-          };
-          auto cpu = milli("cpu");
-          auto memory = milli("memory");
-          auto value = milli("value");
-          for (auto* r : {&cpu, &memory, &value}) {
-            if (!r->ok()) {
-              reply(req, 400, {{"error", r->error().message}});
+          // Every change is checked before any is applied, so a bad batch changes nothing.
+          std::vector<Step> steps;
+          for (const auto& item : body.is_array() ? body : nlohmann::json::array({body})) {
+            auto step = stepOf(item);
+            if (!step.ok()) {
+              reply(req, 400, {{"error", step.error().message}});
               return;
             }
+            steps.push_back(*step);
           }
-          step.cpuMilli = *cpu;
-          if (*memory) step.memoryBytes = **memory / 1000;
-          step.valueMilli = *value;
-          if (auto s = model.apply(step); !s.ok()) {
+          if (auto s = model.apply(steps); !s.ok()) {
             reply(req, 400, {{"error", s.error().message}});
             return;
           }
-          reply(req, 200, model.state(cluster.pods()));
+          reply(req, 200, state(pods, model));
           return;
         }
         reply(req, 404, {{"error", "GET /state or POST /set"}});

@@ -6,8 +6,8 @@
 
 #include "common/clock.h"
 #include "common/result.h"
-#include "sim/cluster.h"
 #include "sim/load_model.h"
+#include "sim/pod_index.h"
 
 namespace hpa::sim {
 
@@ -23,10 +23,12 @@ struct TlsFiles {
 };
 
 // The metrics APIs over HTTPS on 127.0.0.1:port.
-Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, PodLifecycle& cluster,
+Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, const PodIndex& pods,
                                                    LoadModel& model, Clock& clock);
 
-// The control endpoint over HTTP on 127.0.0.1:port: GET /state, POST /set.
-Result<std::unique_ptr<Server>> startControlServer(int port, PodLifecycle& cluster, LoadModel& model);
+// The control endpoint over HTTP on 127.0.0.1:port: GET /state (every workload's demand and
+// pods, and the pod totals), POST /set (one change as a JSON object, or a JSON array of changes
+// applied together, e.g. a load step on every workload at once).
+Result<std::unique_ptr<Server>> startControlServer(int port, const PodIndex& pods, LoadModel& model);
 
 }  // namespace hpa::sim

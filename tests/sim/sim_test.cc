@@ -2,6 +2,7 @@
 
 #include "sim/load_model.h"
 #include "sim/metrics_api.h"
+#include "sim/pod_index.h"
 #include "sim/scenario.h"
 
 namespace hpa::sim {
@@ -129,6 +130,71 @@ TEST(MetricsApi, ServesThreeApis) {
                                      model, now);
   EXPECT_EQ(badSelector.status, 400);
   EXPECT_EQ(serveMetricsApi("/apis/metrics.k8s.io/v2/x", {}, p, model, now).status, 404);
+}
+
+TEST(LoadModel, BatchOfStepsAppliesAllOrNothing) {
+  auto s = *parseScenario("s.yaml", R"(workloads:
+- {name: a, namespace: demo, selector: app=a, cpu: 100m}
+- {name: b, namespace: demo, selector: app=b, cpu: 100m}
+)");
+  LoadModel model(s, 1);
+  std::vector<SimPod> p{{"demo", "a-0", api::Labels{{"app", "a"}}, true, {"app"}},
+                        {"demo", "b-0", api::Labels{{"app", "b"}}, true, {"app"}}};
+  auto cpuStep = [](const char* workload, std::int64_t milli) {
+    Step step;
+    step.workload = workload;
+    step.cpuMilli = milli;
+    return step;
+  };
+  const Step a = cpuStep("a", 300), b = cpuStep("b", 400), bad = cpuStep("nope", 1);
+  EXPECT_FALSE(model.apply(std::vector<Step>{a, bad}).ok());
+  EXPECT_EQ(model.resourceUsage(p)[0].cpuMilli, 100);  // nothing applied
+  ASSERT_TRUE(model.apply(std::vector<Step>{a, b}).ok());
+  auto usage = model.resourceUsage(p);
+  EXPECT_EQ(usage[0].cpuMilli, 300);
+  EXPECT_EQ(usage[1].cpuMilli, 400);
+}
+
+TEST(MetricsApi, AnswersFromTheIndexPerNamespaceAndSelector) {
+  auto s = *parseScenario("s.yaml", R"(workloads:
+- {name: web, namespace: demo, selector: app=web, cpu: 900m, startupCpu: 50m}
+- {name: db, namespace: demo, selector: app=db, cpu: 100m}
+- {name: web2, namespace: other, selector: app=web, cpu: 10m}
+)");
+  LoadModel model(s, 1);
+  PodIndex index([&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
+  for (int i = 0; i < 4; ++i) index.upsert({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, i < 3, {"app"}});
+  index.upsert({"demo", "db-0", api::Labels{{"app", "db"}}, true, {"db"}});
+  index.upsert({"other", "web-0", api::Labels{{"app", "web"}}, true, {"app"}});
+  const Time now = *parseRFC3339("2026-11-23T10:00:00Z");
+  const std::string base = "/apis/metrics.k8s.io/v1beta1/namespaces/";
+
+  auto web = serveMetricsApi(base + "demo/pods", {{"labelSelector", "app=web"}}, index, model, now);
+  ASSERT_EQ(web.status, 200);
+  ASSERT_EQ(web.body["items"].size(), 4u);
+  EXPECT_EQ(web.body["items"][0]["containers"][0]["usage"]["cpu"], "300m");  // 900m over 3 Ready pods
+  EXPECT_EQ(web.body["items"][3]["metadata"]["name"], "web-3");
+  EXPECT_EQ(web.body["items"][3]["containers"][0]["usage"]["cpu"], "50m");  // not Ready: start-up cpu
+
+  auto all = serveMetricsApi(base + "demo/pods", {}, index, model, now);
+  ASSERT_EQ(all.body["items"].size(), 5u);
+  EXPECT_EQ(all.body["items"][0]["metadata"]["name"], "db-0");
+  EXPECT_EQ(all.body["items"][0]["containers"][0]["name"], "db");
+  EXPECT_EQ(all.body["items"][0]["containers"][0]["usage"]["cpu"], "100m");
+
+  auto other = serveMetricsApi(base + "other/pods", {{"labelSelector", "app=web"}}, index, model, now);
+  ASSERT_EQ(other.body["items"].size(), 1u);
+  EXPECT_EQ(other.body["items"][0]["containers"][0]["usage"]["cpu"], "10m");
+
+  auto one = serveMetricsApi(base + "demo/pods/web-2", {}, index, model, now);
+  ASSERT_EQ(one.status, 200);
+  EXPECT_EQ(one.body["containers"][0]["usage"]["cpu"], "300m");
+  EXPECT_EQ(serveMetricsApi(base + "other/pods/web-2", {}, index, model, now).status, 404);
+
+  // A pod becoming Ready lowers its siblings' share at once.
+  index.upsert({"demo", "web-3", api::Labels{{"app", "web"}}, true, {"app"}});
+  web = serveMetricsApi(base + "demo/pods", {{"labelSelector", "app=web"}}, index, model, now);
+  EXPECT_EQ(web.body["items"][3]["containers"][0]["usage"]["cpu"], "225m");
 }
 
 }  // namespace
