@@ -123,6 +123,9 @@ struct HorizontalPodAutoscalerSpec {
   std::int32_t maxReplicas = 0;
   std::vector<MetricSpec> metrics;
   std::optional<HorizontalPodAutoscalerBehavior> behavior;
+  // KEP-6003 (alpha planned, not served by any release yet): the HPA's own sync period. Read
+  // when a server has it; the hpa-controller.io/sync-period annotation stands in otherwise.
+  std::optional<std::int32_t> syncPeriodSeconds;
   bool operator==(const HorizontalPodAutoscalerSpec&) const = default;
 };
 

@@ -140,6 +140,7 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
     if (b.has("scaleDown")) behavior.scaleDown = readRules(b.object("scaleDown"));
     s.behavior = std::move(behavior);
   }
+  s.syncPeriodSeconds = f.int32("syncPeriodSeconds");
   return s;
 }
 
@@ -260,6 +261,7 @@ nlohmann::json encodeHorizontalPodAutoscalerSpec(const HorizontalPodAutoscalerSp
     putOptional(b, "scaleDown", s.behavior->scaleDown, encodeRules);
     j["behavior"] = std::move(b);
   }
+  putOptional(j, "syncPeriodSeconds", s.syncPeriodSeconds, identity);
   return j;
 }
 

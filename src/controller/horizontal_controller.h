@@ -1,7 +1,9 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "common/clock.h"
@@ -76,12 +78,18 @@ class HorizontalController {
   class Reconcile;  // the state of one reconcile (reconcile.cc)
   friend class Reconcile;
 
+  // Records the invalid-control text last reported (by Event) for `key` ("" forgets it) and
+  // returns the one recorded before, so each change is reported once, not every sync.
+  std::string controlErrorsReported(const std::string& key, const std::string& text);
+
   ControllerDependencies deps_;
   ControllerOptions options_;
   HistoryStore history_;
   SelectorStore selectors_;
   NoopReconcileObserver noopObserver_;
   std::atomic<bool> observedGenerationAccepted_{true};
+  std::mutex controlErrorsMu_;
+  std::map<std::string, std::string> controlErrorsReported_;  // guarded by controlErrorsMu_
 };
 
 }  // namespace hpa::controller

@@ -87,6 +87,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   if (!*hpa) {
     deps_.logger.info("Horizontal Pod Autoscaler has been deleted", "HPA", key);
     history_.erase(key);
+    controlErrorsReported(key, "");
     result.deleted = true;
     result.report.branch = ReconcileBranch::Deleted;
     return result;
@@ -114,8 +115,10 @@ HorizontalController::Reconcile::Reconcile(HorizontalController& controller, con
       originalStatus_(hpa.status),
       key_(std::move(key)),
       now_(controller.deps_.clock.now()),
-      tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance)) {
+      tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance)),
+      controls_(parseControls(hpa)) {
   report_.key = key_;
+  report_.controls.controls = controls_;
   report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;
@@ -272,6 +275,14 @@ Status HorizontalController::Reconcile::run() {
     }
     rescale = desiredReplicas != currentReplicas;
   }
+  // Paused: everything is computed and recorded as usual, only the scale is left alone.
+  const bool pauseSuppressedRescale = rescale && controls_.paused;
+  if (pauseSuppressedRescale) {
+    report_.controls.pausedScaleTo = desiredReplicas;
+    rescale = false;
+    c_.deps_.logger.v(2, "Paused: not updating the scale", "HPA", key_, "currentReplicas", currentReplicas,
+                      "desiredReplicas", desiredReplicas, "reason", rescaleReason);
+  }
   report_.reason = rescaleReason;
   report_.rescale = rescale;
 
@@ -338,7 +349,8 @@ Status HorizontalController::Reconcile::run() {
     c_.deps_.logger.v(4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas", desiredReplicas,
                       "lastScaleTime",
                       hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
-    desiredReplicas = currentReplicas;
+    // A paused HPA's status shows the count it would choose.
+    if (!pauseSuppressedRescale) desiredReplicas = currentReplicas;
   }
 
   setStatus(currentReplicas, desiredReplicas, std::move(metricStatuses), report_.rescaled);
@@ -384,6 +396,7 @@ void HorizontalController::Reconcile::setStatus(std::int32_t currentReplicas, st
 }
 
 Status HorizontalController::Reconcile::updateStatusIfNeeded() {
+  applyControlsToStatus();
   report_.status = hpa_.status;
   if (api::semanticallyEqual(originalStatus_, hpa_.status)) return Status();
   report_.statusChanged = true;

@@ -72,6 +72,10 @@ class HorizontalController::Reconcile {
   void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
                  bool rescaled);
   Status updateStatusIfNeeded();
+  // The controls' part of the status (hpa_controls.cc): the pause condition and its events,
+  // invalid control values in the ScalingActive message and their events. Runs before every
+  // status write, on every path.
+  void applyControlsToStatus();
   void event(const std::string& type, const std::string& reason, const std::string& message);
   void condition(const std::string& type, const std::string& status, const std::string& reason,
                  const std::string& message);
@@ -83,6 +87,7 @@ class HorizontalController::Reconcile {
   std::string key_;
   Time now_;
   replicacalc::Tolerances tolerances_;
+  HpaControls controls_;
   ReconcileReport report_;
   std::optional<api::AutoscalerHistory> history_;
   std::string action_ = kActionNone;

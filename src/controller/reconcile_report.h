@@ -8,6 +8,7 @@
 #include "api/history.h"
 #include "api/hpa.h"
 #include "api/scale.h"
+#include "controller/hpa_controls.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
 
@@ -31,6 +32,15 @@ struct MetricReport {
   std::optional<std::string> error;                      // the metric's error (inner text, as in its event)
   std::string conditionReason;                           // FailedGet...Metric when it failed
   api::MetricStatus status;                              // the status.currentMetrics entry
+};
+
+// What the per-HPA controls (hpa_controls.h) were and what they changed in this reconcile.
+struct ControlsReport {
+  HpaControls controls;
+  // Paused: the size the reconcile would have given the target (its scale update was skipped).
+  std::optional<std::int32_t> pausedScaleTo;
+  bool pauseStarted = false;  // this reconcile saw the pause begin (ScalingPaused event)
+  bool pauseEnded = false;    // ... or end (ScalingResumed event)
 };
 
 // Which branch of upstream's reconcile decided.
@@ -65,6 +75,7 @@ struct ReconcileReport {
   bool statusChanged = false;                 // semantically different from the status read
   bool statusWritten = false;                 // and written successfully
   std::vector<RecordedEvent> events;
+  ControlsReport controls;
   std::optional<api::AutoscalerHistory> history;  // the controller's memory after this reconcile
   std::string error;                              // the error the reconcile returned, if any
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <functional>
 
 #include "api/codec.h"
 
@@ -72,6 +73,42 @@ std::string metricCurrent(const api::MetricStatus& s) {
   return "-";
 }
 
+json controlsJson(const controller::ControlsReport& r) {
+  const auto& c = r.controls;
+  json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
+           {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
+           {"paused", c.paused},
+           {"podSelection", controller::podSelectionName(c.podSelection)},
+           {"requestsSource", controller::requestsSourceName(c.requestsSource)}};
+  if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
+  json errors = json::array();
+  for (const auto& e : c.errors) {
+    errors.push_back({{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
+  }
+  out["errors"] = std::move(errors);
+  return out;
+}
+
+// The controls section of the text form: one line per control that departs from upstream.
+void controlsText(const controller::ReconcileReport& r, const std::function<void(std::string)>& line) {
+  const auto& c = r.controls.controls;
+  line("controls:");
+  if (c.syncPeriod) line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
+  if (c.paused) {
+    line(r.controls.pausedScaleTo
+             ? fmt::format("  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
+                           controller::kPausedAnnotation, r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo)
+             : fmt::format("  paused ({}): nothing to hold back", controller::kPausedAnnotation));
+  }
+  if (c.podSelection != controller::PodSelection::LabelSelector) {
+    line(fmt::format("  pod selection {}", controller::podSelectionName(c.podSelection)));
+  }
+  if (c.requestsSource != replicacalc::RequestsSource::Spec) {
+    line(fmt::format("  requests source {}", controller::requestsSourceName(c.requestsSource)));
+  }
+  for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
+}
+
 }  // namespace
 
 nlohmann::json explanationToJson(const Explanation& e) {
@@ -113,6 +150,8 @@ nlohmann::json explanationToJson(const Explanation& e) {
   json events = json::array();
   for (const auto& ev : r.events) events.push_back({{"type", ev.type}, {"reason", ev.reason}, {"message", ev.message}});
   out["events"] = std::move(events);
+  // Only for HPAs with controls, so upstream-only HPAs explain exactly as before.
+  if (r.controls.controls.any()) out["controls"] = controlsJson(r.controls);
   out["history"] = r.history ? api::encodeAutoscalerHistory(*r.history) : json(nullptr);
   out["historyGiven"] = e.historyGiven;
   if (e.scaleUpdate) out["scaleUpdate"] = api::encodeScale(*e.scaleUpdate);
@@ -131,8 +170,10 @@ std::string explanationToText(const Explanation& e) {
     line(fmt::format("{}: scale {} from {} to {} replicas{}", e.hpaKey, r.scaleTarget, r.currentReplicas,
                      r.desiredReplicas, r.reason.empty() ? "" : fmt::format(" ({})", r.reason)));
   } else {
-    line(fmt::format("{}: keep {} at {} replicas", e.hpaKey, r.scaleTarget.empty() ? "the target" : r.scaleTarget,
-                     r.currentReplicas));
+    line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey, r.scaleTarget.empty() ? "the target" : r.scaleTarget,
+                     r.currentReplicas,
+                     r.controls.pausedScaleTo ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
+                                              : std::string()));
   }
   line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
                    r.maxReplicas, formatRFC3339(e.now)));
@@ -166,6 +207,7 @@ std::string explanationToText(const Explanation& e) {
     line(fmt::format("  ScalingLimited {} {}: {}", n.scalingLimited.status, n.scalingLimited.reason,
                      n.scalingLimited.message));
   }
+  if (r.controls.controls.any()) controlsText(r, line);
   line("conditions:");
   for (const auto& c : r.status.conditions) line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));
   if (!r.events.empty()) {

@@ -94,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"behavior-stabilization-history", "metrics", 4, 4, false, "AbleToScale", "ScaleDownStabilized"},
         Expected{"behavior-scale-down-policy", "metrics", 4, 4, false, "ScalingLimited", "ScaleDownLimit"},
         Expected{"no-scale-target", "failed-get-scale", 0, 0, false, "AbleToScale", "FailedGetScale"},
-        Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"}),
+        Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"},
+        Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (auto& c : n) {

@@ -1,0 +1,272 @@
+// The per-HPA controls: parsing and validation, pause, and how invalid values are reported.
+
+#include "controller/hpa_controls.h"
+#include "controller/reconcile_fixture.h"
+
+namespace hpa::controller {
+namespace {
+
+using namespace hpa::controller::fixture;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+api::HorizontalPodAutoscaler annotated(std::map<std::string, std::string> annotations) {
+  api::HorizontalPodAutoscaler hpa;
+  hpa.metadata.annotations = std::move(annotations);
+  return hpa;
+}
+
+TEST(HpaControls, NoAnnotationsMeanUpstreamBehavior) {
+  auto c = parseControls(annotated({{"hpa-controller.io/history", "{}"}, {"other", "x"}}));
+  EXPECT_FALSE(c.any());
+  EXPECT_FALSE(c.syncPeriod);
+  EXPECT_FALSE(c.paused);
+  EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
+  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
+  EXPECT_THAT(c.errors, IsEmpty());
+}
+
+TEST(HpaControls, ReadsEveryControl) {
+  auto c = parseControls(annotated({{kSyncPeriodAnnotation, "5s"},
+                                    {kPausedAnnotation, "true"},
+                                    {kPodSelectionAnnotation, "OwnerReferences"},
+                                    {kRequestsSourceAnnotation, "Actuated"}}));
+  EXPECT_TRUE(c.any());
+  EXPECT_EQ(c.syncPeriod, seconds(5));
+  EXPECT_EQ(c.syncPeriodSource, kSyncPeriodAnnotation);
+  EXPECT_TRUE(c.paused);
+  EXPECT_EQ(c.podSelection, PodSelection::OwnerReferences);
+  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Actuated);
+  EXPECT_THAT(c.errors, IsEmpty());
+  // The defaults spelled out are valid too.
+  c = parseControls(annotated({{kPausedAnnotation, "false"},
+                               {kPodSelectionAnnotation, "LabelSelector"},
+                               {kRequestsSourceAnnotation, "Spec"}}));
+  EXPECT_FALSE(c.any());
+}
+
+TEST(HpaControls, SyncPeriodBoundsAreInclusive) {
+  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1s"}})).syncPeriod, seconds(1));
+  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1h"}})).syncPeriod, std::chrono::hours(1));
+  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1m30s"}})).syncPeriod, seconds(90));
+  for (const char* bad : {"999ms", "1h0m1s", "0s", "-5s"}) {
+    auto c = parseControls(annotated({{kSyncPeriodAnnotation, bad}}));
+    EXPECT_FALSE(c.syncPeriod) << bad;
+    ASSERT_EQ(c.errors.size(), 1u) << bad;
+    EXPECT_EQ(c.errors[0].reason, "InvalidSyncPeriod");
+    EXPECT_EQ(c.errors[0].message, fmt::format("hpa-controller.io/sync-period \"{}\" is invalid: must be between 1s "
+                                               "and 1h0m0s; the global sync period applies",
+                                               bad));
+  }
+  auto c = parseControls(annotated({{kSyncPeriodAnnotation, "5"}}));
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].message,
+            "hpa-controller.io/sync-period \"5\" is invalid: time: missing unit in duration \"5\"; the global sync "
+            "period applies");
+}
+
+TEST(HpaControls, TheUpstreamFieldWinsOverTheAnnotation) {
+  auto hpa = annotated({{kSyncPeriodAnnotation, "5s"}});
+  hpa.spec.syncPeriodSeconds = 30;
+  auto c = parseControls(hpa);
+  EXPECT_EQ(c.syncPeriod, seconds(30));
+  EXPECT_EQ(c.syncPeriodSource, "spec.syncPeriodSeconds");
+  hpa.spec.syncPeriodSeconds = 0;  // invalid: the global period, not the annotation
+  c = parseControls(hpa);
+  EXPECT_FALSE(c.syncPeriod);
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].control, "spec.syncPeriodSeconds");
+  EXPECT_EQ(c.errors[0].reason, "InvalidSyncPeriod");
+}
+
+TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
+  auto c = parseControls(annotated({{kPausedAnnotation, "yes"},
+                                    {kPodSelectionAnnotation, "ownerreferences"},
+                                    {kRequestsSourceAnnotation, "Status"}}));
+  EXPECT_FALSE(c.paused);
+  EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
+  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
+  ASSERT_EQ(c.errors.size(), 3u);
+  for (const auto& e : c.errors) EXPECT_EQ(e.reason, "InvalidControl");
+  EXPECT_EQ(c.errors[0].message, "hpa-controller.io/paused \"yes\" is invalid: must be true or false; scaling is not paused");
+  EXPECT_EQ(c.errors[1].message,
+            "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
+            "OwnerReferences; LabelSelector applies");
+  EXPECT_EQ(c.errors[2].message,
+            "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec or Actuated; Spec applies");
+  EXPECT_TRUE(c.any());
+  EXPECT_EQ(c.errorText(), c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);
+}
+
+// --- pause, through the reconcile
+
+class PauseTest : public ReconcileTest {
+ protected:
+  void pause(bool on) {
+    if (on) {
+      hpa_.metadata.annotations[kPausedAnnotation] = "true";
+    } else {
+      hpa_.metadata.annotations.erase(kPausedAnnotation);
+    }
+  }
+};
+
+TEST_F(PauseTest, APausedHpaComputesButDoesNotScale) {
+  pause(true);
+  setScale(3);
+  setPods(3, 150);
+  auto r = reconcile();
+  ASSERT_TRUE(r.status.ok()) << r.status.error().message;
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_FALSE(r.report.rescale);
+  EXPECT_EQ(r.report.controls.pausedScaleTo, 6);
+  // The status shows current metrics and what it would choose.
+  EXPECT_EQ(hpa_.status.currentReplicas, 3);
+  EXPECT_EQ(hpa_.status.desiredReplicas, 6);
+  EXPECT_FALSE(hpa_.status.lastScaleTime);
+  ASSERT_EQ(hpa_.status.currentMetrics.size(), 1u);
+  EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 150);
+  ASSERT_TRUE(condition("ScalingActive"));
+  EXPECT_EQ(condition("ScalingActive")->status, "False");
+  EXPECT_EQ(condition("ScalingActive")->reason, "ScalingPaused");
+  EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("hpa-controller.io/paused"));
+  EXPECT_THAT(eventReasons(), ElementsAre("ScalingPaused"));
+
+  // Still paused: no second event, still no scale update, the history keeps growing.
+  clock_.step(seconds(15));
+  r = reconcile();
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_THAT(eventReasons(), ElementsAre("ScalingPaused"));
+  // The first-sight seed and one recommendation per reconcile.
+  EXPECT_EQ(controller().history().get("default/web")->recommendations.size(), 3u);
+}
+
+TEST_F(PauseTest, ResumingScalesAtOnceAndSaysSo) {
+  pause(true);
+  setScale(3);
+  setPods(3, 150);
+  reconcile();
+  pause(false);
+  clock_.step(seconds(15));
+  auto r = reconcile();
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_EQ(scales_.updates[0].specReplicas, 6);
+  EXPECT_TRUE(r.report.controls.pauseEnded);
+  EXPECT_THAT(eventReasons(), ElementsAre("ScalingPaused", "SuccessfulRescale", "ScalingResumed"));
+  EXPECT_EQ(condition("ScalingActive")->reason, "ValidMetricFound");
+}
+
+TEST_F(PauseTest, RecommendationsRecordedWhilePausedCountAfterResuming) {
+  // Low load while paused: the first sight seeds the window with the current 8, later
+  // recommendations are 2.
+  pause(true);
+  setScale(8);
+  setPods(8, 10);
+  auto r = reconcile();
+  EXPECT_EQ(hpa_.status.desiredReplicas, 8);  // held by the stabilization window
+  clock_.step(minutes(3));
+  reconcile();
+  clock_.step(minutes(3));
+  r = reconcile();  // the seed has left the 5-minute window
+  EXPECT_EQ(r.report.controls.pausedScaleTo, 2);
+  EXPECT_EQ(hpa_.status.desiredReplicas, 2);
+  EXPECT_TRUE(scales_.updates.empty());
+  // Resuming acts on the window as recorded during the pause, as if never paused.
+  pause(false);
+  clock_.step(seconds(15));
+  reconcile();
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_EQ(scales_.updates[0].specReplicas, 2);
+}
+
+TEST_F(PauseTest, ARestartDoesNotAnnounceThePauseAgain) {
+  pause(true);
+  setScale(3);
+  setPods(3, 150);
+  reconcile();
+  // A new controller (restart, failover) reads the stored ScalingPaused condition.
+  controller_.reset();
+  events_.events.clear();
+  clock_.step(seconds(15));
+  reconcile();
+  EXPECT_THAT(eventReasons(), IsEmpty());
+  EXPECT_EQ(condition("ScalingActive")->reason, "ScalingPaused");
+}
+
+TEST_F(PauseTest, PausedAboveMaxLeavesTheScaleAndResumeClearsTheCondition) {
+  pause(true);
+  setScale(12);
+  auto r = reconcile();
+  EXPECT_EQ(r.report.branch, ReconcileBranch::AboveMaxReplicas);
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_EQ(hpa_.status.desiredReplicas, 10);
+  EXPECT_EQ(condition("ScalingActive")->reason, "ScalingPaused");
+  pause(false);
+  r = reconcile();
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_EQ(scales_.updates[0].specReplicas, 10);
+  // The above-max branch leaves ScalingActive alone; the pause must not linger in it.
+  EXPECT_EQ(condition("ScalingActive")->status, "True");
+  EXPECT_EQ(condition("ScalingActive")->reason, "ScalingResumed");
+}
+
+// --- invalid values
+
+TEST_F(ReconcileTest, InvalidControlsAreReportedOncePerChange) {
+  hpa_.metadata.annotations[kSyncPeriodAnnotation] = "0s";
+  setScale(3);
+  setPods(3, 52);
+  auto r = reconcile();
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_THAT(eventReasons(), ElementsAre("InvalidSyncPeriod"));
+  EXPECT_EQ(events_.events[0].type, "Warning");
+  EXPECT_EQ(condition("ScalingActive")->reason, "ValidMetricFound");
+  EXPECT_EQ(condition("ScalingActive")->message,
+            "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage "
+            "of request); invalid controls: hpa-controller.io/sync-period \"0s\" is invalid: must be between 1s and "
+            "1h0m0s; the global sync period applies");
+  EXPECT_FALSE(r.report.controls.controls.syncPeriod);
+
+  // Same value: no new event, and the status is not rewritten.
+  clock_.step(seconds(15));
+  r = reconcile();
+  EXPECT_EQ(events_.events.size(), 1u);
+  EXPECT_FALSE(r.report.statusChanged);
+
+  // A restart remembers nothing but reads the condition.
+  controller_.reset();
+  clock_.step(seconds(15));
+  reconcile();
+  EXPECT_EQ(events_.events.size(), 1u);
+
+  // A different invalid value is a change.
+  hpa_.metadata.annotations[kSyncPeriodAnnotation] = "2h";
+  clock_.step(seconds(15));
+  reconcile();
+  EXPECT_EQ(events_.events.size(), 2u);
+  EXPECT_THAT(events_.events.back().message, HasSubstr("\"2h\""));
+
+  // Fixed: the message is upstream's again.
+  hpa_.metadata.annotations[kSyncPeriodAnnotation] = "2s";
+  clock_.step(seconds(15));
+  r = reconcile();
+  EXPECT_EQ(events_.events.size(), 2u);
+  EXPECT_EQ(condition("ScalingActive")->message,
+            "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage "
+            "of request)");
+  EXPECT_EQ(r.report.controls.controls.syncPeriod, seconds(2));
+}
+
+TEST_F(ReconcileTest, AnInvalidPauseValueDoesNotPause) {
+  hpa_.metadata.annotations[kPausedAnnotation] = "yes please";
+  setScale(3);
+  setPods(3, 150);
+  reconcile();
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_THAT(eventReasons(), ElementsAre("SuccessfulRescale", "InvalidControl"));
+  EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("invalid controls: hpa-controller.io/paused"));
+}
+
+}  // namespace
+}  // namespace hpa::controller

@@ -1,0 +1,115 @@
+#pragma once
+
+// The reconcile tests' fixture: one HPA "default/web" on Deployment web, its pods and their cpu
+// samples, and a controller wired to fakes.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "api/defaults.h"
+#include "controller/horizontal_controller.h"
+#include "fakes/controller_fakes.h"
+#include "fakes/fake_clock.h"
+#include "fakes/pod_builder.h"
+
+namespace hpa::controller::fixture {
+
+using hpa::testing::FakeClock;
+using hpa::testing::PodBuilder;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+inline const Time kPodStart = Time(seconds(1'700'000'000));
+
+inline api::MetricSpec cpuUtilization(std::int32_t target) {
+  api::MetricSpec m;
+  m.type = api::kResourceMetric;
+  m.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, target}};
+  return m;
+}
+
+inline api::MetricSpec externalValue(const std::string& name, const char* value) {
+  api::MetricSpec m;
+  m.type = api::kExternalMetric;
+  m.external = api::ExternalMetricSource{{name, std::nullopt}, api::MetricTarget{api::kValueTarget, *api::Quantity::parse(value), {}, {}}};
+  return m;
+}
+
+// One HPA "default/web" on Deployment web, its pods and their cpu samples, and a controller
+// wired to fakes.
+class ReconcileTest : public ::testing::Test {
+ protected:
+  ReconcileTest() : clock_(kPodStart + minutes(30)) {
+    hpa_.metadata = {"web", "default", "uid-1", "1", 1, {}, {}, std::nullopt, std::nullopt};
+    hpa_.spec.scaleTargetRef = {"Deployment", "web", "apps/v1"};
+    hpa_.spec.minReplicas = 1;
+    hpa_.spec.maxReplicas = 10;
+    hpa_.spec.metrics = {cpuUtilization(50)};
+  }
+
+  void setScale(std::int32_t replicas, std::string selector = "app=web") {
+    api::Scale s;
+    s.metadata.name = "web";
+    s.metadata.namespace_ = "default";
+    s.specReplicas = replicas;
+    s.statusReplicas = replicas;
+    s.selector = std::move(selector);
+    scales_.scales["deployments/default/web"] = s;
+  }
+  // `count` Running/Ready pods with a 100m request each, using `usageMilli` of cpu.
+  void setPods(int count, std::int64_t usageMilli) {
+    pods_.clear();
+    metricsclient::PodMetricsResult samples;
+    samples.timestamp = clock_.now() - seconds(20);
+    for (int i = 0; i < count; ++i) {
+      std::string name = "web-" + std::to_string(i);
+      pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                    .container("app", 100).build());
+      samples.metrics[name] = replicacalc::PodMetric{usageMilli, samples.timestamp, minutes(1)};
+    }
+    metrics_.resource.insert_or_assign("cpu", samples);
+  }
+  HorizontalController& controller() {
+    if (!controller_) {
+      controller_ = std::make_unique<HorizontalController>(
+          ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard(), nullptr},
+          options_);
+    }
+    return *controller_;
+  }
+  ReconcileResult reconcile() {
+    hpas_.put(hpa_);
+    controller().hpaAdded("default/web");
+    auto r = controller().reconcileKey("default/web");
+    if (!status_.writes.empty()) {
+      // What the server stored is what the informer will show next.
+      hpa_.status = status_.writes.back().status;
+      if (status_.dropObservedGeneration) hpa_.status.observedGeneration.reset();
+    }
+    return r;
+  }
+  const api::HorizontalPodAutoscalerCondition* condition(const std::string& type) const {
+    for (const auto& c : hpa_.status.conditions) {
+      if (c.type == type) return &c;
+    }
+    return nullptr;
+  }
+  std::vector<std::string> eventReasons() const {
+    std::vector<std::string> out;
+    for (const auto& e : events_.events) out.push_back(e.reason);
+    return out;
+  }
+
+  FakeClock clock_;
+  api::HorizontalPodAutoscaler hpa_;
+  ControllerOptions options_;
+  hpa::testing::FakeHpaLister hpas_;
+  hpa::testing::FakePodLister pods_;
+  hpa::testing::FakeMetricsClient metrics_;
+  hpa::testing::FakeScaleClient scales_;
+  hpa::testing::FakeStatusWriter status_;
+  hpa::testing::FakeEventRecorder events_;
+  std::unique_ptr<HorizontalController> controller_;
+};
+
+}  // namespace hpa::controller::fixture
