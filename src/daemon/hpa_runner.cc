@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "controller/hpa_controls.h"
 #include "workqueue/rate_limiter.h"
 
 namespace hpa::daemon {
@@ -9,6 +10,19 @@ namespace {
 
 std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
   return api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+}
+
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+  auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+// The HPA's limiter, keeping a pointer to it for the per-HPA intervals.
+workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod, workqueue::FixedIntervalRateLimiter*& out) {
+  auto limiter = std::make_unique<workqueue::FixedIntervalRateLimiter>(syncPeriod);
+  out = limiter.get();
+  return limiter;
 }
 
 }  // namespace
@@ -26,8 +40,9 @@ HpaRunner::HpaRunner(controller::HorizontalController& controller,
       clock_(clock),
       logger_(std::move(logger)),
       settings_(settings),
-      // The HPA's limiter: every requeue waits exactly the sync period (no back-off).
-      queue_(clock, std::make_unique<workqueue::FixedIntervalRateLimiter>(settings.syncPeriod)) {}
+      // The HPA's limiter: every requeue waits exactly the sync period (no back-off), the HPA's
+      // own when its controls set one.
+      queue_(clock, intervalLimiter(settings.syncPeriod, intervals_)) {}
 
 HpaRunner::~HpaRunner() { shutDown(); }
 
@@ -41,9 +56,11 @@ void HpaRunner::registerHandlers() {
       },
       [this](const auto& oldHpa, const auto& newHpa) {
         const std::string key = keyOf(*newHpa);
-        // A changed spec is acted on at once; status writes, annotation updates and resyncs
+        // A changed spec or control is acted on at once (a new sync period takes effect
+        // without waiting out the old one); status writes, other annotation updates and resyncs
         // wait for the sync period.
-        if (!(oldHpa->spec == newHpa->spec)) {
+        if (!(oldHpa->spec == newHpa->spec) ||
+            !(controller::parseControls(*oldHpa) == controller::parseControls(*newHpa))) {
           queue_.add(key);
         } else {
           queue_.addRateLimited(key);
@@ -55,9 +72,16 @@ void HpaRunner::registerHandlers() {
         observer_.hpaCountChanged(-1);
         if (persister_) persister_->forget(key);
         written_.forget(key);
-        queue_.forget(key);
+        forgetKey(key);
         queue_.add(key);  // the reconcile sees it gone and drops its history
       }});
+}
+
+void HpaRunner::forgetKey(const std::string& key) {
+  queue_.forget(key);
+  intervals_->setInterval(key, std::nullopt);
+  auto [ns, name] = splitKey(key);
+  observer_.hpaDeleted(ns, name);
 }
 
 void HpaRunner::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
@@ -114,15 +138,18 @@ void HpaRunner::worker() {
     const auto& report = result.report;
     if (result.deleted) {
       written_.forget(*key);
-      queue_.forget(*key);
+      forgetKey(*key);
       queue_.done(*key);
       continue;
     }
+    auto [ns, name] = splitKey(*key);
+    observer_.hpaReconciled(ns, name);
     if (!result.status.ok()) {
       logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
     }
     // One line per decision at the default level; the details are at higher -v.
-    logger_.info(report.rescaled ? "rescaled" : "decided", "HPA", *key, "replicas",
+    const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
+    logger_.info(verdict, "HPA", *key, "replicas",
                  fmt::format("{} -> {}", report.currentReplicas, report.desiredReplicas), "reason",
                  report.reason.empty() ? std::string(controller::branchName(report.branch)) : report.reason);
     logger_.v(4, "reconciled", "HPA", *key, "took",
@@ -130,6 +157,8 @@ void HpaRunner::worker() {
     if (persister_ && report.history && leading_) {
       if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
     }
+    // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
+    intervals_->setInterval(*key, report.controls.controls.syncPeriod);
     queue_.addRateLimited(*key);
     queue_.done(*key);
     observer_.queueDepth(queue_.len());

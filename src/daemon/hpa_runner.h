@@ -12,6 +12,7 @@
 #include "daemon/written_versions.h"
 #include "informer/informer.h"
 #include "metricsclient/rest_metrics_client.h"
+#include "workqueue/rate_limiter.h"
 #include "workqueue/rate_limiting_queue.h"
 
 namespace hpa::daemon {
@@ -23,10 +24,11 @@ struct RunnerSettings {
 };
 
 // The daemon's control loop around the reconcile, as upstream's HorizontalController.Run:
-// informer handlers enqueue HPA keys (new HPAs and spec changes at once, everything else on the
-// sync period), workers reconcile each key (never two at once) and requeue it after the sync
-// period unless it was deleted. Workers only reconcile while this instance leads; on gaining
-// leadership every HPA's persisted history is restored and every key is queued.
+// informer handlers enqueue HPA keys (new HPAs, spec changes and control annotation changes at
+// once, everything else on the sync period), workers reconcile each key (never two at once) and
+// requeue it after its sync period (the global one, or the HPA's own from its controls) unless
+// it was deleted. Workers only reconcile while this instance leads; on gaining leadership every
+// HPA's persisted history is restored and every key is queued.
 class HpaRunner {
  public:
   HpaRunner(controller::HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
@@ -49,6 +51,7 @@ class HpaRunner {
   void worker();
   void ticker();
   void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
+  void forgetKey(const std::string& key);
 
   controller::HorizontalController& controller_;
   informer::Informer<api::HorizontalPodAutoscaler>& hpas_;
@@ -59,6 +62,7 @@ class HpaRunner {
   Clock& clock_;
   Logger logger_;
   RunnerSettings settings_;
+  workqueue::FixedIntervalRateLimiter* intervals_ = nullptr;  // owned by queue_
   workqueue::RateLimitingQueue queue_;
   std::atomic<bool> leading_{false};
   std::mutex mu_;

@@ -77,7 +77,11 @@ PrometheusObserver::PrometheusObserver()
                       .Name("horizontal_pod_autoscaler_controller_stale_sync_skips_total")
                       .Help("Reconciles skipped because the HPA cache was older than the controller's last status write.")
                       .Register(*registry_)
-                      .Add({{"group", "autoscaling"}, {"resource", "horizontalpodautoscalers"}})) {}
+                      .Add({{"group", "autoscaling"}, {"resource", "horizontalpodautoscalers"}})),
+      reconcilesPerHpa_(prometheus::BuildCounter()
+                            .Name("hpa_controller_reconciles_total")
+                            .Help("Reconciles of each HPA (its sync period in action: the global one or its own).")
+                            .Register(*registry_)) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();
@@ -106,6 +110,15 @@ void PrometheusObserver::apiRequest(const std::string& verb, int code, Duration 
 }
 
 void PrometheusObserver::staleSkip() { staleSkips_.Increment(); }
+
+void PrometheusObserver::hpaReconciled(const std::string& ns, const std::string& name) {
+  reconcilesPerHpa_.Add({{"namespace", ns}, {"name", name}}).Increment();
+}
+
+void PrometheusObserver::hpaDeleted(const std::string& ns, const std::string& name) {
+  const prometheus::Labels labels{{"namespace", ns}, {"name", name}};
+  if (reconcilesPerHpa_.Has(labels)) reconcilesPerHpa_.Remove(&reconcilesPerHpa_.Add(labels));
+}
 
 std::string PrometheusObserver::serialize() const {
   return prometheus::TextSerializer().Serialize(registry_->Collect());

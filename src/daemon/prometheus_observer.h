@@ -28,6 +28,10 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   void queueDepth(std::size_t depth);
   void apiRequest(const std::string& verb, int code, Duration latency);
   void staleSkip();
+  // Reconciles per HPA (hpa_controller_reconciles_total{namespace,name}): one more for an HPA,
+  // and its series dropped when the HPA is deleted.
+  void hpaReconciled(const std::string& ns, const std::string& name);
+  void hpaDeleted(const std::string& ns, const std::string& name);
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format.
@@ -45,6 +49,7 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   prometheus::Family<prometheus::Counter>& apiRequests_;
   prometheus::Family<prometheus::Histogram>& apiLatency_;
   prometheus::Counter& staleSkips_;
+  prometheus::Family<prometheus::Counter>& reconcilesPerHpa_;
 };
 
 }  // namespace hpa::daemon

@@ -64,9 +64,27 @@ int MaxOfRateLimiter::numRequeues(const std::string& key) {
   return most;
 }
 
-Duration FixedIntervalRateLimiter::when(const std::string&) { return interval_; }
+Duration FixedIntervalRateLimiter::when(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = perKey_.find(key);
+  return it == perKey_.end() ? interval_ : it->second;
+}
 void FixedIntervalRateLimiter::forget(const std::string&) {}
 int FixedIntervalRateLimiter::numRequeues(const std::string&) { return 1; }
+
+void FixedIntervalRateLimiter::setInterval(const std::string& key, std::optional<Duration> interval) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!interval || *interval == interval_) {
+    perKey_.erase(key);
+  } else {
+    perKey_.insert_or_assign(key, *interval);
+  }
+}
+
+std::size_t FixedIntervalRateLimiter::keysWithOwnInterval() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return perKey_.size();
+}
 
 RateLimiterPtr defaultControllerRateLimiter(Clock& clock) {
   // client-go's values: 5 ms doubles to reach 1000 s after about 18 failures of one key; the

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,7 +73,8 @@ class MaxOfRateLimiter final : public RateLimiter {
 
 // The HPA controller's limiter (upstream's FixedItemIntervalRateLimiter): every key waits the
 // same interval, the sync period, so errors neither speed up nor slow down a key's resync.
-// numRequeues() is always 1 and forget() does nothing, as upstream.
+// numRequeues() is always 1 and forget() does nothing, as upstream. A key may have an interval
+// of its own (KEP-6003's per-HPA sync period), set and dropped by the queue's owner.
 class FixedIntervalRateLimiter final : public RateLimiter {
  public:
   explicit FixedIntervalRateLimiter(Duration interval) : interval_(interval) {}
@@ -81,8 +83,14 @@ class FixedIntervalRateLimiter final : public RateLimiter {
   void forget(const std::string& key) override;
   int numRequeues(const std::string& key) override;
 
+  // `key` waits `interval` from now on; nullopt (or the default interval) drops its own.
+  void setInterval(const std::string& key, std::optional<Duration> interval);
+  std::size_t keysWithOwnInterval() const;
+
  private:
   const Duration interval_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, Duration> perKey_;  // guarded by mu_
 };
 
 // client-go's DefaultControllerRateLimiter: per-key exponential back-off from 5 ms to 1000 s,

@@ -120,6 +120,25 @@ TEST(FixedIntervalRateLimiter, AlwaysWaitsTheSyncPeriod) {
   EXPECT_EQ(limiter.when("a"), seconds(15));
 }
 
+TEST(FixedIntervalRateLimiter, AKeyMayHaveItsOwnInterval) {
+  FixedIntervalRateLimiter limiter(seconds(15));
+  limiter.setInterval("fast", seconds(2));
+  limiter.setInterval("slow", seconds(30));
+  EXPECT_EQ(delays(limiter, "fast", 3), std::vector<Duration>(3, seconds(2)));
+  EXPECT_EQ(limiter.when("slow"), seconds(30));
+  EXPECT_EQ(limiter.when("other"), seconds(15));
+  EXPECT_EQ(limiter.keysWithOwnInterval(), 2u);
+  // forget() keeps upstream's meaning (nothing); only the owner drops an interval.
+  limiter.forget("fast");
+  EXPECT_EQ(limiter.when("fast"), seconds(2));
+  limiter.setInterval("fast", std::nullopt);
+  EXPECT_EQ(limiter.when("fast"), seconds(15));
+  // Setting the default interval keeps no entry.
+  limiter.setInterval("slow", seconds(15));
+  EXPECT_EQ(limiter.when("slow"), seconds(15));
+  EXPECT_EQ(limiter.keysWithOwnInterval(), 0u);
+}
+
 TEST(DefaultControllerRateLimiter, BacksOffPerKeyAndPacesAllKeysTogether) {
   FakeClock clock;
   RateLimiterPtr limiter = defaultControllerRateLimiter(clock);
