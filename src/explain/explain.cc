@@ -19,6 +19,8 @@ class StoppedClock final : public Clock {
   Time t_;
 };
 
+}  // namespace
+
 Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, const std::string& key) {
   if (snapshot.hpas.empty()) return Error::of("no HorizontalPodAutoscaler in the snapshot");
   if (key.empty()) {
@@ -35,8 +37,6 @@ Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, 
   }
   return Error::format("no HorizontalPodAutoscaler {} in the snapshot", key);
 }
-
-}  // namespace
 
 static controller::ControllerOptions withPodAccounts(controller::ControllerOptions options) {
   options.explainPods = true;

@@ -24,6 +24,9 @@ struct Explanation {
   std::optional<api::Scale> scaleUpdate;  // the Scale the controller would PUT
 };
 
+// The HPA `key` ("ns/name") names, or the only HPA of the snapshot when `key` is empty.
+Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, const std::string& key);
+
 // Runs the controller's real reconcile on the snapshot with snapshot-backed dependencies and a
 // clock stopped at `now`. Errors are unusable input (no HPA, ambiguous choice, history for
 // another HPA); "cannot scale" is an answer, in the report.

@@ -78,15 +78,22 @@ class Loader {
     if (kind == "Scale" && apiVersion == "autoscaling/v1") {
       auto scale = api::decodeScale(object);
       if (!scale.ok()) return fail(origin, scale.error());
-      snapshot_.scales.push_back({std::move(*scale), "", origin});
+      snapshot_.scales.push_back({std::move(*scale), "", origin, std::nullopt});
       return Status();
     }
     if (isWorkload(apiVersion, kind)) {
       auto scale = scaleFromWorkload(object);
       if (!scale.ok()) return fail(origin, scale.error());
-      snapshot_.scales.push_back({std::move(*scale), kind, origin});
+      std::optional<api::Pod> podTemplate;
+      if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
+        auto pod = api::decodePod(object["spec"]["template"]);
+        if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template.{}", pod.error().message));
+        podTemplate = std::move(*pod);
+      }
+      snapshot_.scales.push_back({std::move(*scale), kind, origin, std::move(podTemplate)});
       return Status();
     }
+    if (kind == "Namespace" && apiVersion == "v1") return Status();
     if (kind == "Pod" && apiVersion == "v1") {
       auto pod = api::decodePod(object);
       if (!pod.ok()) return fail(origin, pod.error());

@@ -28,6 +28,9 @@ struct ScaleEntry {
   api::Scale scale;
   std::string kind;  // "Deployment" etc. when derived from a workload; "" for a Scale object
   Origin origin;
+  // A workload's spec.template as a Pod (labels, containers and their requests): what its pods
+  // are made of (`replay` builds its simulated pods from it).
+  std::optional<api::Pod> podTemplate;
 };
 
 struct CustomMetricEntry {
@@ -54,8 +57,9 @@ struct SnapshotSource {
 };
 
 // Reads YAML or JSON documents (several per file, `kind: List` and typed lists with `items`)
-// and decodes every object kind `explain` understands. Unknown kinds are an error naming the
-// file and document, so that a typo is not silently ignored.
+// and decodes every object kind `explain` understands. Namespaces (manifests often carry them)
+// are skipped; other unknown kinds are an error naming the file and document, so that a typo
+// is not silently ignored.
 Result<Snapshot> loadSnapshot(const std::vector<SnapshotSource>& sources);
 
 }  // namespace hpa::explain

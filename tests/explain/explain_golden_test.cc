@@ -180,8 +180,29 @@ INSTANTIATE_TEST_SUITE_P(
                   "apiVersion: v1\nkind: List\nitems:\n- apiVersion: metrics.k8s.io/v1beta1\n  kind: PodMetrics\n"
                   "  metadata: {name: p}\n  timestamp: 2026-11-23T10:00:00Z\n  window: soon\n",
                   "items[0]"},
-        Malformed{"unknown_kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: p}\n", "Banana"}),
+        Malformed{"unknown_kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: p}\n", "Banana"},
+        Malformed{"template_request",
+                  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n"
+                  "      containers:\n      - {name: app, resources: {requests: {cpu: lots}}}\n",
+                  "spec.template.spec.containers[0].resources.requests.cpu"}),
     [](const auto& info) { return std::string(info.param.label); });
+
+TEST(Explain, WorkloadsKeepTheirPodTemplateAndNamespacesAreSkipped) {
+  auto snapshot = loadSnapshot({SnapshotSource{
+      "app.yaml",
+      "apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}\n---\n"
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n  replicas: 3\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n"
+      "      containers:\n      - {name: app, resources: {requests: {cpu: 250m}}}\n"}});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
+  ASSERT_EQ(snapshot->scales.size(), 1u);
+  const auto& entry = snapshot->scales.front();
+  EXPECT_EQ(entry.scale.specReplicas, 3);
+  ASSERT_TRUE(entry.podTemplate.has_value());
+  EXPECT_EQ(entry.podTemplate->labels.get("app"), "web");
+  ASSERT_EQ(entry.podTemplate->containers.size(), 1u);
+  EXPECT_EQ(api::findResource(entry.podTemplate->containers[0].requests, "cpu"), 250);
+}
 
 TEST(Explain, UnusableSnapshots) {
   auto none = loadSnapshot({SnapshotSource{"pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"}});
