@@ -1,0 +1,251 @@
+#include "replay/overrides.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+
+#include "api/codec.h"
+#include "common/yaml_json.h"
+
+namespace hpa::replay {
+namespace {
+
+using nlohmann::json;
+
+// autoscaling validation.go limits.
+constexpr std::int32_t kMaxPeriodSeconds = 1800;          // MaxPeriodSeconds
+constexpr std::int32_t kMaxStabilizationWindowSeconds = 3600;  // MaxStabilizationWindowSeconds
+
+struct PathStep {
+  std::string key;
+  std::vector<size_t> indices;
+};
+
+Result<std::vector<PathStep>> parsePath(std::string_view path) {
+  std::vector<PathStep> steps;
+  size_t i = 0;
+  while (i <= path.size()) {
+    PathStep step;
+    while (i < path.size() && path[i] != '.' && path[i] != '[') step.key += path[i++];
+    if (step.key.empty()) return Error::format("{:?}: empty field name at position {}", path, i + 1);
+    while (i < path.size() && path[i] == '[') {
+      auto close = path.find(']', i);
+      if (close == std::string_view::npos) return Error::format("{:?}: unclosed [", path);
+      size_t index = 0;
+      auto digits = path.substr(i + 1, close - i - 1);
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+      if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
+        return Error::format("{:?}: [{}] is not an index", path, digits);
+      }
+      step.indices.push_back(index);
+      i = close + 1;
+    }
+    steps.push_back(std::move(step));
+    if (i == path.size()) break;
+    if (path[i] != '.') return Error::format("{:?}: unexpected {:?} at position {}", path, path[i], i + 1);
+    ++i;
+  }
+  return steps;
+}
+
+Status setPath(json& root, const std::vector<PathStep>& steps, json value) {
+  json* node = &root;
+  std::string at = "spec";
+  for (const auto& step : steps) {
+    if (node->is_null()) *node = json::object();
+    if (!node->is_object()) return Error::format("{} is not an object", at);
+    node = &(*node)[step.key];
+    at += "." + step.key;
+    for (size_t index : step.indices) {
+      if (node->is_null()) *node = json::array();
+      if (!node->is_array()) return Error::format("{} is not a list", at);
+      if (index > node->size()) {
+        return Error::format("{} has {} entries; [{}] is past the end (use [{}] to add one)", at, node->size(), index,
+                             node->size());
+      }
+      if (index == node->size()) node->push_back(nullptr);
+      node = &(*node)[index];
+      at += fmt::format("[{}]", index);
+    }
+  }
+  *node = std::move(value);
+  return Status();
+}
+
+// The node at `steps`, or nullptr when the path does not exist (or holds null).
+const json* findPath(const json& root, const std::vector<PathStep>& steps) {
+  const json* node = &root;
+  for (const auto& step : steps) {
+    if (!node->is_object() || !node->contains(step.key)) return nullptr;
+    node = &(*node)[step.key];
+    for (size_t index : step.indices) {
+      if (!node->is_array() || index >= node->size()) return nullptr;
+      node = &(*node)[index];
+    }
+  }
+  return node->is_null() ? nullptr : node;
+}
+
+Result<Duration> durationValue(const std::string& value) {
+  auto d = parseGoDuration(value);
+  if (!d.ok()) return d.error();
+  if (d->count() < 0) return Error::of("must not be negative");
+  return d;
+}
+
+// Replay flags that can be overridden; true when `path` named one.
+Result<bool> applyFlag(RunSettings& s, const Override& o) {
+  auto& c = s.options.controller;
+  struct DurationFlag {
+    const char* name;
+    Duration* target;
+    bool positive;
+  };
+  const DurationFlag durations[] = {
+      {"horizontal-pod-autoscaler-sync-period", &s.options.syncPeriod, true},
+      {"horizontal-pod-autoscaler-downscale-stabilization", &c.downscaleStabilizationWindow, false},
+      {"horizontal-pod-autoscaler-cpu-initialization-period", &c.cpuInitializationPeriod, false},
+      {"horizontal-pod-autoscaler-initial-readiness-delay", &c.delayOfInitialReadinessStatus, false},
+      {"readiness-delay", &s.options.readinessDelay, false},
+      {"metric-window", &s.options.metricWindow, false},
+      {"reconcile-duration", &s.options.reconcileDuration, false},
+  };
+  for (const auto& f : durations) {
+    if (o.path != f.name) continue;
+    auto d = durationValue(o.value);
+    if (!d.ok()) return d.error();
+    if (f.positive && d->count() == 0) return Error::of("must be positive");
+    *f.target = *d;
+    return true;
+  }
+  if (o.path == "horizontal-pod-autoscaler-tolerance") {
+    double v = 0;
+    auto [end, ec] = std::from_chars(o.value.data(), o.value.data() + o.value.size(), v);
+    if (ec != std::errc() || end != o.value.data() + o.value.size()) return Error::of("expected a number");
+    if (v < 0) return Error::of("must not be negative");
+    c.tolerance = v;
+    return true;
+  }
+  return false;
+}
+
+Status validateRules(const std::optional<api::HPAScalingRules>& rules, const std::string& path) {
+  if (!rules) return Status();
+  if (rules->stabilizationWindowSeconds &&
+      (*rules->stabilizationWindowSeconds < 0 || *rules->stabilizationWindowSeconds > kMaxStabilizationWindowSeconds)) {
+    return Error::format("{}.stabilizationWindowSeconds: must be between 0 and {}", path,
+                         kMaxStabilizationWindowSeconds);
+  }
+  if (rules->selectPolicy && *rules->selectPolicy != api::kMaxChangePolicySelect &&
+      *rules->selectPolicy != api::kMinChangePolicySelect && *rules->selectPolicy != api::kDisabledPolicySelect) {
+    return Error::format("{}.selectPolicy: {:?}: must be Max, Min or Disabled", path, *rules->selectPolicy);
+  }
+  if (rules->policies) {
+    if (rules->policies->empty() && rules->selectPolicy != api::kDisabledPolicySelect) {
+      return Error::format("{}.policies: must specify at least one Policy", path);
+    }
+    for (size_t i = 0; i < rules->policies->size(); ++i) {
+      const auto& p = (*rules->policies)[i];
+      const std::string at = fmt::format("{}.policies[{}]", path, i);
+      if (p.type != api::kPodsScalingPolicy && p.type != api::kPercentScalingPolicy) {
+        return Error::format("{}.type: {:?}: must be Pods or Percent", at, p.type);
+      }
+      if (p.value <= 0) return Error::format("{}.value: must be greater than zero", at);
+      if (p.periodSeconds <= 0 || p.periodSeconds > kMaxPeriodSeconds) {
+        return Error::format("{}.periodSeconds: must be between 1 and {}", at, kMaxPeriodSeconds);
+      }
+    }
+  }
+  if (rules->tolerance && rules->tolerance->sign() < 0) return Error::format("{}.tolerance: must not be negative", path);
+  return Status();
+}
+
+Status validateTarget(const api::MetricTarget& t, const std::string& path) {
+  if (t.type == api::kUtilizationTarget && (!t.averageUtilization || *t.averageUtilization <= 0)) {
+    return Error::format("{}.averageUtilization: must be greater than 0", path);
+  }
+  if (t.type == api::kAverageValueTarget && (!t.averageValue || t.averageValue->sign() <= 0)) {
+    return Error::format("{}.averageValue: must be positive", path);
+  }
+  if (t.type == api::kValueTarget && (!t.value || t.value->sign() <= 0)) {
+    return Error::format("{}.value: must be positive", path);
+  }
+  if (t.type != api::kUtilizationTarget && t.type != api::kAverageValueTarget && t.type != api::kValueTarget) {
+    return Error::format("{}.type: {:?}: must be Utilization, Value or AverageValue", path, t.type);
+  }
+  return Status();
+}
+
+}  // namespace
+
+Result<Override> parseOverride(std::string_view text) {
+  auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) return Error::format("--set {}: expected PATH=VALUE", text);
+  Override o{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)), std::string(text)};
+  if (o.path.starts_with("spec.")) o.path = o.path.substr(5);
+  return o;
+}
+
+Status validateSpec(const api::HorizontalPodAutoscalerSpec& spec) {
+  const std::int32_t minReplicas = spec.minReplicas.value_or(1);
+  if (minReplicas < 0) return Error::of("spec.minReplicas: must be greater than or equal to 0");
+  if (spec.maxReplicas < 1) return Error::of("spec.maxReplicas: must be greater than 0");
+  if (spec.maxReplicas < minReplicas) return Error::of("spec.maxReplicas: must be greater than or equal to minReplicas");
+  for (size_t i = 0; i < spec.metrics.size(); ++i) {
+    const auto& m = spec.metrics[i];
+    const std::string at = fmt::format("spec.metrics[{}]", i);
+    const api::MetricTarget* target = nullptr;
+    if (m.resource) target = &m.resource->target;
+    if (m.containerResource) target = &m.containerResource->target;
+    if (m.pods) target = &m.pods->target;
+    if (m.object) target = &m.object->target;
+    if (m.external) target = &m.external->target;
+    if (target) {
+      std::string kind = m.type.empty() ? "" : std::string(1, static_cast<char>(std::tolower(m.type[0]))) + m.type.substr(1);
+      if (auto s = validateTarget(*target, at + "." + kind + ".target"); !s.ok()) return s;
+    }
+  }
+  if (spec.behavior) {
+    if (auto s = validateRules(spec.behavior->scaleUp, "spec.behavior.scaleUp"); !s.ok()) return s;
+    if (auto s = validateRules(spec.behavior->scaleDown, "spec.behavior.scaleDown"); !s.ok()) return s;
+  }
+  return Status();
+}
+
+Status applyOverrides(RunSettings& settings, const std::vector<Override>& overrides) {
+  for (const auto& o : overrides) {
+    auto flag = applyFlag(settings, o);
+    if (!flag.ok()) return Error::format("--set {}: {}", o.text, flag.error().message);
+    if (*flag) continue;
+    if (o.path.starts_with("metadata") || o.path.starts_with("status")) {
+      return Error::format("--set {}: only spec fields and replay flags can be set", o.text);
+    }
+    auto steps = parsePath(o.path);
+    if (!steps.ok()) return Error::format("--set {}: {}", o.text, steps.error().message);
+    auto docs = yamlDocumentsToJson(o.value);
+    if (!docs.ok()) return Error::format("--set {}: the value: {}", o.text, docs.error().message);
+    json value = docs->empty() ? json(nullptr) : docs->front();
+
+    json object = api::encodeHorizontalPodAutoscaler(settings.hpa, settings.hpa.apiVersion);
+    object.erase("status");
+    if (auto s = setPath(object["spec"], *steps, std::move(value)); !s.ok()) {
+      return Error::format("--set {}: {}", o.text, s.error().message);
+    }
+    auto decoded = api::decodeHorizontalPodAutoscaler(object);
+    if (!decoded.ok()) return Error::format("--set {}: {}", o.text, decoded.error().message);
+    // The decoder ignores fields it does not know: a misspelt path would change nothing.
+    const bool removing = findPath(object["spec"], *steps) == nullptr;
+    if (!removing && !findPath(api::encodeHorizontalPodAutoscalerSpec(decoded->spec), *steps)) {
+      return Error::format("--set {}: spec.{} is not a field of the HorizontalPodAutoscaler spec (or not one the "
+                           "controller reads)",
+                           o.text, o.path);
+    }
+    if (auto s = validateSpec(decoded->spec); !s.ok()) return Error::format("--set {}: {}", o.text, s.error().message);
+    decoded->status = {};
+    settings.hpa = std::move(*decoded);
+  }
+  return Status();
+}
+
+}  // namespace hpa::replay

@@ -1,0 +1,203 @@
+#include "replay/replay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "api/label_selector.h"
+#include "explain/snapshot_clients.h"
+#include "replay/simulated_metrics.h"
+#include "replay/simulated_workload.h"
+
+namespace hpa::replay {
+namespace {
+
+// Offset 0 of a trace without absolute times. Any instant would do; a fixed one keeps runs
+// reproducible to the byte.
+const Time kRelativeEpoch = fromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+
+// The simulated time: moved by the replay loop only.
+class SteppedClock final : public Clock {
+ public:
+  explicit SteppedClock(Time t) : t_(t) {}
+  Time now() const override { return t_; }
+  void set(Time t) { t_ = t; }
+  // Nothing waits in a replay: the loop is the only thread.
+  void waitUntil(std::condition_variable_any&, std::unique_lock<std::mutex>&, Time) override {}
+
+ private:
+  Time t_;
+};
+
+// The target's /scale: read from the simulated world, written through to the workload.
+class WorkloadScaleClient final : public controller::ScaleClient {
+ public:
+  WorkloadScaleClient(explain::Snapshot& world, SimulatedWorkload& workload, const Clock& clock)
+      : world_(world), snapshot_(world), workload_(workload), clock_(clock) {}
+
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
+                                                                    const std::string& kind) override {
+    return snapshot_.mappingsFor(group, kind);
+  }
+  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+                              const std::string& name) override {
+    return snapshot_.getScale(ns, resource, name);
+  }
+  Result<api::Scale> updateScale(const std::string&, const controller::GroupVersionResource&,
+                                 const api::Scale& scale) override {
+    workload_.scale(scale.specReplicas, clock_.now());
+    api::Scale& stored = world_.scales.front().scale;
+    stored.specReplicas = workload_.replicas();
+    stored.statusReplicas = static_cast<std::int32_t>(workload_.pods().size());
+    return stored;
+  }
+
+ private:
+  explain::Snapshot& world_;
+  explain::SnapshotScaleClient snapshot_;
+  SimulatedWorkload& workload_;
+  const Clock& clock_;
+};
+
+// The HPA's status subresource: what the controller writes is what it reads next sync.
+class WorldStatusWriter final : public controller::StatusWriter {
+ public:
+  explicit WorldStatusWriter(explain::Snapshot& world) : world_(world) {}
+  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+    world_.hpas.front().first.status = hpa.status;
+    return hpa;
+  }
+
+ private:
+  explain::Snapshot& world_;
+};
+
+class DiscardingEvents final : public controller::EventRecorder {
+ public:
+  // Events are in each reconcile's report.
+  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
+};
+
+bool isBuiltinWorkload(const std::string& kind) {
+  return kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet" || kind == "ReplicationController";
+}
+
+TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricReport* report, const Trace& trace,
+                      Duration at) {
+  TickMetric m;
+  m.name = seriesNameFor(spec);
+  if (const Series* s = trace.find(m.name)) m.value = s->valueAt(at);
+  if (!report) return m;
+  m.proposal = report->proposal;
+  m.error = report->error;
+  if (report->calculation) {
+    m.utilization = report->calculation->utilization;
+    if (!m.utilization) m.usage = report->calculation->usage;
+  }
+  return m;
+}
+
+}  // namespace
+
+Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
+                         const ReplayOptions& options) {
+  if (options.syncPeriod <= Duration{0}) return Error::of("the sync period must be positive");
+  if (options.reconcileDuration < Duration{0}) return Error::of("the reconcile duration must not be negative");
+  if (target.scale.metadata.name != hpa.spec.scaleTargetRef.name) {
+    return Error::format("the target {} {} is not the HPA's scaleTargetRef ({} {})", target.kind,
+                         target.scale.metadata.name, hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name);
+  }
+  if (auto covered = checkTraceCovers(hpa, trace); !covered.ok()) return covered.error();
+
+  const Time start = trace.origin.value_or(kRelativeEpoch);
+  const Duration end = options.duration.value_or(trace.end());
+  const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+
+  ReplayRun run;
+  run.hpaKey = key;
+  run.hpa = hpa;
+  run.hpa.status = {};
+
+  // The initial pods have run for longer than any start-up rule looks back.
+  const Duration initialAge = std::max<Duration>(std::chrono::hours(1), options.controller.cpuInitializationPeriod +
+                                                                            options.readinessDelay +
+                                                                            options.controller.delayOfInitialReadinessStatus);
+  SimulatedWorkload workload({hpa.metadata.namespace_, target.scale.metadata.name, target.podTemplate,
+                              target.scale.specReplicas, options.readinessDelay, initialAge},
+                             start);
+  run.initialReplicas = workload.replicas();
+
+  explain::Snapshot world;
+  world.hpas.emplace_back(run.hpa, explain::Origin{"replay", 1, ""});
+  api::Scale scale = target.scale;
+  scale.metadata.namespace_ = hpa.metadata.namespace_;
+  world.scales.push_back(
+      {scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""}, target.podTemplate});
+
+  SteppedClock clock(start);
+  explain::SnapshotHpaLister hpas(world);
+  explain::SnapshotPodLister pods(world);
+  explain::SnapshotMetricsClient metrics(world);
+  WorkloadScaleClient scales(world, workload, clock);
+  WorldStatusWriter status(world);
+  DiscardingEvents events;
+  controller::HorizontalController controller(
+      controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock, Logger::discard(), nullptr},
+      options.controller);
+  controller.hpaAdded(key);
+
+  run.peakReplicas = workload.replicas();
+  // One sync per sync period of the trace; the reconcile time makes the last ones a little later
+  // than the trace's end, where its last values hold.
+  const std::int64_t syncs = end / options.syncPeriod + 1;
+  for (std::int64_t k = 0; k < syncs; ++k) {
+    const Duration at = k * (options.syncPeriod + options.reconcileDuration);
+    const Time now = start + at;
+    clock.set(now);
+    workload.advance(now);
+    world.pods = workload.pods();
+    world.scales.front().scale.specReplicas = workload.replicas();
+    world.scales.front().scale.statusReplicas = static_cast<std::int32_t>(workload.pods().size());
+    publishMetrics(run.hpa, trace, {at, now, options.metricWindow}, workload.pods(), world);
+
+    Tick tick;
+    tick.at = at;
+    tick.readyPods = workload.readyPods();
+    auto result = controller.reconcileKey(key);
+    const auto& report = result.report;
+    for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
+      tick.metrics.push_back(tickMetric(hpa.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
+                                        trace, at));
+    }
+    tick.currentReplicas = report.currentReplicas;
+    tick.proposed = report.metricReplicas;
+    if (report.normalization) {
+      tick.stabilized = report.normalization->stabilized;
+      if (report.normalization->ableToScale.reason.ends_with("Stabilized")) {
+        tick.stabilizedReason = report.normalization->ableToScale.reason;
+      }
+      if (report.normalization->scalingLimited.status == api::kConditionTrue) {
+        tick.limitedReason = report.normalization->scalingLimited.reason;
+      }
+    }
+    tick.desiredReplicas = report.desiredReplicas;
+    tick.replicas = workload.replicas();
+    tick.pods = static_cast<int>(workload.pods().size());
+    tick.branch = controller::branchName(report.branch);
+    tick.events = report.events;
+    tick.error = report.error;
+    if (report.rescaled) {
+      std::string message;
+      for (const auto& e : report.events) {
+        if (e.reason == "SuccessfulRescale") message = e.message;
+      }
+      run.changes.push_back({at, report.currentReplicas, workload.replicas(), message});
+    }
+    run.peakReplicas = std::max(run.peakReplicas, workload.replicas());
+    run.ticks.push_back(std::move(tick));
+  }
+  run.finalReplicas = workload.replicas();
+  return run;
+}
+
+}  // namespace hpa::replay
