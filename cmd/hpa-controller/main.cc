@@ -5,14 +5,17 @@
 
 #include "daemon/daemon.h"
 #include "explain_command.h"
+#include "replay_command.h"
 #include "run_flags.h"
 
 // hpa-controller            the controller daemon (flags as kube-controller-manager's HPA flags)
 // hpa-controller explain    what the autoscaler would decide now for an HPA, and why
+// hpa-controller replay     what-if: an HPA replayed through a recorded metric trace
 int main(int argc, char** argv) {
   CLI::App app{
       "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
-      "Without a subcommand it runs the controller; `explain` answers what it would do, offline."};
+      "Without a subcommand it runs the controller; `explain` answers what it would do, offline;\n"
+      "`replay` runs an HPA through a recorded metric trace."};
   app.set_version_flag("--version", HPA_VERSION);
   hpa::daemon::DaemonOptions options;
   std::string configFile;
@@ -23,6 +26,7 @@ int main(int argc, char** argv) {
   hpa::cmd::addDaemonFlags(app, options, configFile);
   std::function<int()> run;
   hpa::cmd::addExplainCommand(app, run);
+  hpa::cmd::addReplayCommand(app, run);
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

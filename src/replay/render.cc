@@ -1,0 +1,282 @@
+#include "replay/render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "api/codec.h"
+#include "api/quantity.h"
+
+namespace hpa::replay {
+namespace {
+
+using nlohmann::json;
+
+std::string seconds(Duration d) { return fmt::format("{:.1f}s", std::chrono::duration<double>(d).count()); }
+
+std::string quantity(std::int64_t milli) { return api::Quantity::fromMilli(milli).toString(); }
+
+// What the controller saw of a metric: "40%" for utilization targets, else the usage.
+std::string seen(const TickMetric& m) {
+  if (m.utilization) return fmt::format("{}%", *m.utilization);
+  if (m.usage) return quantity(*m.usage);
+  return m.error ? "error" : "-";
+}
+
+// The tick's events; with `hints`, when there are none, why the replicas did not follow the
+// proposal (stabilization, limits).
+std::string eventsText(const Tick& t, bool hints) {
+  std::vector<std::string> parts;
+  for (const auto& e : t.events) parts.push_back(fmt::format("{}: {}", e.reason, e.message));
+  if (parts.empty() && hints) {
+    std::vector<std::string> held;
+    for (const auto* reason : {&t.stabilizedReason, &t.limitedReason}) {
+      if (!reason->empty()) held.push_back(*reason);
+    }
+    if (!held.empty()) parts.push_back(fmt::format("({})", fmt::join(held, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, " | "));
+}
+
+std::optional<RecordedReplicas> recordedAt(const Trace& trace, Duration at) {
+  std::optional<RecordedReplicas> out;
+  for (const auto& r : trace.recorded) {
+    if (r.at > at) break;
+    out = r;
+  }
+  return out;
+}
+
+// Columns padded to their widest cell; the last column is left as is.
+class Table {
+ public:
+  void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  std::string render() const {
+    std::vector<size_t> widths;
+    for (const auto& r : rows_) {
+      for (size_t i = 0; i < r.size(); ++i) {
+        if (widths.size() <= i) widths.push_back(0);
+        widths[i] = std::max(widths[i], r[i].size());
+      }
+    }
+    std::string out;
+    for (const auto& r : rows_) {
+      std::string line;
+      for (size_t i = 0; i < r.size(); ++i) {
+        if (i + 1 == r.size()) {
+          line += r[i];
+        } else {
+          line += fmt::format("{:>{}}  ", r[i], widths[i]);
+        }
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += "  " + line + "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
+  const auto& spec = run.hpa.spec;
+  std::string behavior = "no behavior";
+  if (spec.behavior) {
+    auto rules = [](const std::optional<api::HPAScalingRules>& r) {
+      if (!r) return std::string("default");
+      std::vector<std::string> policies;
+      for (const auto& p : r->policies.value_or(std::vector<api::HPAScalingPolicy>{})) {
+        policies.push_back(fmt::format("{} {}/{}s", p.type, p.value, p.periodSeconds));
+      }
+      return fmt::format("window {}, {} of [{}]",
+                         r->stabilizationWindowSeconds ? fmt::format("{}s", *r->stabilizationWindowSeconds)
+                                                       : std::string("(flag)"),
+                         r->selectPolicy.value_or("Max"), fmt::join(policies, ", "));
+    };
+    behavior = fmt::format("scaleUp {}; scaleDown {}", rules(spec.behavior->scaleUp), rules(spec.behavior->scaleDown));
+  }
+  return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
+                     "readiness delay {}",
+                     spec.minReplicas.value_or(1), spec.maxReplicas, behavior, formatGoDuration(o.syncPeriod),
+                     formatGoDuration(o.reconcileDuration),
+                     o.controller.tolerance, formatGoDuration(o.controller.downscaleStabilizationWindow),
+                     formatGoDuration(o.readinessDelay));
+}
+
+std::string runName(const ReplayRun& run) {
+  return run.description.empty() ? run.label : fmt::format("{} ({})", run.label, run.description);
+}
+
+std::string summaryText(const ReplayRun& run) {
+  return fmt::format("{} replicas at the start, peak {}, final {}, {} scale event{}", run.initialReplicas,
+                     run.peakReplicas, run.finalReplicas, run.changes.size(), run.changes.size() == 1 ? "" : "s");
+}
+
+json tickJson(const Tick& t) {
+  json metrics = json::array();
+  for (const auto& m : t.metrics) {
+    json mj{{"name", m.name}};
+    mj["value"] = m.value ? json(*m.value) : json(nullptr);
+    if (m.utilization) mj["utilization"] = *m.utilization;
+    if (m.usage) mj["usage"] = *m.usage;
+    mj["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
+    if (m.error) mj["error"] = *m.error;
+    metrics.push_back(std::move(mj));
+  }
+  json events = json::array();
+  for (const auto& e : t.events) events.push_back({{"type", e.type}, {"reason", e.reason}, {"message", e.message}});
+  json out{{"seconds", std::chrono::duration<double>(t.at).count()},
+           {"metrics", std::move(metrics)},
+           {"currentReplicas", t.currentReplicas},
+           {"desiredReplicas", t.desiredReplicas},
+           {"replicas", t.replicas},
+           {"pods", t.pods},
+           {"readyPods", t.readyPods},
+           {"branch", t.branch},
+           {"events", std::move(events)}};
+  out["proposed"] = t.proposed ? json(*t.proposed) : json(nullptr);
+  out["stabilized"] = t.stabilized ? json(*t.stabilized) : json(nullptr);
+  if (!t.stabilizedReason.empty()) out["stabilizedReason"] = t.stabilizedReason;
+  if (!t.limitedReason.empty()) out["scalingLimited"] = t.limitedReason;
+  if (!t.error.empty()) out["error"] = t.error;
+  return out;
+}
+
+}  // namespace
+
+std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace) {
+  std::string out;
+  if (runs.empty()) return out;
+  const bool compare = runs.size() > 1;
+  for (const auto& r : runs) {
+    out += fmt::format("{}{}: {}\n", compare ? "run " + runName(*r.run) + ": " : "", r.run->hpaKey,
+                       settingsText(*r.run, *r.options));
+  }
+  out += "\n";
+
+  Table table;
+  std::vector<std::string> header{"time"};
+  const auto& first = *runs.front().run;
+  for (const auto& m : first.ticks.empty() ? std::vector<TickMetric>{} : first.ticks.front().metrics) {
+    const Series* s = trace.find(m.name);
+    header.push_back(fmt::format("{} ({})", m.name, s ? seriesKindName(s->kind) : "?"));
+  }
+  if (!trace.recorded.empty()) header.push_back("recorded");
+  for (const auto& r : runs) {
+    const std::string p = compare ? r.run->label + ":" : "";
+    if (!compare) {
+      for (const auto& m : first.ticks.empty() ? std::vector<TickMetric>{} : first.ticks.front().metrics) {
+        header.push_back("seen " + m.name);
+      }
+      header.push_back("proposed");
+    }
+    header.push_back(p + "desired");
+    header.push_back(p + "replicas");
+    header.push_back(p + "ready");
+  }
+  header.push_back(compare ? "events" : "event");
+  table.row(header);
+
+  // Rows follow the first run's syncs; another run shows its state as of each row's time and
+  // the events of its syncs since the previous row (its sync period may differ).
+  std::vector<size_t> next(runs.size(), 0);
+  for (size_t i = 0; i < first.ticks.size(); ++i) {
+    const Tick& t0 = first.ticks[i];
+    std::vector<std::string> row{seconds(t0.at)};
+    for (const auto& m : t0.metrics) row.push_back(m.value ? quantity(*m.value) : "-");
+    if (!trace.recorded.empty()) {
+      auto rec = recordedAt(trace, t0.at);
+      row.push_back(rec ? fmt::format("{}", rec->replicas()) : "-");
+    }
+    std::vector<std::string> events;
+    for (size_t r = 0; r < runs.size(); ++r) {
+      const auto& ticks = runs[r].run->ticks;
+      const Tick* current = nullptr;
+      std::vector<std::string> runEvents;
+      while (next[r] < ticks.size() && ticks[next[r]].at <= t0.at) {
+        current = &ticks[next[r]++];
+        if (auto e = eventsText(*current, !compare); !e.empty()) runEvents.push_back(e);
+      }
+      if (!current && next[r] > 0) current = &ticks[next[r] - 1];
+      if (!compare) {
+        for (const auto& m : t0.metrics) row.push_back(seen(m));
+        row.push_back(t0.proposed ? fmt::format("{}", *t0.proposed) : "-");
+      }
+      row.push_back(current ? fmt::format("{}", current->desiredReplicas) : "-");
+      row.push_back(current ? fmt::format("{}", current->replicas) : "-");
+      row.push_back(current ? fmt::format("{}", current->readyPods) : "-");
+      for (auto& e : runEvents) events.push_back(compare ? runs[r].run->label + ": " + e : e);
+    }
+    row.push_back(fmt::format("{}", fmt::join(events, "; ")));
+    table.row(std::move(row));
+  }
+  out += table.render();
+
+  for (const auto& r : runs) {
+    out += fmt::format("\n{}scale events:\n", compare ? "run " + runName(*r.run) + " " : "");
+    if (r.run->changes.empty()) out += "  none\n";
+    for (const auto& c : r.run->changes) {
+      out += fmt::format("  {:>6}  {} -> {}  {}\n", seconds(c.at), c.from, c.to, c.message);
+    }
+  }
+  out += "\n";
+  for (const auto& r : runs) {
+    out += fmt::format("{}summary: {}\n", compare ? "run " + runName(*r.run) + " " : "", summaryText(*r.run));
+  }
+  if (!trace.recorded.empty()) {
+    std::int32_t peak = 0;
+    for (const auto& rec : trace.recorded) peak = std::max(peak, rec.replicas());
+    out += fmt::format("recorded: {} replicas at the start, peak {}, final {}\n", trace.recorded.front().replicas(),
+                       peak, trace.recorded.back().replicas());
+  }
+  return out;
+}
+
+json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {
+  json out{{"runs", json::array()}};
+  for (const auto& r : runs) {
+    const auto& o = *r.options;
+    json changes = json::array();
+    for (const auto& c : r.run->changes) {
+      changes.push_back({{"seconds", std::chrono::duration<double>(c.at).count()},
+                         {"from", c.from},
+                         {"to", c.to},
+                         {"message", c.message}});
+    }
+    json ticks = json::array();
+    for (const auto& t : r.run->ticks) ticks.push_back(tickJson(t));
+    out["runs"].push_back({{"label", r.run->label},
+                           {"description", r.run->description},
+                           {"hpa", r.run->hpaKey},
+                           {"spec", api::encodeHorizontalPodAutoscalerSpec(r.run->hpa.spec)},
+                           {"settings",
+                            {{"syncPeriod", formatGoDuration(o.syncPeriod)},
+                             {"reconcileDuration", formatGoDuration(o.reconcileDuration)},
+                             {"tolerance", o.controller.tolerance},
+                             {"downscaleStabilization", formatGoDuration(o.controller.downscaleStabilizationWindow)},
+                             {"cpuInitializationPeriod", formatGoDuration(o.controller.cpuInitializationPeriod)},
+                             {"initialReadinessDelay", formatGoDuration(o.controller.delayOfInitialReadinessStatus)},
+                             {"readinessDelay", formatGoDuration(o.readinessDelay)},
+                             {"metricWindow", formatGoDuration(o.metricWindow)}}},
+                           {"initialReplicas", r.run->initialReplicas},
+                           {"peakReplicas", r.run->peakReplicas},
+                           {"finalReplicas", r.run->finalReplicas},
+                           {"scaleEvents", std::move(changes)},
+                           {"ticks", std::move(ticks)}});
+  }
+  if (trace.origin) out["traceStart"] = formatRFC3339Nano(*trace.origin);
+  if (!trace.recorded.empty()) {
+    json recorded = json::array();
+    for (const auto& rec : trace.recorded) {
+      recorded.push_back({{"seconds", std::chrono::duration<double>(rec.at).count()},
+                          {"current", rec.current},
+                          {"desired", rec.desired},
+                          {"replicas", rec.replicas()}});
+    }
+    out["recorded"] = std::move(recorded);
+  }
+  return out;
+}
+
+}  // namespace hpa::replay
