@@ -6,6 +6,7 @@
 
 #include "api/codec.h"
 #include "api/quantity.h"
+#include "controller/hpa_controls.h"
 
 namespace hpa::replay {
 namespace {
@@ -96,9 +97,13 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
     };
     behavior = fmt::format("scaleUp {}; scaleDown {}", rules(spec.behavior->scaleUp), rules(spec.behavior->scaleDown));
   }
+  // The HPA's own sync period when its controls set one, as the replay (and the daemon) use it.
+  const auto controls = controller::parseControls(run.hpa);
+  std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.syncPeriod));
+  if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
   return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
                      "readiness delay {}",
-                     spec.minReplicas.value_or(1), spec.maxReplicas, behavior, formatGoDuration(o.syncPeriod),
+                     spec.minReplicas.value_or(1), spec.maxReplicas, behavior, sync,
                      formatGoDuration(o.reconcileDuration),
                      o.controller.tolerance, formatGoDuration(o.controller.downscaleStabilizationWindow),
                      formatGoDuration(o.readinessDelay));

@@ -147,11 +147,12 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
   controller.hpaAdded(key);
 
   run.peakReplicas = workload.replicas();
-  // One sync per sync period of the trace; the reconcile time makes the last ones a little later
-  // than the trace's end, where its last values hold.
-  const std::int64_t syncs = end / options.syncPeriod + 1;
-  for (std::int64_t k = 0; k < syncs; ++k) {
-    const Duration at = k * (options.syncPeriod + options.reconcileDuration);
+  // Syncs a sync period (the HPA's own, when its controls set one, as the daemon's queue does)
+  // plus the reconcile's duration apart, over the trace's length counted in sync periods: the
+  // reconcile time makes the last ones a little later than the trace's end, where its last
+  // values hold.
+  Duration at{0};
+  for (Duration periods{0}; periods <= end;) {
     const Time now = start + at;
     clock.set(now);
     workload.advance(now);
@@ -195,6 +196,9 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
     }
     run.peakReplicas = std::max(run.peakReplicas, workload.replicas());
     run.ticks.push_back(std::move(tick));
+    const Duration period = report.controls.controls.syncPeriod.value_or(options.syncPeriod);
+    periods += period;
+    at += period + options.reconcileDuration;
   }
   run.finalReplicas = workload.replicas();
   return run;

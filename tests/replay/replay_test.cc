@@ -278,6 +278,25 @@ TEST(ReplayUpstreamCases, NewPodsCpuCountsOnlyAfterReadinessAndAWindow) {
   }
 }
 
+// The per-HPA controls act in a replay as in the daemon: the HPA's own sync period spaces its
+// syncs, a paused HPA decides but never scales.
+TEST(Replay, HonoursTheHpasControls) {
+  auto hpa = webHpa(1, 10);
+  hpa.metadata.annotations["hpa-controller.io/sync-period"] = "30s";
+  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {90, 300}}), options());
+  ASSERT_EQ(run.ticks.size(), 4u);
+  EXPECT_EQ(run.ticks[1].at, seconds(30) + options().reconcileDuration);
+  EXPECT_EQ(run.ticks[3].at, 3 * (seconds(30) + options().reconcileDuration));
+
+  auto paused = webHpa(1, 10);
+  paused.metadata.annotations["hpa-controller.io/paused"] = "true";
+  auto held = mustReplay(paused, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {60, 300}}), options());
+  EXPECT_TRUE(held.changes.empty());
+  EXPECT_EQ(held.finalReplicas, 2);
+  EXPECT_EQ(held.ticks[0].desiredReplicas, 4);
+  EXPECT_EQ(held.ticks[0].events.front().reason, "ScalingPaused");
+}
+
 TEST(Replay, RejectsATargetThatIsNotTheHpasAndAZeroSyncPeriod) {
   auto target = webTarget(2);
   target.scale.metadata.name = "api";
