@@ -5,12 +5,16 @@
 # There is no kubelet and no scheduler: Pods stay Pending unless a test writes their status.
 #
 #   local-cluster.sh up --dir DIR [--controller-manager] [--min-request-timeout SECONDS]
+#                       [--apiserver-arg ARG]... [--controller-manager-arg ARG]...
 #   local-cluster.sh down --dir DIR [--purge]
 #   local-cluster.sh restart-apiserver --dir DIR     (same flags and port; waits for /readyz)
 #   local-cluster.sh stop-apiserver --dir DIR | start-apiserver --dir DIR
 #   local-cluster.sh compact --dir DIR               (prints the etcd revision compacted at)
 #   local-cluster.sh status --dir DIR                (exit 0 when every started part is healthy)
 # --dir defaults to $HPA_E2E_DIR. DIR must be a path without spaces or shell metacharacters.
+# --apiserver-arg / --controller-manager-arg append one flag each to those command lines (e.g.
+# audit logging, or a higher --kube-api-qps for the workload controllers in a scale benchmark);
+# a later flag overrides an earlier one of the same name. Without them nothing changes.
 #
 # What `up` leaves in DIR:
 #   env                      KEY=VALUE lines (sourceable; values never need quoting, so other
@@ -87,6 +91,8 @@ ETCD_CLIENT_PORT="" ETCD_PEER_PORT="" APISERVER_PORT="" KCM_PORT=""
 ETCD_PID="" APISERVER_PID="" KCM_PID=""
 ETCD_ENDPOINT="" APISERVER_URL="" KCM_URL="" KCM_ENABLED=0
 MIN_REQUEST_TIMEOUT=$DEFAULT_MIN_REQUEST_TIMEOUT
+EXTRA_APISERVER_ARGS=()
+EXTRA_KCM_ARGS=()
 
 log() { echo "local-cluster: $*" >&2; }
 die() {
@@ -95,7 +101,7 @@ die() {
 }
 
 usage() {
-  sed -n '7,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -435,7 +441,8 @@ start_apiserver_fresh() {
     --enable-priority-and-fairness=false \
     --endpoint-reconciler-type=none \
     --profiling=false \
-    --v=2
+    --v=2 \
+    ${EXTRA_APISERVER_ARGS[@]+"${EXTRA_APISERVER_ARGS[@]}"}
   APISERVER_PID=$LAST_PID
   write_env
   wait_until_ready kube-apiserver "$APISERVER_PID" probe_apiserver
@@ -460,7 +467,8 @@ start_controller_manager() {
     --root-ca-file="$CA_CERT" \
     --use-service-account-credentials=false \
     --profiling=false \
-    --v=2
+    --v=2 \
+    ${EXTRA_KCM_ARGS[@]+"${EXTRA_KCM_ARGS[@]}"}
   KCM_PID=$LAST_PID
   write_env
   wait_until_ready kube-controller-manager "$KCM_PID" probe_kcm
@@ -487,6 +495,8 @@ cmd_up() {
         MIN_REQUEST_TIMEOUT=${2:?--min-request-timeout needs a value}
         [[ $MIN_REQUEST_TIMEOUT =~ ^[0-9]+$ ]] || die "--min-request-timeout takes whole seconds"
         shift 2 ;;
+      --apiserver-arg) EXTRA_APISERVER_ARGS+=("${2:?--apiserver-arg needs a value}"); shift 2 ;;
+      --controller-manager-arg) EXTRA_KCM_ARGS+=("${2:?--controller-manager-arg needs a value}"); shift 2 ;;
       *) die "up: unknown option $1" ;;
     esac
   done
