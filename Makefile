@@ -55,7 +55,7 @@ test-sanitize: deps
 
 bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPA_BUILD_BENCH=ON $(CMAKE_FLAGS)
-	cmake --build $(BENCH_DIR) -j $(JOBS) --target replicacalc_bench pod_cache_bench
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target replicacalc_bench pod_cache_bench sim_metrics_bench
 	@for b in $(BENCH_DIR)/bench/*_bench; do echo "== $$b"; $$b --benchmark_counters_tabular=true; done
 
 clean:
