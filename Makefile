@@ -6,6 +6,8 @@
 #   make test-unit       unit tests only
 #   make test-sanitize   unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench           benchmarks (Release build), figures in bench/README.md
+#   make bench-scale     hpa-controller beside kube-controller-manager at scale (N=, PODS=,
+#                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
 #   make build           configure and build (build/)
 
 SHELL := /bin/bash
@@ -15,8 +17,15 @@ BENCH_DIR ?= build-bench
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CTEST_TIMEOUT ?= 1800
+# make bench-scale: HPAs (one Deployment each), pods per Deployment, namespaces, steady window (s);
+# BENCH_SCALE_FLAGS passes any other option of bench/scale/run.sh (--help lists them).
+N ?= 100
+PODS ?= 1
+NAMESPACES ?= 10
+DURATION ?= 120
+BENCH_SCALE_FLAGS ?=
 
-.PHONY: all demo run deps e2e-deps configure build test test-unit test-e2e test-sanitize bench clean
+.PHONY: all demo run deps e2e-deps configure build test test-unit test-e2e test-sanitize bench bench-scale clean
 
 all: build
 
@@ -57,6 +66,9 @@ bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPA_BUILD_BENCH=ON $(CMAKE_FLAGS)
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target replicacalc_bench pod_cache_bench sim_metrics_bench
 	@for b in $(BENCH_DIR)/bench/*_bench; do echo "== $$b"; $$b --benchmark_counters_tabular=true; done
+
+bench-scale: build e2e-deps
+	@bash bench/scale/run.sh --n $(N) --pods $(PODS) --namespaces $(NAMESPACES) --duration $(DURATION) $(BENCH_SCALE_FLAGS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(BENCH_DIR)
