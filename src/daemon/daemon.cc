@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 #include <random>
 
@@ -15,28 +14,11 @@
 #include "daemon/leader_election.h"
 #include "daemon/prometheus_observer.h"
 #include "informer/cache_listers.h"
-#include "kube/kubeconfig.h"
+#include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
 
 namespace hpa::daemon {
 namespace {
-
-std::string envOr(const char* name, std::string fallback = "") {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
-
-// --kubeconfig / --master / $KUBECONFIG first; in a pod, the service account; else ~/.kube/config.
-Result<kube::RestConfig> restConfig(const DaemonOptions& o) {
-  const std::string kubeconfigEnv = envOr("KUBECONFIG");
-  if (o.kubeconfig.empty() && kubeconfigEnv.empty() && !envOr("KUBERNETES_SERVICE_HOST").empty()) {
-    auto c = kube::inClusterConfig(kube::InClusterEnv{envOr("KUBERNETES_SERVICE_HOST"), envOr("KUBERNETES_SERVICE_PORT")});
-    if (!c.ok()) return c.error();
-    if (!o.master.empty()) c->server = o.master;
-    return c;
-  }
-  return kube::loadKubeconfig(kube::KubeconfigOptions{o.kubeconfig, o.context, o.master, kubeconfigEnv, envOr("HOME")});
-}
 
 std::string identity() {
   char host[256] = {};
@@ -90,7 +72,7 @@ int runDaemon(const ValidatedOptions& options) {
     return 1;
   };
 
-  auto config = restConfig(o);
+  auto config = kube::resolveRestConfig(kube::ConnectionFlags{o.kubeconfig, o.context, o.master});
   if (!config.ok()) return fail(config.error().message);
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
