@@ -12,6 +12,9 @@
 #include "common/time.h"
 #include "explain/explain.h"
 #include "explain/snapshot.h"
+#include "kube/client_config.h"
+#include "kube/rest_client.h"
+#include "replay/live_source.h"
 #include "replay/overrides.h"
 #include "replay/plot.h"
 #include "replay/render.h"
@@ -48,6 +51,7 @@ struct ReplayFlags {
   std::string duration;
   std::string output;
   std::string plot;
+  kube::ConnectionFlags connection;  // live: no -f, the HPA --hpa names is read from the cluster
 };
 
 int fail(const std::string& message) {
@@ -131,6 +135,19 @@ Result<explain::Snapshot> loadFiles(const std::vector<std::string>& files) {
   return explain::loadSnapshot(sources);
 }
 
+// The HPA --hpa names and its target, from the cluster of --kubeconfig / --context.
+Result<explain::Snapshot> loadLive(const ReplayFlags& flags) {
+  if (flags.hpa.empty()) return Error::of("give the HPA with -f FILE, or --hpa namespace/name to read it from the cluster");
+  auto config = kube::resolveRestConfig(flags.connection);
+  if (!config.ok()) return config.error();
+  RealClock clock;
+  auto client = kube::RestClient::create(*config, clock, Logger::discard());
+  if (!client.ok()) return client.error();
+  auto sources = replay::fetchLive(**client, flags.hpa);
+  if (!sources.ok()) return sources.error();
+  return explain::loadSnapshot(*sources);
+}
+
 Result<replay::Trace> loadTraces(const std::vector<std::string>& arguments) {
   std::vector<replay::Trace> traces;
   for (const auto& a : arguments) {
@@ -166,8 +183,7 @@ int runReplay(const ReplayFlags& flags) {
   std::string output = flags.output;
   if (output.empty()) output = isatty(STDOUT_FILENO) ? "text" : "json";
 
-  if (flags.files.empty()) return fail("give the HPA (and its target) with -f FILE");
-  auto snapshot = loadFiles(flags.files);
+  auto snapshot = flags.files.empty() ? loadLive(flags) : loadFiles(flags.files);
   if (!snapshot.ok()) return fail(snapshot.error().message);
   auto chosen = explain::chooseHpa(*snapshot, flags.hpa);
   if (!chosen.ok()) return fail(chosen.error().message);
@@ -246,8 +262,15 @@ void addReplayCommand(CLI::App& app, std::function<int()>& run) {
       "on the same trace. Writes nothing anywhere.");
   cmd->add_option("-f,--filename", flags->files,
                   "the HPA and optionally its target workload (YAML or JSON, as kubectl get -o yaml prints them; "
-                  "'-' for stdin); repeatable");
-  cmd->add_option("--hpa", flags->hpa, "namespace/name of the HPA when the files hold several");
+                  "'-' for stdin); repeatable. Without -f, --hpa is read from the cluster");
+  cmd->add_option("--hpa", flags->hpa,
+                  "namespace/name of the HPA: which one of the files, or, without -f, the one to read from the "
+                  "cluster (with its target)");
+  cmd->add_option("--kubeconfig", flags->connection.kubeconfig,
+                  "without -f: path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
+  cmd->add_option("--context", flags->connection.context, "without -f: the kubeconfig context to use");
+  cmd->add_option("--master", flags->connection.master,
+                  "without -f: the address of the Kubernetes API server (overrides any value in kubeconfig)");
   cmd->add_option("--trace", flags->traces,
                   "[METRIC[,KIND]=]FILE: a trace, CSV (time,metric,kind,value or the demo's trajectory.csv) or a "
                   "Prometheus range-query export (JSON; METRIC names it, KIND is total or per-pod); repeatable")
