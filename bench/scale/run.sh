@@ -16,4 +16,4 @@ K8S_BIN_DIR="${HPA_K8S_CACHE:-$HOME/.cache/hpa-controller/k8s-1.20.2}"
 for bin in kube-apiserver kube-controller-manager kubectl; do
   [ -x "$K8S_BIN_DIR/$bin" ] || { echo "bench-scale: $K8S_BIN_DIR/$bin is missing (make e2e-deps)" >&2; exit 1; }
 done
-exec python3 "$ROOT/bench/scale/scale_bench.py" "$@"
+exec python3 -B "$ROOT/bench/scale/scale_bench.py" "$@"
