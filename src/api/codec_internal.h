@@ -13,6 +13,8 @@
 namespace hpa::api::detail {
 
 ObjectMeta readObjectMeta(const JsonFields& f);
+// The controlling owner among metadata.ownerReferences (nullopt when none is marked controller).
+std::optional<OwnerReference> readControllerRef(const JsonFields& metadata);
 LabelSelector readLabelSelector(const JsonFields& f);
 std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key);
 

@@ -23,6 +23,17 @@ struct ObjectMeta {
   bool operator==(const ObjectMeta&) const = default;
 };
 
+// An entry of metadata.ownerReferences; the one with controller: true is an object's
+// controlling owner (a Pod's ReplicaSet, a ReplicaSet's Deployment).
+struct OwnerReference {
+  std::string apiVersion;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+  bool operator==(const OwnerReference&) const = default;
+};
+
 // "namespace/name", the key of namespaced objects in caches and queues.
 inline std::string objectKey(const std::string& ns, const std::string& name) {
   return ns.empty() ? name : ns + "/" + name;

@@ -18,6 +18,16 @@ ObjectMeta readObjectMeta(const JsonFields& f) {
   return m;
 }
 
+std::optional<OwnerReference> readControllerRef(const JsonFields& metadata) {
+  std::optional<OwnerReference> out;
+  metadata.forEach("ownerReferences", [&](const JsonFields& r, size_t) {
+    if (out || !r.boolean("controller").value_or(false)) return;
+    out = OwnerReference{r.string("apiVersion").value_or(""), r.string("kind").value_or(""),
+                         r.string("name").value_or(""), r.string("uid").value_or(""), true};
+  });
+  return out;
+}
+
 LabelSelector readLabelSelector(const JsonFields& f) {
   LabelSelector s;
   s.matchLabels = f.stringMap("matchLabels").value_or(std::map<std::string, std::string>{});

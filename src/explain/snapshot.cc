@@ -5,6 +5,7 @@
 #include "api/codec.h"
 #include "api/label_selector.h"
 #include "api/json_fields.h"
+#include "api/workload.h"
 #include "common/yaml_json.h"
 
 namespace hpa::explain {
@@ -22,36 +23,12 @@ bool isWorkload(const std::string& apiVersion, const std::string& kind) {
          (apiVersion == "v1" && kind == "ReplicationController");
 }
 
-// The Scale the `/scale` subresource would return for a workload: spec.replicas (defaulted to
-// 1 by the API server when absent), status.replicas and the selector in its string form.
+// The Scale the `/scale` subresource would return for a workload (the same projection the
+// daemon's workload caches answer with).
 Result<api::Scale> scaleFromWorkload(const json& object) {
-  auto f = api::JsonFields::root(object);
-  api::Scale scale;
-  auto meta = api::decodeObjectMeta(object.value("metadata", json::object()));
-  if (!meta.ok()) return meta.error().wrap("metadata: {}", meta.error().message);
-  scale.metadata = *meta;
-  auto spec = f.object("spec");
-  scale.specReplicas = spec.int32("replicas").value_or(1);
-  scale.statusReplicas = f.object("status").int32("replicas").value_or(0);
-  if (f.failed()) return f.error();
-  if (spec.has("selector")) {
-    const json& sel = object["spec"]["selector"];
-    if (object.value("kind", "") == "ReplicationController") {
-      // A ReplicationController's selector is a plain label map.
-      auto labels = spec.stringMap("selector");
-      if (f.failed()) return f.error();
-      api::LabelSelector ls;
-      ls.matchLabels = *labels;
-      scale.selector = api::Selector::fromLabelSelector(&ls)->toString();
-    } else {
-      auto ls = api::decodeLabelSelector(sel);
-      if (!ls.ok()) return ls.error().wrap("spec.selector: {}", ls.error().message);
-      auto parsed = api::Selector::fromLabelSelector(&*ls);
-      if (!parsed.ok()) return parsed.error().wrap("spec.selector: {}", parsed.error().message);
-      scale.selector = parsed->toString();
-    }
-  }
-  return scale;
+  auto workload = api::decodeWorkload(object, object.value("kind", ""));
+  if (!workload.ok()) return workload.error();
+  return api::scaleOf(*workload);
 }
 
 class Loader {

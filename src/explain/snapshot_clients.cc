@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "api/workload.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/conversions.h"
 
@@ -19,22 +20,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The resource names of the built-in scalable kinds.
-const std::vector<std::tuple<std::string, std::string, controller::GroupVersionResource>>& builtinKinds() {
-  static const std::vector<std::tuple<std::string, std::string, controller::GroupVersionResource>> kinds = {
-      {"apps", "Deployment", {"apps", "v1", "deployments"}},
-      {"apps", "StatefulSet", {"apps", "v1", "statefulsets"}},
-      {"apps", "ReplicaSet", {"apps", "v1", "replicasets"}},
-      {"", "ReplicationController", {"", "v1", "replicationcontrollers"}},
-  };
-  return kinds;
-}
-
-std::string kindForResource(const std::string& resource) {
-  for (const auto& [group, kind, gvr] : builtinKinds()) {
-    if (gvr.resource == resource) return kind;
-  }
-  return "";
+std::string kindForResource(const controller::GroupVersionResource& r) {
+  const api::BuiltinWorkload* w = api::builtinWorkloadByResource(r.group, r.resource);
+  return w ? w->kind : "";
 }
 
 // The API server's NotFound text: `deployments.apps "web" not found`.
@@ -126,8 +114,8 @@ Result<metricsclient::ExternalMetricResult> SnapshotMetricsClient::getExternalMe
 
 Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappingsFor(const std::string& group,
                                                                                        const std::string& kind) {
-  for (const auto& [g, k, gvr] : builtinKinds()) {
-    if (g == group && k == kind) return std::vector<controller::GroupVersionResource>{gvr};
+  if (const api::BuiltinWorkload* w = api::builtinWorkloadByKind(group, kind)) {
+    return std::vector<controller::GroupVersionResource>{{w->group, w->version, w->resource}};
   }
   bool anyScaleObject = std::any_of(s_.scales.begin(), s_.scales.end(), [](const auto& e) { return e.kind.empty(); });
   if (!anyScaleObject) return Error::format("no matches for kind {:?} in group {:?}", kind, group);
@@ -137,7 +125,7 @@ Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappi
 
 Result<api::Scale> SnapshotScaleClient::getScale(const std::string& ns, const controller::GroupVersionResource& resource,
                                                  const std::string& name) {
-  const std::string kind = kindForResource(resource.resource);
+  const std::string kind = kindForResource(resource);
   for (const auto& entry : s_.scales) {
     if (entry.scale.metadata.name != name || !inNamespace(entry.scale.metadata.namespace_, ns)) continue;
     if (!entry.kind.empty() && entry.kind != kind) continue;
