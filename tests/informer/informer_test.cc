@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "fakes/fake_clock.h"
+#include "fakes/fake_list_watch.h"
 #include "api/codec.h"
 #include "informer/cache_listers.h"
 
@@ -28,139 +29,7 @@ Result<Item> decodeItem(const json& j) {
   return Item{j["metadata"].value("namespace", ""), j["metadata"]["name"], j.value("value", "")};
 }
 
-// An in-memory API collection: objects with resourceVersions, paging, watch streams, and
-// scriptable failures.
-class FakeSource final : public ListerWatcher {
- public:
-  class Stream final : public kube::WatchStream {
-   public:
-    Result<std::optional<kube::WatchEvent>> next() override {
-      std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return !events.empty() || closed; });
-      if (events.empty()) return std::optional<kube::WatchEvent>();
-      auto e = std::move(events.front());
-      events.pop_front();
-      if (!e.ok()) return e.error();
-      return std::optional<kube::WatchEvent>(std::move(*e));
-    }
-    void stop() override { close(); }
-    void push(Result<kube::WatchEvent> e) {
-      std::lock_guard<std::mutex> lock(mu);
-      events.push_back(std::move(e));
-      cv.notify_all();
-    }
-    void close() {
-      std::lock_guard<std::mutex> lock(mu);
-      closed = true;
-      cv.notify_all();
-    }
-    std::mutex mu;
-    std::condition_variable cv;
-    std::deque<Result<kube::WatchEvent>> events;
-    bool closed = false;
-  };
-
-  void put(const std::string& name, const std::string& value, bool bad = false) {
-    std::lock_guard<std::mutex> lock(mu_);
-    bool existed = objects_.count(name) > 0;
-    json o{{"metadata", {{"name", name}, {"namespace", "ns"}, {"resourceVersion", std::to_string(++rv_)}}},
-           {"value", value}};
-    if (bad) o["bad"] = true;
-    objects_[name] = o;
-    broadcast(existed ? kube::WatchEventType::Modified : kube::WatchEventType::Added, o);
-  }
-  void remove(const std::string& name, bool tell = true) {
-    std::lock_guard<std::mutex> lock(mu_);
-    json o = objects_.at(name);
-    objects_.erase(name);
-    o["metadata"]["resourceVersion"] = std::to_string(++rv_);
-    if (tell) broadcast(kube::WatchEventType::Deleted, o);
-  }
-  void bookmark() {
-    std::lock_guard<std::mutex> lock(mu_);
-    broadcast(kube::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
-  }
-  void goneEvent() {
-    std::lock_guard<std::mutex> lock(mu_);
-    broadcast(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
-  }
-  void closeWatches() {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& s : streams_) s->close();
-    streams_.clear();
-  }
-
-  Result<ListResult> list(const ListOptions& o) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++lists;
-    listLimits.push_back(o.limit);
-    if (!listErrors.empty()) {
-      Error e = listErrors.front();
-      listErrors.pop_front();
-      return e;
-    }
-    if (!o.continueToken.empty() && expireContinue) {
-      expireContinue = false;
-      return Error{"continue token expired", 410, "Expired"};
-    }
-    std::vector<json> all;
-    for (auto& [k, v] : objects_) all.push_back(v);
-    size_t start = o.continueToken.empty() ? 0 : std::stoul(o.continueToken);
-    size_t end = o.limit > 0 ? std::min(all.size(), start + static_cast<size_t>(o.limit)) : all.size();
-    ListResult r;
-    r.items.assign(all.begin() + static_cast<long>(start), all.begin() + static_cast<long>(end));
-    r.resourceVersion = std::to_string(rv_);
-    if (end < all.size()) r.continueToken = std::to_string(end);
-    return r;
-  }
-  Result<std::unique_ptr<kube::WatchStream>> watch(const WatchOptions& o) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++watches;
-    watchVersions.push_back(o.resourceVersion);
-    if (!watchErrors.empty()) {
-      Error e = watchErrors.front();
-      watchErrors.pop_front();
-      return e;
-    }
-    auto s = std::make_shared<Stream>();
-    streams_.push_back(s);
-    struct Handle final : kube::WatchStream {
-      std::shared_ptr<Stream> s;
-      Result<std::optional<kube::WatchEvent>> next() override { return s->next(); }
-      void stop() override { s->stop(); }
-      ~Handle() override { s->close(); }  // a dropped watch is a closed connection
-    };
-    auto h = std::make_unique<Handle>();
-    h->s = s;
-    return std::unique_ptr<kube::WatchStream>(std::move(h));
-  }
-  int openWatches() {
-    std::lock_guard<std::mutex> lock(mu_);
-    int n = 0;
-    for (auto& s : streams_) {
-      std::lock_guard<std::mutex> l(s->mu);
-      if (!s->closed) ++n;
-    }
-    return n;
-  }
-
-  std::mutex mu_;
-  std::map<std::string, json> objects_;
-  std::vector<std::shared_ptr<Stream>> streams_;
-  std::int64_t rv_ = 100;
-  int lists = 0;
-  int watches = 0;
-  std::vector<std::int64_t> listLimits;
-  std::vector<std::string> watchVersions;
-  std::deque<Error> listErrors;
-  std::deque<Error> watchErrors;
-  bool expireContinue = false;
-
- private:
-  void broadcast(kube::WatchEventType t, const json& o) {
-    for (auto& s : streams_) s->push(kube::WatchEvent{t, o});
-  }
-};
+using FakeSource = hpa::testing::FakeListWatch;
 
 // Waits (real time, bounded) for a condition the informer's threads bring about.
 template <typename F>
@@ -198,7 +67,7 @@ class InformerTest : public ::testing::Test {
   std::map<std::string, std::string> serverContents() {
     std::lock_guard<std::mutex> lock(source_.mu_);
     std::map<std::string, std::string> out;
-    for (auto& [k, v] : source_.objects_) out["ns/" + k] = v.value("value", "");
+    for (auto& [k, v] : source_.objects_) out[k] = v.value("value", "");
     return out;
   }
 
@@ -251,7 +120,7 @@ TEST_F(InformerTest, GoneRelistsAndDeliversMissedDeletes) {
   source_.remove("b", /*tell=*/false);
   {
     std::lock_guard<std::mutex> lock(source_.mu_);
-    source_.objects_["c"] = json{{"metadata", {{"name", "c"}, {"namespace", "ns"}, {"resourceVersion", "150"}}},
+    source_.objects_["ns/c"] = json{{"metadata", {{"name", "c"}, {"namespace", "ns"}, {"resourceVersion", "150"}}},
                                  {"value", "9"}};
   }
   source_.goneEvent();
