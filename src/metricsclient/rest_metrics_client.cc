@@ -72,15 +72,19 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
   return Error::of("no known available metric versions found");
 }
 
+Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(const ResourceMetricsRequest& request) {
+  auto version = resourceMetricsVersion();
+  if (!version.ok()) return version.error();
+  auto body = client_.get(withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, request.ns),
+                                    request.query()));
+  if (!body.ok()) return body.error();
+  return api::decodePodMetricsList(*body);
+}
+
 Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
                                                               const api::Selector& selector,
                                                               const std::string& container) {
-  auto version = resourceMetricsVersion();
-  if (!version.ok()) return resourceFetchError(version.error());
-  auto body = client_.get(withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, ns),
-                                    resourceMetricsRequest(ns, selector).query()));
-  if (!body.ok()) return resourceFetchError(body.error());
-  auto list = api::decodePodMetricsList(*body);
+  auto list = listPodMetrics(resourceMetricsRequest(ns, selector));
   if (!list.ok()) return resourceFetchError(list.error());
   return resourceMetricsFromPodMetrics(list->items, resource, container);
 }
@@ -97,11 +101,14 @@ Result<api::MetricValueList> RestMetricsClient::fetchCustom(const std::string& p
   return api::decodeMetricValueList(*body);
 }
 
+Result<api::MetricValueList> RestMetricsClient::listPodsCustomMetric(const PodsMetricRequest& request) {
+  return fetchCustom(withQuery(fmt::format("/namespaces/{}/pods/*/{}", request.ns, request.metricName), request.query()));
+}
+
 Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
                                                          const api::Selector& selector,
                                                          const api::Selector& metricSelector) {
-  auto list = fetchCustom(withQuery(fmt::format("/namespaces/{}/pods/*/{}", ns, metricName),
-                                    podsMetricRequest(metricName, ns, selector, metricSelector).query()));
+  auto list = listPodsCustomMetric(podsMetricRequest(metricName, ns, selector, metricSelector));
   if (!list.ok()) return customFetchError(list.error());
   return podMetricsFromMetricValues(list->items);
 }

@@ -7,6 +7,7 @@
 #include "kube/discovery.h"
 #include "api/metrics.h"
 #include "kube/rest_client.h"
+#include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
 
 namespace hpa::metricsclient {
@@ -31,6 +32,11 @@ class RestMetricsClient final : public MetricsClient {
 
   // Forgets the custom metrics API version (upstream re-discovers it every sync period).
   void invalidate();
+
+  // The lists behind getResourceMetric and getRawMetric, unconverted and with the API's own
+  // errors (not yet wrapped as fetch errors). An empty selector string selects everything.
+  Result<api::PodMetricsList> listPodMetrics(const ResourceMetricsRequest& request);
+  Result<api::MetricValueList> listPodsCustomMetric(const PodsMetricRequest& request);
 
  private:
   Result<std::string> resourceMetricsVersion();

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "api/labels.h"
+#include "api/metrics.h"
+#include "common/clock.h"
+#include "metricsclient/batch_cache.h"
+#include "metricsclient/metrics_client.h"
+#include "metricsclient/rest_metrics_client.h"
+
+namespace hpa::metricsclient {
+
+// The daemon's metrics client: per-pod metrics come from one list per namespace (resource
+// metrics) or per namespace, metric and metric selector (custom pod metrics), fetched without a
+// pod selector and shared by every HPA of that namespace reconciled within `window` (at most
+// half the sync period). Each HPA then gets what the API would have returned for its own
+// request, selected by the same rule explain's snapshot client applies (api_selection.h), with
+// the pods' labels from the pod cache; a pod the cache does not know counts as unlabelled, so
+// only a select-everything selector keeps it. Object and external metrics describe one object
+// or series each and go to the API per HPA. Errors are upstream's, and a failed list fails
+// exactly the HPAs that needed it.
+class BatchingMetricsClient final : public MetricsClient {
+ public:
+  // The labels of pod `name` in namespace `ns`, nullopt when unknown (the pod cache).
+  using PodLabels = std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
+
+  BatchingMetricsClient(RestMetricsClient& api, PodLabels podLabels, Clock& clock, Duration window)
+      : api_(api), podLabels_(std::move(podLabels)), resourceLists_(clock, window), customLists_(clock, window) {}
+
+  Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
+                                             const api::Selector& selector, const std::string& container) override;
+  Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
+                                        const api::Selector& selector, const api::Selector& metricSelector) override;
+  Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
+                                             const api::CrossVersionObjectReference& object,
+                                             const api::Selector& metricSelector) override;
+  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+                                                 const api::Selector& metricSelector) override;
+
+  // List requests sent so far (resource, custom).
+  std::uint64_t resourceListsFetched() const { return resourceLists_.fetches(); }
+  std::uint64_t customListsFetched() const { return customLists_.fetches(); }
+
+ private:
+  PodLabelsLookup labelsIn(const std::string& ns) const;
+
+  RestMetricsClient& api_;
+  PodLabels podLabels_;
+  BatchCache<std::string, api::PodMetricsList> resourceLists_;  // by namespace
+  // by namespace, metric name and metric selector string
+  BatchCache<std::tuple<std::string, std::string, std::string>, api::MetricValueList> customLists_;
+};
+
+}  // namespace hpa::metricsclient
