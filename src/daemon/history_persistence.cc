@@ -2,21 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/codec.h"
 
 namespace hpa::daemon {
 namespace {
 
-constexpr auto kTimestampOnlyInterval = std::chrono::minutes(1);
-
-// Equal apart from timestamps.
-bool sameShape(const api::AutoscalerHistory& a, const api::AutoscalerHistory& b) {
-  auto recs = [](const api::AutoscalerHistory& h) {
-    std::vector<std::int32_t> out;
-    for (const auto& r : h.recommendations) out.push_back(r.replicas);
-    return out;
-  };
-  return recs(a) == recs(b) && a.scaleUpEvents == b.scaleUpEvents && a.scaleDownEvents == b.scaleDownEvents;
+const api::TimestampedRecommendation* newest(const api::AutoscalerHistory& h) {
+  const api::TimestampedRecommendation* out = nullptr;
+  for (const auto& r : h.recommendations) {
+    if (!out || r.timestamp > out->timestamp) out = &r;
+  }
+  return out;
 }
 
 }  // namespace
@@ -41,22 +39,45 @@ std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::Horizonta
   return *h;
 }
 
+api::AutoscalerHistory restoredAt(api::AutoscalerHistory history, Time now) {
+  auto& recs = history.recommendations;
+  auto latest = std::max_element(recs.begin(), recs.end(),
+                                 [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+  if (latest != recs.end() && latest->timestamp < now) latest->timestamp = now;
+  return history;
+}
+
+bool mattersForRestart(const api::AutoscalerHistory* persisted, const api::AutoscalerHistory& current) {
+  if (!persisted) {
+    if (!current.scaleUpEvents.empty() || !current.scaleDownEvents.empty()) return true;
+    for (const auto& r : current.recommendations) {
+      if (r.replicas != current.recommendations.front().replicas) return true;
+    }
+    return false;
+  }
+  if (persisted->scaleUpEvents != current.scaleUpEvents || persisted->scaleDownEvents != current.scaleDownEvents) {
+    return true;
+  }
+  const auto* was = newest(*persisted);
+  const auto* is = newest(current);
+  if (!was || !is) return (was == nullptr) != (is == nullptr);
+  return was->replicas != is->replicas;
+}
+
 void HistoryPersister::persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) {
   const std::string key = hpa.metadata.namespace_ + "/" + hpa.metadata.name;
-  const Time now = clock_.now();
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = written_.find(key);
-    std::optional<api::AutoscalerHistory> last;
-    if (it != written_.end()) {
-      last = it->second.history;
-    } else if (auto stored = historyFromAnnotation(hpa, logger_)) {
-      last = *stored;
+    if (it == written_.end()) {
+      // What a previous run persisted, read once; afterwards our own writes keep it current.
+      if (auto stored = historyFromAnnotation(hpa, logger_)) {
+        it = written_.emplace(key, std::move(*stored)).first;
+      }
     }
-    if (last) {
-      if (*last == history) return;
-      if (it != written_.end() && sameShape(*last, history) && now - it->second.at < kTimestampOnlyInterval) return;
-    }
+    const bool matters = it == written_.end() ? mattersForRestart(nullptr, history)
+                                              : mattersForRestart(&it->second, history);
+    if (!matters) return;
   }
   api::AutoscalerHistory copy = history;
   copy.name = hpa.metadata.name;
@@ -71,7 +92,7 @@ void HistoryPersister::persist(const api::HorizontalPodAutoscaler& hpa, const ap
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);
-  written_[key] = Written{history, now};
+  written_[key] = history;
 }
 
 void HistoryPersister::forget(const std::string& key) {

@@ -21,28 +21,36 @@ inline constexpr const char* kHistoryAnnotation = "hpa-controller.io/history";
 // logged and ignored, never trusted).
 std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::HorizontalPodAutoscaler& hpa, const Logger& logger);
 
-// Writes histories back with a JSON merge patch of the annotation, only when they changed:
-// at once when the replica counts or events changed, and at most once a minute when only
-// timestamps moved (each sync re-stamps a recommendation).
+// The history restored after a restart or a failover: the persisted one, with its newest
+// recommendation taken as current at `now`. Histories are persisted only when their content
+// changes (see HistoryPersister), so the newest recommendation's persisted timestamp is when
+// that value first appeared; the controller kept recommending it until it stopped, so treating
+// it as current keeps the downscale stabilization window from ending early.
+api::AutoscalerHistory restoredAt(api::AutoscalerHistory history, Time now);
+
+// Whether `current` says something a restart needs that `persisted` does not: different scale
+// events, or a newest recommendation of a different value. A steady HPA re-stamps one
+// recommendation per sync; that alone never matters, since restoredAt() takes the newest one as
+// current. With nothing persisted yet, a history whose recommendations all hold one value and
+// that has no events matters neither: a restart seeds the same from the target's replicas.
+bool mattersForRestart(const api::AutoscalerHistory* persisted, const api::AutoscalerHistory& current);
+
+// Writes histories back with a JSON merge patch of the annotation when mattersForRestart() says
+// so: a steady state writes nothing.
 class HistoryPersister {
  public:
-  HistoryPersister(kube::RestClient& client, std::string hpaApiVersion, Clock& clock, Logger logger)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), clock_(clock), logger_(std::move(logger)) {}
+  HistoryPersister(kube::RestClient& client, std::string hpaApiVersion, Logger logger)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)) {}
 
   void persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history);
   void forget(const std::string& key);
 
  private:
-  struct Written {
-    api::AutoscalerHistory history;
-    Time at;
-  };
   kube::RestClient& client_;
   std::string apiVersion_;
-  Clock& clock_;
   Logger logger_;
   std::mutex mu_;
-  std::map<std::string, Written> written_;
+  std::map<std::string, api::AutoscalerHistory> written_;  // what is persisted, by HPA key
 };
 
 }  // namespace hpa::daemon

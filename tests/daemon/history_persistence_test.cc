@@ -1,0 +1,101 @@
+#include "daemon/history_persistence.h"
+
+#include <gtest/gtest.h>
+
+#include "api/codec.h"
+#include "fakes/fake_clock.h"
+#include "fakes/fake_transport.h"
+
+namespace hpa::daemon {
+namespace {
+
+using std::chrono::seconds;
+
+const Time kT0 = Time(seconds(1'800'000'000));
+constexpr const char* kHpaPath = "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
+
+api::AutoscalerHistory history(std::vector<std::pair<int, int>> recommendations) {  // (replicas, seconds after T0)
+  api::AutoscalerHistory h;
+  for (auto [replicas, at] : recommendations) h.recommendations.push_back({replicas, kT0 + seconds(at)});
+  return h;
+}
+
+api::HorizontalPodAutoscaler hpa() {
+  api::HorizontalPodAutoscaler h;
+  h.metadata.name = "web";
+  h.metadata.namespace_ = "shop";
+  return h;
+}
+
+TEST(HistoryForRestart, ASteadyRecommendationDoesNotMatter) {
+  auto persisted = history({{4, 0}, {2, 15}});
+  // Each sync re-stamps a slot with the same value: nothing a restart needs.
+  EXPECT_FALSE(mattersForRestart(&persisted, history({{2, 300}, {2, 315}})));
+  EXPECT_FALSE(mattersForRestart(&persisted, history({{4, 0}, {2, 15}, {2, 30}})));
+  // A new newest value does.
+  EXPECT_TRUE(mattersForRestart(&persisted, history({{4, 0}, {2, 15}, {3, 30}})));
+  // So do scale events.
+  auto withEvent = history({{4, 0}, {2, 15}});
+  withEvent.scaleUpEvents.push_back({2, kT0, false});
+  EXPECT_TRUE(mattersForRestart(&persisted, withEvent));
+}
+
+TEST(HistoryForRestart, NothingPersistedMattersOnlyWhenItDiffersFromAFreshStart) {
+  EXPECT_FALSE(mattersForRestart(nullptr, history({{3, 0}})));  // a restart seeds the same
+  EXPECT_FALSE(mattersForRestart(nullptr, history({{3, 0}, {3, 15}})));
+  EXPECT_TRUE(mattersForRestart(nullptr, history({{3, 0}, {5, 15}})));
+  EXPECT_FALSE(mattersForRestart(nullptr, history({})));
+}
+
+TEST(HistoryForRestart, TheNewestRecommendationIsCurrentWhenRestored) {
+  auto restored = restoredAt(history({{6, 0}, {4, 30}}), kT0 + seconds(600));
+  EXPECT_EQ(restored.recommendations[0].timestamp, kT0);  // older values keep their times
+  EXPECT_EQ(restored.recommendations[1].timestamp, kT0 + seconds(600));
+  EXPECT_EQ(restored.recommendations[1].replicas, 4);
+  // Never moved back in time.
+  auto fresh = restoredAt(history({{6, 0}}), kT0 - seconds(5));
+  EXPECT_EQ(fresh.recommendations[0].timestamp, kT0);
+}
+
+TEST(HistoryPersister, WritesOnlyWhatMattersForARestart) {
+  hpa::testing::FakeClock clock;
+  hpa::testing::FakeTransport* transport = nullptr;
+  auto rest = hpa::testing::fakeRestClient(transport, clock);
+  transport->json("PATCH", kHpaPath, api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2"));
+  HistoryPersister persister(*rest, "autoscaling/v2", Logger::discard());
+
+  persister.persist(hpa(), history({{2, 0}}));  // first sight: seeded from the current replicas
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), 0);
+  persister.persist(hpa(), history({{2, 0}, {5, 15}}));  // load arrived
+  ASSERT_EQ(transport->count("PATCH", kHpaPath), 1);
+  for (int i = 2; i < 40; ++i) persister.persist(hpa(), history({{2, 0}, {5, 15 * i}}));  // steady
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), 1);
+  persister.persist(hpa(), history({{5, 600}, {3, 615}}));  // load dropped
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), 2);
+
+  // The patch carries the history in the annotation, as restore reads it.
+  auto body = nlohmann::json::parse(transport->requests().back().body);
+  api::HorizontalPodAutoscaler annotated = hpa();
+  annotated.metadata.annotations[kHistoryAnnotation] = body["metadata"]["annotations"][kHistoryAnnotation];
+  auto read = historyFromAnnotation(annotated, Logger::discard());
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->recommendations, history({{5, 600}, {3, 615}}).recommendations);
+}
+
+TEST(HistoryPersister, StartsFromWhatAPreviousRunPersisted) {
+  hpa::testing::FakeClock clock;
+  hpa::testing::FakeTransport* transport = nullptr;
+  auto rest = hpa::testing::fakeRestClient(transport, clock);
+  transport->json("PATCH", kHpaPath, api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2"));
+  HistoryPersister persister(*rest, "autoscaling/v2", Logger::discard());
+  api::HorizontalPodAutoscaler annotated = hpa();
+  annotated.metadata.annotations[kHistoryAnnotation] =
+      api::encodeAutoscalerHistory(history({{6, 0}, {4, 30}})).dump();
+  // After a restart the restored history keeps recommending 4: nothing to write.
+  persister.persist(annotated, restoredAt(history({{6, 0}, {4, 30}}), kT0 + seconds(900)));
+  persister.persist(annotated, history({{6, 0}, {4, 930}, {4, 945}}));
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), 0);
+}
+
+}  // namespace
+}  // namespace hpa::daemon
