@@ -6,7 +6,6 @@
 
 #include "common/clock.h"
 #include "common/log.h"
-#include "controller/event_recorder.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "daemon/written_versions.h"
@@ -43,30 +42,6 @@ class ApiStatusWriter final : public controller::StatusWriter {
   kube::RestClient& client_;
   std::string apiVersion_;  // "autoscaling/v2" or "autoscaling/v2beta2"
   WrittenVersions* written_;
-};
-
-// core/v1 Events with source component horizontal-pod-autoscaler. Repeats of the same event
-// (object, type, reason, message) within 10 minutes update the existing Event's count and
-// lastTimestamp, as client-go's event correlator does, instead of creating new ones.
-class ApiEventRecorder final : public controller::EventRecorder {
- public:
-  ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger)
-      : client_(client), clock_(clock), logger_(std::move(logger)) {}
-  void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type, const std::string& reason,
-             const std::string& message) override;
-
- private:
-  struct Seen {
-    std::string name;  // the Event object's name
-    int count = 0;
-    Time first;
-    Time last;
-  };
-  kube::RestClient& client_;
-  Clock& clock_;
-  Logger logger_;
-  std::mutex mu_;
-  std::map<std::string, Seen> seen_;
 };
 
 }  // namespace hpa::daemon
