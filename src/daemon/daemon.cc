@@ -8,17 +8,24 @@
 
 #include "api/codec.h"
 #include "daemon/api_clients.h"
+#include "daemon/api_event_recorder.h"
+#include "daemon/cached_scale_client.h"
+#include "daemon/client_set.h"
 #include "daemon/history_persistence.h"
 #include "daemon/hpa_runner.h"
 #include "daemon/http_endpoints.h"
 #include "daemon/leader_election.h"
 #include "daemon/prometheus_observer.h"
 #include "informer/cache_listers.h"
+#include "informer/workload_caches.h"
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
+#include "metricsclient/batching_metrics_client.h"
 
 namespace hpa::daemon {
 namespace {
+
+constexpr std::size_t kTransportThreads = 4;
 
 std::string identity() {
   char host[256] = {};
@@ -72,18 +79,17 @@ int runDaemon(const ValidatedOptions& options) {
     return 1;
   };
 
+  // Before any client exists: completions need few threads (see configureTransportThreads).
+  kube::configureTransportThreads(kTransportThreads);
   auto config = kube::resolveRestConfig(kube::ConnectionFlags{o.kubeconfig, o.context, o.master});
   if (!config.ok()) return fail(config.error().message);
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
   RealClock clock;
-  auto client = kube::RestClient::create(*config, clock, logger.child("rest"));
-  if (!client.ok()) return fail(client.error().message);
   PrometheusObserver observer;
-  (*client)->setObserver([&observer](const std::string& verb, int code, Duration latency) {
-    observer.apiRequest(verb, code, latency);
-  });
-  kube::Discovery discovery(**client);
+  auto clients = ClientSet::create(*config, clock, logger, observer);
+  if (!clients.ok()) return fail(clients.error().message);
+  kube::Discovery discovery(*clients->informers);
   auto hpaVersion = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
   if (!hpaVersion.ok()) return fail("cannot find the HPA API: " + hpaVersion.error().message);
   const std::string hpaApiVersion = "autoscaling/" + *hpaVersion;
@@ -91,8 +97,8 @@ int runDaemon(const ValidatedOptions& options) {
               o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod", o.syncPeriod);
 
   const std::string nsPath = o.namespace_.empty() ? "" : "/namespaces/" + o.namespace_;
-  kube::RestListWatch hpaSource(**client, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers");
-  kube::RestListWatch podSource(**client, "/api/v1" + nsPath + "/pods");
+  kube::RestListWatch hpaSource(*clients->informers, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers");
+  kube::RestListWatch podSource(*clients->informers, "/api/v1" + nsPath + "/pods");
   informer::Informer<api::HorizontalPodAutoscaler> hpaInformer(
       hpaSource, api::decodeHorizontalPodAutoscaler,
       [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
@@ -100,14 +106,28 @@ int runDaemon(const ValidatedOptions& options) {
   informer::Informer<api::Pod> podInformer(
       podSource, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
       logger.child("pod-informer"));
+  informer::WorkloadCaches workloads(
+      [&](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
+        return std::make_unique<kube::RestListWatch>(*clients->informers,
+                                                     kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
+      },
+      clock, logger.child("workload-informer"));
 
   informer::CacheHpaLister hpaLister(hpaInformer);
   informer::CachePodLister podLister(podInformer);
-  metricsclient::RestMetricsClient metrics(**client, discovery);
-  ApiScaleClient scales(**client, discovery);
+  metricsclient::RestMetricsClient metricsApi(*clients->metrics, discovery);
+  metricsclient::BatchingMetricsClient metrics(
+      metricsApi,
+      [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
+        if (auto pod = podInformer.cache().get(api::objectKey(ns, name))) return pod->labels;
+        return std::nullopt;
+      },
+      clock, options.syncPeriod / 2);
+  ApiScaleClient scaleApi(*clients->scales, discovery);
+  CachedScaleClient scales(scaleApi, workloads);
   WrittenVersions writtenVersions;
-  ApiStatusWriter statusWriter(**client, hpaApiVersion, &writtenVersions);
-  ApiEventRecorder events(**client, clock, logger.child("events"));
+  ApiStatusWriter statusWriter(*clients->status, hpaApiVersion, &writtenVersions);
+  ApiEventRecorder events(*clients->events, clock, logger.child("events"));
   controller::ControllerOptions controllerOptions;
   controllerOptions.downscaleStabilizationWindow = options.downscaleStabilization;
   controllerOptions.tolerance = o.tolerance;
@@ -118,8 +138,8 @@ int runDaemon(const ValidatedOptions& options) {
                                          logger.child("controller"), &observer},
       controllerOptions);
   std::unique_ptr<HistoryPersister> persister;
-  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(**client, hpaApiVersion, clock, logger.child("history"));
-  HpaRunner runner(controller, hpaInformer, metrics, persister.get(), observer, writtenVersions, clock,
+  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(*clients->status, hpaApiVersion, logger.child("history"));
+  HpaRunner runner(controller, hpaInformer, metricsApi, persister.get(), observer, writtenVersions, clock,
                    logger.child("runner"),
                    RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
   runner.registerHandlers();
@@ -169,7 +189,7 @@ int runDaemon(const ValidatedOptions& options) {
   std::unique_ptr<ApiLeaseStore> leaseStore;
   std::unique_ptr<LeaderElector> elector;
   if (o.leaderElect) {
-    leaseStore = std::make_unique<ApiLeaseStore>(**client, o.leaseNamespace, o.leaseName);
+    leaseStore = std::make_unique<ApiLeaseStore>(*clients->leases, o.leaseNamespace, o.leaseName);
     elector = std::make_unique<LeaderElector>(
         *leaseStore, LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline, options.retryPeriod},
         clock, logger.child("leader-election"), [&] { runner.startedLeading(); },
@@ -192,6 +212,8 @@ int runDaemon(const ValidatedOptions& options) {
   if (elector) elector->stop();
   hpaInformer.stop();
   podInformer.stop();
+  workloads.stop();
+  events.stop();
   logger.info("stopped", "exitCode", exitCode);
   return exitCode;
 }

@@ -89,8 +89,9 @@ void HpaRunner::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
   const std::string key = keyOf(hpa);
   if (controller_.history().get(key)) return;
   if (auto history = historyFromAnnotation(hpa, logger_)) {
-    controller_.history().put(key, *history);
-    logger_.v(2, "restored history", "HPA", key, "recommendations", history->recommendations.size());
+    const std::size_t recommendations = history->recommendations.size();
+    controller_.history().put(key, restoredAt(std::move(*history), clock_.now()));
+    logger_.v(2, "restored history", "HPA", key, "recommendations", recommendations);
   }
 }
 
@@ -147,11 +148,16 @@ void HpaRunner::worker() {
     if (!result.status.ok()) {
       logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
     }
-    // One line per decision at the default level; the details are at higher -v.
-    const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
-    logger_.info(verdict, "HPA", *key, "replicas",
-                 fmt::format("{} -> {}", report.currentReplicas, report.desiredReplicas), "reason",
-                 report.reason.empty() ? std::string(controller::branchName(report.branch)) : report.reason);
+    // A line per rescale at the default level; decisions that change nothing (paused ones
+    // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
+    // lines per sync period.
+    const int level = report.rescaled ? 0 : 2;
+    if (logger_.enabled(level)) {
+      const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
+      logger_.v(level, verdict, "HPA", *key, "replicas",
+                fmt::format("{} -> {}", report.currentReplicas, report.desiredReplicas), "reason",
+                report.reason.empty() ? std::string(controller::branchName(report.branch)) : report.reason);
+    }
     logger_.v(4, "reconciled", "HPA", *key, "took",
               std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
     if (persister_ && report.history && leading_) {

@@ -67,11 +67,11 @@ PrometheusObserver::PrometheusObserver()
                       .Add({{"name", "horizontalpodautoscaler"}})),
       apiRequests_(prometheus::BuildCounter()
                        .Name("rest_client_requests_total")
-                       .Help("Number of HTTP requests, partitioned by verb and status code.")
+                       .Help("Number of HTTP requests, partitioned by client (purpose), verb and status code.")
                        .Register(*registry_)),
       apiLatency_(prometheus::BuildHistogram()
                       .Name("rest_client_request_duration_seconds")
-                      .Help("Request latency in seconds. Broken down by verb.")
+                      .Help("Request latency in seconds. Broken down by client (purpose) and verb.")
                       .Register(*registry_)),
       staleSkips_(prometheus::BuildCounter()
                       .Name("horizontal_pod_autoscaler_controller_stale_sync_skips_total")
@@ -103,10 +103,10 @@ void PrometheusObserver::hpaCountChanged(int delta) { hpaCount_.Increment(delta)
 
 void PrometheusObserver::queueDepth(std::size_t depth) { queueDepth_.Set(static_cast<double>(depth)); }
 
-void PrometheusObserver::apiRequest(const std::string& verb, int code, Duration latency) {
+void PrometheusObserver::apiRequest(const std::string& client, const std::string& verb, int code, Duration latency) {
   const std::string codeText = code == 0 ? "<error>" : std::to_string(code);
-  apiRequests_.Add({{"verb", verb}, {"code", codeText}}).Increment();
-  apiLatency_.Add({{"verb", verb}}, kApiBuckets).Observe(seconds(latency));
+  apiRequests_.Add({{"client", client}, {"verb", verb}, {"code", codeText}}).Increment();
+  apiLatency_.Add({{"client", client}, {"verb", verb}}, kApiBuckets).Observe(seconds(latency));
 }
 
 void PrometheusObserver::staleSkip() { staleSkips_.Increment(); }

@@ -26,7 +26,8 @@ class PrometheusObserver final : public controller::ReconcileObserver {
 
   void hpaCountChanged(int delta);
   void queueDepth(std::size_t depth);
-  void apiRequest(const std::string& verb, int code, Duration latency);
+  // `client`: the purpose of the API client that sent it (ClientSet).
+  void apiRequest(const std::string& client, const std::string& verb, int code, Duration latency);
   void staleSkip();
   // Reconciles per HPA (hpa_controller_reconciles_total{namespace,name}): one more for an HPA,
   // and its series dropped when the HPA is deleted.

@@ -11,6 +11,7 @@
 
 #include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
+#include <pplx/threadpool.h>
 #undef U
 
 namespace hpa::kube {
@@ -139,6 +140,15 @@ class CpprestTransport final : public Transport {
 };
 
 }  // namespace
+
+bool configureTransportThreads(std::size_t threads) {
+  try {
+    crossplat::threadpool::initialize_with_threads(threads);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
                                                         Duration defaultTimeout, Duration streamTimeout) {

@@ -57,6 +57,11 @@ struct TlsSettings {
   std::string clientKeyData;   // PEM
 };
 
+// Sizes cpprestsdk's shared I/O thread pool, which otherwise starts 40 threads that each cost a
+// stack and a malloc arena. Only completions run there (callers block on their own threads), so
+// a few are plenty. Call before the first transport exists; false if the pool already runs.
+bool configureTransportThreads(std::size_t threads);
+
 // cpprestsdk (Debian's libcpprest 2.10) over Boost.Asio + OpenSSL. Validates the PEM material up
 // front so that a bad certificate is reported at start, not on the first request.
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,

@@ -1,0 +1,22 @@
+#include "daemon/client_set.h"
+
+namespace hpa::daemon {
+
+Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
+                                    PrometheusObserver& observer) {
+  ClientSet set;
+  for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
+                               std::pair{"status", &set.status}, std::pair{"metrics", &set.metrics},
+                               std::pair{"events", &set.events}, std::pair{"leases", &set.leases}}) {
+    auto client = kube::RestClient::create(config, clock, logger.child(std::string("rest-") + purpose));
+    if (!client.ok()) return client.error();
+    (*client)->setObserver([&observer, purpose = std::string(purpose)](const std::string& verb, int code,
+                                                                       Duration latency) {
+      observer.apiRequest(purpose, verb, code, latency);
+    });
+    *slot = std::move(*client);
+  }
+  return set;
+}
+
+}  // namespace hpa::daemon

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <memory>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/result.h"
+#include "daemon/prometheus_observer.h"
+#include "kube/rest_client.h"
+#include "kube/rest_config.h"
+
+namespace hpa::daemon {
+
+// The daemon's API clients, one per purpose, each with its own --kube-api-qps/--kube-api-burst
+// budget as kube-controller-manager builds each of its clients from its own config copy: status
+// and event writes never delay a scale update, a burst of metrics reads never delays the lease
+// renewal, and the informers' relists spend nobody else's budget.
+struct ClientSet {
+  std::unique_ptr<kube::RestClient> informers;  // list/watch and discovery
+  std::unique_ptr<kube::RestClient> scales;     // /scale reads (kinds without a cache) and updates
+  std::unique_ptr<kube::RestClient> status;     // HPA status updates and history annotation patches
+  std::unique_ptr<kube::RestClient> metrics;    // the three metrics APIs
+  std::unique_ptr<kube::RestClient> events;     // Events
+  std::unique_ptr<kube::RestClient> leases;     // leader election
+
+  // Every client reports its requests to `observer` (labelled by purpose).
+  static Result<ClientSet> create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
+                                  PrometheusObserver& observer);
+};
+
+}  // namespace hpa::daemon
