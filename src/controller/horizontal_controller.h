@@ -69,6 +69,11 @@ class HorizontalController {
   // slot (true when newly registered) / forgets it.
   bool hpaAdded(const std::string& key) { return selectors_.registerHpa(key); }
   void hpaDeleted(const std::string& key) { selectors_.remove(key); }
+  // Registers `hpa` and records its target's selector for the ambiguous-selector check, as its
+  // own reconcile would, without deciding anything (reads the target's Scale; no status,
+  // events or history). `explain` reconciles one HPA of several; the daemon's controller has
+  // reconciled the others before.
+  void learnSelector(const api::HorizontalPodAutoscaler& hpa);
 
   HistoryStore& history() { return history_; }
   SelectorStore& selectors() { return selectors_; }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "controller/conditions.h"
+#include "controller/scale_target.h"
 #include "controller/spec_error.h"
 
 namespace hpa::controller {
@@ -14,24 +15,6 @@ namespace {
 constexpr int kScaleUpdateAttempts = 5;
 constexpr auto kScaleUpdateRetryDelay = std::chrono::milliseconds(10);
 constexpr int kHttpConflict = 409;
-
-struct GroupVersion {
-  std::string group;
-  std::string version;
-};
-
-// schema.ParseGroupVersion: "" and "/" are empty, "v1" is the core group, "g/v" splits, more
-// slashes are an error.
-Result<GroupVersion> parseGroupVersion(const std::string& text) {
-  if (text.empty() || text == "/") return GroupVersion{};
-  auto slashes = std::count(text.begin(), text.end(), '/');
-  if (slashes == 0) return GroupVersion{"", text};
-  if (slashes == 1) {
-    auto i = text.find('/');
-    return GroupVersion{text.substr(0, i), text.substr(i + 1)};
-  }
-  return Error::format("unexpected GroupVersion string: {}", text);
-}
 
 bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
   for (const auto& m : spec.metrics) {
@@ -64,6 +47,15 @@ const char* branchName(ReconcileBranch branch) {
 HorizontalController::HorizontalController(ControllerDependencies deps, ControllerOptions options)
     : deps_(std::move(deps)), options_(options) {
   if (!deps_.observer) deps_.observer = &noopObserver_;
+}
+
+void HorizontalController::learnSelector(const api::HorizontalPodAutoscaler& hpa) {
+  const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+  selectors_.registerHpa(key);
+  auto found = findScaleTarget(deps_.scales, hpa.metadata.namespace_, hpa.spec.scaleTargetRef);
+  const auto* target = std::get_if<ScaleTarget>(&found);
+  if (!target || target->scale.selector.empty()) return;
+  if (auto selector = api::Selector::parse(target->scale.selector); selector.ok()) selectors_.update(key, *selector);
 }
 
 ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
@@ -158,33 +150,24 @@ Status HorizontalController::Reconcile::failedGetScale(const Error& conditionErr
 }
 
 Result<api::Scale> HorizontalController::Reconcile::resolveScale() {
-  const auto& ref = hpa_.spec.scaleTargetRef;
-  auto gv = parseGroupVersion(ref.apiVersion);
-  if (!gv.ok()) {
-    auto s = failedGetScale(gv.error(), specError(gv.error().wrap("invalid API version in scale target reference: {}",
-                                                                  gv.error().message)));
-    return s.error();
+  auto found = findScaleTarget(c_.deps_.scales, hpa_.metadata.namespace_, hpa_.spec.scaleTargetRef);
+  if (auto* target = std::get_if<ScaleTarget>(&found)) {
+    targetResource_ = target->resource;
+    return std::move(target->scale);
   }
-  auto mappings = c_.deps_.scales.mappingsFor(gv->group, ref.kind);
-  if (!mappings.ok()) {
-    auto s = failedGetScale(mappings.error(), mappings.error().wrap("unable to determine resource for scale target "
-                                                                    "reference: {}",
-                                                                    mappings.error().message));
-    return s.error();
+  const Error& err = std::get<ScaleTargetError>(found).error;
+  switch (std::get<ScaleTargetError>(found).step) {
+    case ScaleTargetError::Step::ApiVersion:
+      return failedGetScale(err, specError(err.wrap("invalid API version in scale target reference: {}", err.message)))
+          .error();
+    case ScaleTargetError::Step::Mapping:
+      return failedGetScale(err, err.wrap("unable to determine resource for scale target reference: {}", err.message))
+          .error();
+    case ScaleTargetError::Step::Get:
+      break;
   }
-  // Try every mapping in preference order; the first success wins, else the first error.
-  std::optional<Error> firstError;
-  for (const auto& mapping : *mappings) {
-    auto scale = c_.deps_.scales.getScale(hpa_.metadata.namespace_, mapping, ref.name);
-    if (scale.ok()) {
-      targetResource_ = mapping;
-      return scale;
-    }
-    if (!firstError) firstError = scale.error();
-  }
-  Error err = firstError.value_or(Error::of("unrecognized resource"));
-  auto s = failedGetScale(err, err.wrap("failed to query scale subresource for {}: {}", report_.scaleTarget, err.message));
-  return s.error();
+  return failedGetScale(err, err.wrap("failed to query scale subresource for {}: {}", report_.scaleTarget, err.message))
+      .error();
 }
 
 Status HorizontalController::Reconcile::run() {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "controller/decision_summary.h"
 #include "controller/hpa_controls.h"
 #include "workqueue/rate_limiter.h"
 
@@ -150,13 +151,14 @@ void HpaRunner::worker() {
     }
     // A line per rescale at the default level; decisions that change nothing (paused ones
     // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
-    // lines per sync period.
+    // lines per sync period. The line shows the size the target keeps or gets (a failed metric
+    // keeps it) and why.
     const int level = report.rescaled ? 0 : 2;
     if (logger_.enabled(level)) {
       const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
-      logger_.v(level, verdict, "HPA", *key, "replicas",
-                fmt::format("{} -> {}", report.currentReplicas, report.desiredReplicas), "reason",
-                report.reason.empty() ? std::string(controller::branchName(report.branch)) : report.reason);
+      const auto summary = controller::summarize(report);
+      logger_.v(level, verdict, "HPA", *key, "replicas", fmt::format("{} -> {}", summary.current, summary.next),
+                "branch", controller::branchName(report.branch), "reason", summary.why);
     }
     logger_.v(4, "reconciled", "HPA", *key, "took",
               std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());

@@ -104,6 +104,7 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
   if (!scaleUpWithUnready && grouping.missingCount == 0) {
     if (tolerances.isWithin(usageRatio)) {
       calc.replicas = currentReplicas;
+      calc.withinTolerance = true;
       calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas",
                                   usageRatio, 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
       return calc;
@@ -136,6 +137,7 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
   calc.rebalancedRatio = newRatio;
   if (tolerances.isWithin(newRatio) || (usageRatio < 1.0 && newRatio > 1.0) || (usageRatio > 1.0 && newRatio < 1.0)) {
     calc.replicas = currentReplicas;
+    calc.withinTolerance = tolerances.isWithin(newRatio);
     calc.decision = fmt::format(
         "usage ratio {:.4g} becomes {:.4g} once missing/unready pods are assumed {}: {} so keep {} replicas",
         usageRatio, newRatio, usageRatio < 1.0 ? "at the target" : "idle",
@@ -266,6 +268,7 @@ Result<Calculation> usageRatioReplicaCount(std::int32_t currentReplicas, double 
   }
   if (tolerances.isWithin(usageRatio)) {
     calc.replicas = currentReplicas;
+    calc.withinTolerance = true;
     calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
                                 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
     return calc;
@@ -306,6 +309,7 @@ Calculation perPodReplicas(std::int32_t statusReplicas, std::int64_t usage, std:
   calc.usageRatio = usageRatio;
   calc.replicas = statusReplicas;
   if (tolerances.isWithin(usageRatio)) {
+    calc.withinTolerance = true;
     calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
                                 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, statusReplicas);
   } else {

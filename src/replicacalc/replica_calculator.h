@@ -37,6 +37,7 @@ struct Calculation {
   std::int32_t readyPodCount = 0;            // pods counted (ready or, for object/external, Running+Ready)
   Time timestamp;                            // of the metrics (zero for object/external Value targets)
   std::string decision;                      // one sentence: which rule gave `replicas`
+  bool withinTolerance = false;              // kept the current count because the ratio was within tolerance
   std::vector<PodExplanation> pods;
   bool operator==(const Calculation&) const = default;
 };
