@@ -102,11 +102,17 @@ Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& m
   return j;
 }
 
-Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock, Logger logger) {
+Result<std::unique_ptr<Transport>> RestClient::makeTransport(const RestConfig& config) {
   TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData, config.clientKeyData};
   Duration timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
   auto transport = makeCpprestTransport(config.server, tls, timeout, kStreamReadTimeout);
   if (!transport.ok()) return Error::format("{}: {}", config.source, transport.error().message);
+  return transport;
+}
+
+Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock, Logger logger) {
+  auto transport = makeTransport(config);
+  if (!transport.ok()) return transport.error();
   return std::make_unique<RestClient>(config, std::move(*transport), clock, std::move(logger));
 }
 

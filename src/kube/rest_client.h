@@ -29,6 +29,9 @@ using RequestObserver = std::function<void(const std::string& verb, int code, Du
 class RestClient {
  public:
   static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock, Logger logger);
+  // The transport create() uses (TLS from the config, the default timeouts), for callers that
+  // wrap it (e.g. in a ReadOnlyTransport) before building the client.
+  static Result<std::unique_ptr<Transport>> makeTransport(const RestConfig& config);
   RestClient(RestConfig config, std::unique_ptr<Transport> transport, Clock& clock, Logger logger);
 
   Result<nlohmann::json> get(const std::string& pathAndQuery);
