@@ -294,6 +294,29 @@ Result<Selector> Selector::fromLabelSelector(const LabelSelector* selector) {
   return s;
 }
 
+std::optional<LabelSelector> Selector::toLabelSelector() const {
+  if (nothing_) return std::nullopt;
+  LabelSelector out;
+  for (const auto& r : requirements_) {
+    switch (r.op) {
+      case Op::Equals:
+      case Op::DoubleEquals:
+        if (out.matchLabels.emplace(r.key, r.values.front()).second) break;
+        out.matchExpressions.push_back({r.key, "In", r.values});
+        break;
+      case Op::In: out.matchExpressions.push_back({r.key, "In", r.values}); break;
+      case Op::NotIn: out.matchExpressions.push_back({r.key, "NotIn", r.values}); break;
+      case Op::Exists: out.matchExpressions.push_back({r.key, "Exists", {}}); break;
+      case Op::DoesNotExist: out.matchExpressions.push_back({r.key, "DoesNotExist", {}}); break;
+      case Op::NotEquals:
+      case Op::GreaterThan:
+      case Op::LessThan:
+        return std::nullopt;
+    }
+  }
+  return out;
+}
+
 bool Selector::matches(const Labels& labels) const {
   if (nothing_) return false;
   for (const auto& r : requirements_) {

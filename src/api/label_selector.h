@@ -53,6 +53,11 @@ class Selector {
   // metav1.LabelSelectorAsSelector: nullptr -> nothing(), empty -> everything().
   static Result<Selector> fromLabelSelector(const LabelSelector* selector);
 
+  // The LabelSelector this selector is the conversion of (matchLabels for `=`, matchExpressions
+  // for the set forms); nullopt for nothing() and for `!=`, `>` and `<`, which a LabelSelector
+  // cannot express.
+  std::optional<LabelSelector> toLabelSelector() const;
+
   bool matches(const Labels& labels) const;
   // Canonical string: requirements sorted by key, values sorted; "" for everything() and for
   // nothing().

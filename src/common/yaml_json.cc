@@ -69,7 +69,61 @@ Result<json> convert(const YAML::Node& node) {
   return json(nullptr);
 }
 
+void emit(YAML::Emitter& out, const json& value) {
+  switch (value.type()) {
+    case json::value_t::object:
+      out << YAML::BeginMap;
+      for (const auto& [k, v] : value.items()) {
+        out << YAML::Key;
+        emit(out, json(k));
+        out << YAML::Value;
+        emit(out, v);
+      }
+      out << YAML::EndMap;
+      return;
+    case json::value_t::array:
+      out << YAML::BeginSeq;
+      for (const auto& v : value) emit(out, v);
+      out << YAML::EndSeq;
+      return;
+    case json::value_t::string: {
+      const auto& s = value.get_ref<const std::string&>();
+      // A string that would read back as another type is quoted; yaml-cpp quotes the ones that
+      // are not valid plain scalars by itself.
+      if (!plainScalar(s).is_string()) {
+        out << YAML::DoubleQuoted << s;
+      } else {
+        out << s;
+      }
+      return;
+    }
+    case json::value_t::boolean:
+      out << value.get<bool>();
+      return;
+    case json::value_t::number_integer:
+      out << value.get<std::int64_t>();
+      return;
+    case json::value_t::number_unsigned:
+      out << value.get<std::uint64_t>();
+      return;
+    case json::value_t::number_float:
+      out << value.dump();  // shortest text that reads back as the same double
+      return;
+    default:
+      out << YAML::Null;
+      return;
+  }
+}
+
 }  // namespace
+
+std::string jsonToYaml(const json& value) {
+  YAML::Emitter out;
+  emit(out, value);
+  std::string text = out.c_str();
+  if (text.empty() || text.back() != '\n') text += '\n';
+  return text;
+}
 
 Result<std::vector<nlohmann::json>> yamlDocumentsToJson(std::string_view text) {
   std::vector<YAML::Node> docs;

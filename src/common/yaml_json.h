@@ -16,4 +16,9 @@ namespace hpa {
 // name the line and column. JSON input is valid YAML and comes out unchanged.
 Result<std::vector<nlohmann::json>> yamlDocumentsToJson(std::string_view text);
 
+// One JSON value as a YAML document (block style, keys in the JSON's order) that
+// yamlDocumentsToJson reads back as the same value: strings that would resolve to another type
+// as plain scalars ("1", "true", "null", "") are quoted. No leading `---`, ends with a newline.
+std::string jsonToYaml(const nlohmann::json& value);
+
 }  // namespace hpa

@@ -68,6 +68,25 @@ TEST(Selector, FromLabelSelector) {
   EXPECT_EQ(r.error().message, "\"Sometimes\" is not a valid label selector operator");
 }
 
+TEST(Selector, ToLabelSelectorRoundTripsTheSpecForms) {
+  for (const char* text : {"app=web,!canary,tier in (edge,frontend)", "env notin (ci,dev),queue=work", "release", ""}) {
+    auto parsed = Selector::parse(text);
+    ASSERT_TRUE(parsed.ok()) << text;
+    auto spec = parsed->toLabelSelector();
+    ASSERT_TRUE(spec.has_value()) << text;
+    auto back = Selector::fromLabelSelector(&*spec);
+    ASSERT_TRUE(back.ok()) << text;
+    EXPECT_EQ(back->toString(), text);
+  }
+  auto equals = Selector::parse("app=web")->toLabelSelector();
+  ASSERT_TRUE(equals.has_value());
+  EXPECT_EQ(equals->matchLabels, (std::map<std::string, std::string>{{"app", "web"}}));
+  EXPECT_TRUE(equals->matchExpressions.empty());
+  EXPECT_FALSE(Selector::parse("app!=web")->toLabelSelector().has_value());
+  EXPECT_FALSE(Selector::parse("size>3")->toLabelSelector().has_value());
+  EXPECT_FALSE(Selector::nothing().toLabelSelector().has_value());
+}
+
 TEST(Selector, GoDebugStringMatchesUpstream) {
   LabelSelector ls;
   ls.matchLabels = {{"queue", "work"}};

@@ -51,6 +51,20 @@ TEST(YamlJson, JsonInputIsUnchanged) {
   EXPECT_EQ((*docs)[0], original);
 }
 
+TEST(YamlJson, EmittedYamlReadsBackAsTheSameValue) {
+  json original = json::parse(R"({"kind": "Pod", "metadata": {"name": "web-1", "labels": {"app": "web", "v": "1"},
+    "annotations": {"a": "true", "b": "null", "c": "", "d": "line one\nline two", "e": "x: y", "f": "- z",
+                    "g": "0x1F", "h": "1.5e3", "i": "~", "j": "#not a comment", "k": "{\"json\": [1]}"}},
+    "spec": {"replicas": 3, "ratio": 0.25, "big": 12345678901234, "ready": true, "gone": null,
+             "list": [], "map": {}, "items": [{"a": 1}, "two", 3.0, false]}})");
+  std::string yaml = jsonToYaml(original);
+  EXPECT_NE(yaml.find("\nspec:\n"), std::string::npos) << "block style expected:\n" << yaml;
+  auto docs = yamlDocumentsToJson(yaml);
+  ASSERT_TRUE(docs.ok()) << docs.error().message << "\n" << yaml;
+  ASSERT_EQ(docs->size(), 1u);
+  EXPECT_EQ((*docs)[0], original) << yaml;
+}
+
 TEST(YamlJson, ErrorsNameTheLine) {
   auto docs = yamlDocumentsToJson("a: 1\nb: [1, 2\nc: 3\n");
   ASSERT_FALSE(docs.ok());
