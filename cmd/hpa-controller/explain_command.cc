@@ -11,29 +11,10 @@
 #include "explain/explain.h"
 #include "explain/render.h"
 #include "explain/snapshot.h"
+#include "explain_flags.h"
 
 namespace hpa::cmd {
 namespace {
-
-// Exit codes: a decision (even "cannot scale") is 0; unusable input is 2.
-constexpr int kExitDecision = 0;
-constexpr int kExitUnusableInput = 2;
-
-struct ExplainFlags {
-  std::vector<std::string> files;
-  std::string now;
-  std::string output;
-  std::string hpa;
-  double tolerance = 0.1;
-  std::string downscaleStabilization = "5m";
-  std::string cpuInitializationPeriod = "5m";
-  std::string initialReadinessDelay = "30s";
-};
-
-int fail(const std::string& message) {
-  std::cerr << "hpa-controller explain: " << message << "\n";
-  return kExitUnusableInput;
-}
 
 Result<std::string> readSource(const std::string& name) {
   std::ostringstream buf;
@@ -55,20 +36,45 @@ Result<Duration> durationFlag(const std::string& flag, const std::string& value)
   return d;
 }
 
-int runExplain(const ExplainFlags& flags) {
-  explain::ExplainOptions options;
-  options.hpaKey = flags.hpa;
-  if (flags.tolerance < 0) return fail("--horizontal-pod-autoscaler-tolerance must not be negative");
-  options.controller.tolerance = flags.tolerance;
+}  // namespace
+
+int explainFailure(const std::string& message, int code) {
+  std::cerr << "hpa-controller explain: " << message << "\n";
+  return code;
+}
+
+Result<controller::ControllerOptions> controllerOptions(const ExplainFlags& flags) {
+  controller::ControllerOptions options;
+  if (flags.tolerance < 0) return Error::of("--horizontal-pod-autoscaler-tolerance must not be negative");
+  options.tolerance = flags.tolerance;
   auto window = durationFlag("horizontal-pod-autoscaler-downscale-stabilization", flags.downscaleStabilization);
   auto cpuInit = durationFlag("horizontal-pod-autoscaler-cpu-initialization-period", flags.cpuInitializationPeriod);
   auto readiness = durationFlag("horizontal-pod-autoscaler-initial-readiness-delay", flags.initialReadinessDelay);
   for (const auto* d : {&window, &cpuInit, &readiness}) {
-    if (!d->ok()) return fail(d->error().message);
+    if (!d->ok()) return d->error();
   }
-  options.controller.downscaleStabilizationWindow = *window;
-  options.controller.cpuInitializationPeriod = *cpuInit;
-  options.controller.delayOfInitialReadinessStatus = *readiness;
+  options.downscaleStabilizationWindow = *window;
+  options.cpuInitializationPeriod = *cpuInit;
+  options.delayOfInitialReadinessStatus = *readiness;
+  return options;
+}
+
+std::string outputFormat(const ExplainFlags& flags) {
+  if (!flags.output.empty()) return flags.output;
+  return isatty(STDOUT_FILENO) ? "text" : "json";
+}
+
+namespace {
+
+int fail(const std::string& message) { return explainFailure(message); }
+
+// Offline: `explain -f SNAPSHOT`.
+int runSnapshotExplain(const ExplainFlags& flags) {
+  explain::ExplainOptions options;
+  options.hpaKey = flags.hpa;
+  auto controller = controllerOptions(flags);
+  if (!controller.ok()) return fail(controller.error().message);
+  options.controller = *controller;
   if (flags.now.empty()) {
     options.now = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
   } else {
@@ -76,8 +82,7 @@ int runExplain(const ExplainFlags& flags) {
     if (!now.ok()) return fail("--now: " + now.error().message);
     options.now = *now;
   }
-  std::string output = flags.output;
-  if (output.empty()) output = isatty(STDOUT_FILENO) ? "text" : "json";
+  const std::string output = outputFormat(flags);
 
   std::vector<explain::SnapshotSource> sources;
   int stdinUses = 0;
@@ -99,16 +104,46 @@ int runExplain(const ExplainFlags& flags) {
   return kExitDecision;
 }
 
+// Snapshot files or a live cluster; the flags of the other mode are mistakes.
+int runExplain(const ExplainFlags& flags) {
+  const bool live = !flags.targets.empty() || flags.all || flags.allNamespaces;
+  if (flags.files.empty() && !live) {
+    return fail("say what to explain: NAMESPACE/NAME (or NAME -n NAMESPACE), --all, -A, or -f SNAPSHOT");
+  }
+  if (!flags.files.empty()) {
+    if (live) return fail("-f explains a snapshot; it does not take an HPA name, --all or -A");
+    if (!flags.save.empty() || !flags.kubeconfig.empty() || !flags.context.empty() || !flags.master.empty() ||
+        !flags.namespace_.empty()) {
+      return fail("-f explains a snapshot; --save, --kubeconfig, --context, --master and -n are for a live cluster");
+    }
+    return runSnapshotExplain(flags);
+  }
+  if (!flags.now.empty()) return fail("--now applies to snapshots (-f); a live cluster is explained as of now");
+  if (!flags.hpa.empty()) return fail("--hpa chooses among the HPAs of a snapshot (-f)");
+  return runLiveExplain(flags);
+}
+
 }  // namespace
 
 void addExplainCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<ExplainFlags>();
-  auto* cmd = app.add_subcommand("explain",
-                                 "Show what the autoscaler would decide now for an HPA, and why, from objects exported "
-                                 "from a cluster (kubectl get -o yaml, kubectl get --raw). Writes nothing anywhere.");
-  cmd->add_option("-f,--filename", flags->files, "snapshot file (YAML or JSON; '-' for stdin); repeatable")
-      ->required();
-  cmd->add_option("--now", flags->now, "the time of the decision, RFC 3339 (default: the current time)");
+  auto* cmd = app.add_subcommand(
+      "explain",
+      "Show what the autoscaler would decide now for an HPA, and why: live from a cluster (read-only), or from "
+      "objects exported from one (kubectl get -o yaml, kubectl get --raw, or explain --save). Writes nothing.");
+  cmd->add_option("target", flags->targets, "the HPA: NAMESPACE/NAME, or NAME in the namespace of -n (live mode)")
+      ->expected(0, 1);
+  cmd->add_option("-n,--namespace", flags->namespace_,
+                  "the namespace of NAME or of --all (default: the context's namespace, else default)");
+  cmd->add_flag("--all", flags->all, "every HPA of the namespace, as a table (-o json: an array)");
+  cmd->add_flag("-A,--all-namespaces", flags->allNamespaces, "every HPA of the cluster, as a table");
+  cmd->add_option("--save", flags->save,
+                  "write what was read as a snapshot file, to replay offline with -f (and attach to bug reports)");
+  cmd->add_option("--kubeconfig", flags->kubeconfig, "path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
+  cmd->add_option("--context", flags->context, "the kubeconfig context to use");
+  cmd->add_option("--master", flags->master, "the address of the Kubernetes API server (overrides the kubeconfig)");
+  cmd->add_option("-f,--filename", flags->files, "snapshot file (YAML or JSON; '-' for stdin); repeatable");
+  cmd->add_option("--now", flags->now, "the time of the decision for a snapshot, RFC 3339 (default: the current time)");
   cmd->add_option("-o,--output", flags->output, "json or text (default: text on a terminal, json otherwise)")
       ->check(CLI::IsMember({"json", "text"}));
   cmd->add_option("--hpa", flags->hpa, "namespace/name of the HPA when the snapshot holds several");

@@ -2,19 +2,57 @@
 
 #include <functional>
 #include <iostream>
+#include <string_view>
 
 #include "daemon/daemon.h"
 #include "explain_command.h"
 #include "replay_command.h"
 #include "run_flags.h"
 
+namespace {
+
+// Installed as `kubectl-hpa` (a link to this binary), kubectl runs it for `kubectl hpa ...`:
+// then it is a kubectl plugin with subcommands only, never the daemon.
+bool runAsKubectlPlugin(const char* argv0) {
+  std::string_view name(argv0 ? argv0 : "");
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "kubectl-hpa";
+}
+
+int parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    // Usage errors are unusable input (2), like explain's own input errors.
+    return code == 0 ? 0 : 2;
+  }
+  return -1;
+}
+
+int kubectlPlugin(int argc, char** argv) {
+  CLI::App app{"kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why (hpa-controller)."};
+  app.name("kubectl hpa");
+  app.set_version_flag("--version", HPA_VERSION);
+  std::function<int()> run;
+  hpa::cmd::addExplainCommand(app, run);
+  hpa::cmd::addReplayCommand(app, run);
+  app.require_subcommand(1);
+  if (int code = parse(app, argc, argv); code >= 0) return code;
+  return run();
+}
+
+}  // namespace
+
 // hpa-controller            the controller daemon (flags as kube-controller-manager's HPA flags)
 // hpa-controller explain    what the autoscaler would decide now for an HPA, and why
 // hpa-controller replay     what-if: an HPA replayed through a recorded metric trace
+// kubectl-hpa explain|replay the subcommands, as a kubectl plugin
 int main(int argc, char** argv) {
+  if (runAsKubectlPlugin(argc > 0 ? argv[0] : nullptr)) return kubectlPlugin(argc, argv);
   CLI::App app{
       "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
-      "Without a subcommand it runs the controller; `explain` answers what it would do, offline;\n"
+      "Without a subcommand it runs the controller; `explain` answers what it would do, live or offline;\n"
       "`replay` runs an HPA through a recorded metric trace."};
   app.set_version_flag("--version", HPA_VERSION);
   hpa::daemon::DaemonOptions options;
@@ -28,13 +66,7 @@ int main(int argc, char** argv) {
   hpa::cmd::addExplainCommand(app, run);
   hpa::cmd::addReplayCommand(app, run);
   app.require_subcommand(0, 1);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    // Usage errors are unusable input (2), like explain's own input errors.
-    return code == 0 ? 0 : 2;
-  }
+  if (int code = parse(app, argc, argv); code >= 0) return code;
   if (run) return run();
   auto validated = hpa::daemon::validate(options);
   if (!validated.ok()) {

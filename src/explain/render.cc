@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "api/codec.h"
+#include "controller/decision_summary.h"
 
 namespace hpa::explain {
 namespace {
@@ -109,7 +110,43 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 
+// Upstream's metric names carry Go's dump of the metric selector; a table has no room for it.
+std::string shortMetricName(std::string name) {
+  for (const char* noise : {"(&LabelSelector", "(nil)"}) {
+    if (auto at = name.find(noise); at != std::string::npos) name.erase(at);
+  }
+  return name.empty() ? "-" : name;
+}
+
 }  // namespace
+
+std::string explanationsTable(const std::vector<Explanation>& explanations, bool withNamespace) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"NAME", "REPLICAS", "METRIC", "WHY"});
+  if (withNamespace) rows.front().insert(rows.front().begin(), "NAMESPACE");
+  for (const auto& e : explanations) {
+    const auto s = controller::summarize(e.report);
+    const auto slash = e.hpaKey.find('/');
+    std::vector<std::string> row{e.hpaKey.substr(slash + 1),
+                                 s.rescale ? fmt::format("{} -> {}", s.current, s.next)
+                                           : fmt::format("{} (kept)", s.current),
+                                 shortMetricName(s.metric), s.why};
+    if (withNamespace) row.insert(row.begin(), e.hpaKey.substr(0, slash));
+    rows.push_back(std::move(row));
+  }
+  std::vector<size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      out += i + 1 < row.size() ? fmt::format("{:<{}}   ", row[i], widths[i]) : row[i];
+    }
+    out += '\n';
+  }
+  return out;
+}
 
 nlohmann::json explanationToJson(const Explanation& e) {
   const auto& r = e.report;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "explain/explain.h"
 
@@ -13,5 +14,10 @@ nlohmann::json explanationToJson(const Explanation& e);
 
 // The `-o text` explanation: the decision first, then why, metric by metric.
 std::string explanationToText(const Explanation& e);
+
+// `explain --all` / `-A`: one row per HPA (its namespace too when `withNamespace`): current ->
+// next replicas, the metric that decided or failed, and why it scales or not
+// (controller::summarize, the same words as the daemon's log line).
+std::string explanationsTable(const std::vector<Explanation>& explanations, bool withNamespace);
 
 }  // namespace hpa::explain

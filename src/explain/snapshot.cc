@@ -98,11 +98,13 @@ class Loader {
     if (kind == api::kHistoryKind) {
       auto h = api::decodeAutoscalerHistory(object);
       if (!h.ok()) return fail(origin, h.error());
-      if (snapshot_.history) {
-        return fail(origin, Error::format("a second AutoscalerHistory (the first is in {})",
-                                          snapshot_.history->second.describe()));
+      for (const auto& [other, otherOrigin] : snapshot_.histories) {
+        if (other.name == h->name && (other.namespace_.empty() || h->namespace_.empty() || other.namespace_ == h->namespace_)) {
+          return fail(origin, Error::format("a second AutoscalerHistory for {} (the first is in {})", h->name,
+                                            otherOrigin.describe()));
+        }
       }
-      snapshot_.history.emplace(std::move(*h), origin);
+      snapshot_.histories.emplace_back(std::move(*h), origin);
       return Status();
     }
     if (kind.empty()) return fail(origin, Error::of("kind: required"));

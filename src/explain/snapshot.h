@@ -47,7 +47,9 @@ struct Snapshot {
   std::vector<api::PodMetrics> podMetrics;
   std::vector<CustomMetricEntry> customMetrics;
   std::vector<api::ExternalMetricValue> externalMetrics;
-  std::optional<std::pair<api::AutoscalerHistory, Origin>> history;
+  // At most one per HPA (by namespace and name; a history without namespace belongs to the HPA
+  // of that name).
+  std::vector<std::pair<api::AutoscalerHistory, Origin>> histories;
 };
 
 // A named input: its name for messages ("-" for stdin) and its text.

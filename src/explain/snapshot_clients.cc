@@ -25,9 +25,10 @@ std::string kindForResource(const controller::GroupVersionResource& r) {
   return w ? w->kind : "";
 }
 
-// The API server's NotFound text: `deployments.apps "web" not found`.
+// The API server's NotFound text for a GET of the scale subresource of a missing object:
+// `deployments/scale.apps "web" not found` (the scale storage names its subresource).
 Error notFound(const controller::GroupVersionResource& r, const std::string& name) {
-  std::string what = r.group.empty() ? r.resource : r.resource + "." + r.group;
+  std::string what = r.resource + "/scale" + (r.group.empty() ? "" : "." + r.group);
   return Error{fmt::format("{} {:?} not found", what, name), 404, "NotFound"};
 }
 
@@ -135,9 +136,8 @@ Result<api::Scale> SnapshotScaleClient::getScale(const std::string& ns, const co
 }
 
 Result<api::Scale> SnapshotScaleClient::updateScale(const std::string&, const controller::GroupVersionResource&,
-                                                    const api::Scale& scale) {
-  updated_ = scale;
-  return scale;
+                                                    const api::Scale&) {
+  return Error::of("a snapshot cannot be updated");
 }
 
 }  // namespace hpa::explain

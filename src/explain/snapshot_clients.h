@@ -1,12 +1,9 @@
 #pragma once
 
-#include <optional>
 #include <vector>
 
-#include "controller/event_recorder.h"
 #include "controller/listers.h"
 #include "controller/scale_client.h"
-#include "controller/status_writer.h"
 #include "explain/snapshot.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
@@ -72,31 +69,12 @@ class SnapshotScaleClient final : public controller::ScaleClient {
                                                                     const std::string& kind) override;
   Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
                               const std::string& name) override;
+  // A snapshot is read-only: explain records updates in front of this client.
   Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
                                  const api::Scale& scale) override;
-  const std::optional<api::Scale>& updated() const { return updated_; }
 
  private:
   const Snapshot& s_;
-  std::optional<api::Scale> updated_;
-};
-
-class RecordingStatusWriter final : public controller::StatusWriter {
- public:
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
-    written_ = hpa;
-    return hpa;
-  }
-  const std::optional<api::HorizontalPodAutoscaler>& written() const { return written_; }
-
- private:
-  std::optional<api::HorizontalPodAutoscaler> written_;
-};
-
-// Events are part of the reconcile report already; nothing to send.
-class DiscardingEventRecorder final : public controller::EventRecorder {
- public:
-  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
 };
 
 }  // namespace hpa::explain

@@ -35,6 +35,32 @@ grep -q "bad.yaml" "$tmp/err" || fail "error must name the file: $(cat "$tmp/err
 [ $rc -eq 2 ] || fail "bad --now must exit 2, got $rc"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --horizontal-pod-autoscaler-downscale-stabilization=5 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "bad duration must exit 2, got $rc"
-"$bin" explain 2>/dev/null; rc=$?
-[ $rc -eq 2 ] || fail "missing -f must exit 2, got $rc"
+"$bin" explain 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "nothing to explain must exit 2, got $rc"
+grep -q "NAMESPACE/NAME" "$tmp/err" || fail "the usage error must say what to give: $(cat "$tmp/err")"
+"$bin" explain -f "$cases/cpu-scale-up.yaml" web 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "-f with an HPA name must exit 2, got $rc"
+"$bin" explain -f "$cases/cpu-scale-up.yaml" --save "$tmp/x.yaml" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "-f with --save must exit 2, got $rc"
+"$bin" explain web --all 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "a name with --all must exit 2, got $rc"
+"$bin" explain shop/web -n other 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "NAMESPACE/NAME contradicting -n must exit 2, got $rc"
+"$bin" explain web --now 2026-11-23T10:00:00Z 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "--now in live mode must exit 2, got $rc"
+# A cluster that cannot be reached is exit 1, not a decision.
+printf 'apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\n' >"$tmp/kubeconfig"
+"$bin" explain web -n shop --kubeconfig "$tmp/kubeconfig" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "an unreachable cluster must exit 1, got $rc: $(cat "$tmp/err")"
+
+# The kubectl plugin is the same binary under the name kubectl reads.
+plugin=$(dirname "$bin")/kubectl-hpa
+[ -x "$plugin" ] || fail "the build must produce kubectl-hpa next to hpa-controller"
+"$plugin" explain -f "$cases/cpu-scale-up.yaml" --now 2026-11-23T10:00:00Z -o json >"$tmp/plugin.json" ||
+  fail "kubectl-hpa explain must work"
+cmp -s "$tmp/plugin.json" "$tmp/out.json" || fail "kubectl-hpa explain must answer as hpa-controller explain"
+"$plugin" 2>/dev/null >/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "kubectl-hpa without a subcommand must exit 2 (it never runs the daemon), got $rc"
+"$plugin" --help >"$tmp/help" || fail "kubectl-hpa --help"
+grep -q "kubectl hpa" "$tmp/help" || fail "the plugin's help must name it kubectl hpa"
 echo "explain CLI: ok"

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "explain/explain.h"
+
+namespace hpa::cmd {
+
+// Exit codes: a decision (even "cannot scale") is 0; a cluster that could not be read (live
+// mode) is 1; unusable input or flags is 2.
+inline constexpr int kExitDecision = 0;
+inline constexpr int kExitClusterUnreadable = 1;
+inline constexpr int kExitUnusableInput = 2;
+
+struct ExplainFlags {
+  // Offline: snapshot files.
+  std::vector<std::string> files;
+  std::string now;
+  std::string hpa;
+  // Live: NAMESPACE/NAME or NAME, or every HPA of a namespace / of the cluster.
+  std::vector<std::string> targets;
+  std::string namespace_;
+  bool all = false;
+  bool allNamespaces = false;
+  std::string kubeconfig;
+  std::string context;
+  std::string master;
+  std::string save;
+  // Both.
+  std::string output;
+  double tolerance = 0.1;
+  std::string downscaleStabilization = "5m";
+  std::string cpuInitializationPeriod = "5m";
+  std::string initialReadinessDelay = "30s";
+};
+
+// Prints "hpa-controller explain: <message>" to stderr and returns `code`.
+int explainFailure(const std::string& message, int code = kExitUnusableInput);
+
+// The controller settings of the flags (the HPA flags of kube-controller-manager).
+Result<controller::ControllerOptions> controllerOptions(const ExplainFlags& flags);
+
+// `text` on a terminal, `json` otherwise, unless -o says.
+std::string outputFormat(const ExplainFlags& flags);
+
+// `hpa-controller explain NAMESPACE/NAME`, `--all`, `-A`: explain_live_command.cc.
+int runLiveExplain(const ExplainFlags& flags);
+
+}  // namespace hpa::cmd

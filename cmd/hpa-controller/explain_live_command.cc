@@ -1,0 +1,126 @@
+// `hpa-controller explain NAMESPACE/NAME`, `--all`, `-A`: explain HPAs of a live cluster,
+// reading with GETs only.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <tuple>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/time.h"
+#include "explain/live.h"
+#include "explain/render.h"
+#include "explain/snapshot_writer.h"
+#include "explain_flags.h"
+#include "kube/client_config.h"
+#include "kube/read_only_transport.h"
+
+namespace hpa::cmd {
+namespace {
+
+// NAMESPACE/NAME, or NAME in the namespace of -n; the namespace is left empty when neither
+// says it (the context's applies then).
+Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
+  explain::LiveQuery query;
+  query.allNamespaces = flags.allNamespaces;
+  query.ns = flags.namespace_;
+  if (flags.targets.empty()) {
+    if (!flags.all && !flags.allNamespaces) return Error::of("say which HPA: NAMESPACE/NAME, NAME -n NAMESPACE, --all or -A");
+    return query;
+  }
+  if (flags.all || flags.allNamespaces) return Error::of("give an HPA name or --all/-A, not both");
+  const std::string& target = flags.targets.front();
+  if (auto slash = target.find('/'); slash != std::string::npos) {
+    const std::string ns = target.substr(0, slash);
+    if (!flags.namespace_.empty() && flags.namespace_ != ns) {
+      return Error::format("{} names namespace {:?} but -n says {:?}", target, ns, flags.namespace_);
+    }
+    query.ns = ns;
+    query.name = target.substr(slash + 1);
+  } else {
+    query.name = target;
+  }
+  if (query.name.empty() || query.name.find('/') != std::string::npos ||
+      (target.find('/') != std::string::npos && query.ns.empty())) {
+    return Error::format("{:?} is not NAMESPACE/NAME or NAME", target);
+  }
+  return query;
+}
+
+// The command that replays a saved snapshot offline, with the settings of this run.
+std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result, Time now) {
+  std::string command = fmt::format("hpa-controller explain -f {} --now {}", flags.save, formatRFC3339(now));
+  if (result.explanations.size() == 1) command += " --hpa " + result.explanations.front().hpaKey;
+  if (flags.tolerance != 0.1) command += fmt::format(" --horizontal-pod-autoscaler-tolerance={}", flags.tolerance);
+  for (const auto& [name, value, fallback] :
+       {std::tuple{"downscale-stabilization", flags.downscaleStabilization, "5m"},
+        std::tuple{"cpu-initialization-period", flags.cpuInitializationPeriod, "5m"},
+        std::tuple{"initial-readiness-delay", flags.initialReadinessDelay, "30s"}}) {
+    if (value != fallback) command += fmt::format(" --horizontal-pod-autoscaler-{}={}", name, value);
+  }
+  return command;
+}
+
+}  // namespace
+
+int runLiveExplain(const ExplainFlags& flags) {
+  explain::ExplainOptions options;
+  auto controller = controllerOptions(flags);
+  if (!controller.ok()) return explainFailure(controller.error().message);
+  options.controller = *controller;
+  // Whole seconds, so that the time printed replays the same decision (--now takes RFC 3339).
+  options.now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+
+  auto query = liveQuery(flags);
+  if (!query.ok()) return explainFailure(query.error().message);
+  auto config = kube::resolveRestConfig(kube::ConnectionFlags{flags.kubeconfig, flags.context, flags.master});
+  if (!config.ok()) return explainFailure(config.error().message, kExitClusterUnreadable);
+  if (query->ns.empty()) query->ns = config->defaultNamespace.empty() ? "default" : config->defaultNamespace;
+
+  // Every request goes through a transport that refuses anything but GET.
+  auto transport = kube::RestClient::makeTransport(*config);
+  if (!transport.ok()) return explainFailure(transport.error().message, kExitClusterUnreadable);
+  auto readOnly = std::make_unique<kube::ReadOnlyTransport>(std::move(*transport));
+  kube::ReadOnlyTransport& reads = *readOnly;
+  RealClock clock;
+  kube::RestClient client(*config, std::move(readOnly), clock, Logger::discard());
+
+  auto result = explain::explainLive(client, *query, options);
+  if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);
+  if (result->explanations.empty()) {
+    std::cerr << (query->allNamespaces ? std::string("no HorizontalPodAutoscalers in the cluster")
+                                       : fmt::format("no HorizontalPodAutoscalers in namespace {}", query->ns))
+              << "\n";
+  }
+
+  if (!flags.save.empty()) {
+    const std::string replay = replayCommand(flags, *result, options.now);
+    std::ofstream out(flags.save, std::ios::binary | std::ios::trunc);
+    out << explain::writeSnapshot(reads.responses(), result->histories,
+                                  {fmt::format("hpa-controller explain --save: read from {} at {}", config->server,
+                                               formatRFC3339(options.now)),
+                                   "replay: " + replay});
+    out.close();
+    if (!out) return explainFailure(fmt::format("{}: cannot write the snapshot", flags.save), kExitClusterUnreadable);
+    std::cerr << fmt::format("snapshot saved to {}; replay it with: {}\n", flags.save, replay);
+  }
+
+  const bool table = flags.all || flags.allNamespaces;
+  if (outputFormat(flags) == "json") {
+    if (table) {
+      nlohmann::json items = nlohmann::json::array();
+      for (const auto& e : result->explanations) items.push_back(explain::explanationToJson(e));
+      std::cout << items.dump(2) << "\n";
+    } else {
+      std::cout << explain::explanationToJson(result->explanations.front()).dump(2) << "\n";
+    }
+  } else if (table) {
+    std::cout << explain::explanationsTable(result->explanations, query->allNamespaces);
+  } else {
+    std::cout << explain::explanationToText(result->explanations.front());
+  }
+  return kExitDecision;
+}
+
+}  // namespace hpa::cmd

@@ -1,0 +1,46 @@
+#include "explain/explainer.h"
+
+namespace hpa::explain {
+namespace {
+
+controller::ControllerOptions withPodAccounts(controller::ControllerOptions options) {
+  options.explainPods = true;
+  return options;
+}
+
+std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
+  return api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+}
+
+}  // namespace
+
+Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
+                     controller::ScaleClient& scaleReads, const ExplainOptions& options)
+    : now_(options.now),
+      scales_(scaleReads),
+      clock_(options.now),
+      controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_, events_, clock_,
+                                                     Logger::discard(), nullptr},
+                  withPodAccounts(options.controller)) {}
+
+void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa, api::AutoscalerHistory history) {
+  history.name = hpa.metadata.name;
+  history.namespace_ = hpa.metadata.namespace_;
+  controller_.history().put(keyOf(hpa), std::move(history));
+  historyGiven_[keyOf(hpa)] = true;
+}
+
+Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
+  const std::string key = keyOf(hpa);
+  controller_.hpaAdded(key);
+  auto result = controller_.reconcileKey(key);
+  Explanation out;
+  out.hpaKey = key;
+  out.now = now_;
+  out.historyGiven = historyGiven_.contains(key);
+  out.report = std::move(result.report);
+  if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
+  return out;
+}
+
+}  // namespace hpa::explain

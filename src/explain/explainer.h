@@ -1,0 +1,41 @@
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "api/history.h"
+#include "api/hpa.h"
+#include "controller/horizontal_controller.h"
+#include "explain/explain.h"
+#include "explain/recording_clients.h"
+
+namespace hpa::explain {
+
+// The controller as `explain` runs it, offline and live: the given read side (listers, metrics,
+// scale reads), a write side that records instead of writing, the clock stopped at `now` and
+// per-pod accounts on. Everything the decision depends on is set up through it, so a snapshot
+// and the cluster it came from are explained the same way.
+class Explainer {
+ public:
+  Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
+            controller::ScaleClient& scaleReads, const ExplainOptions& options);
+
+  // An HPA of the same cluster that counts in the ambiguous-selector check, as if the daemon
+  // had reconciled it before (reads its target's Scale).
+  void learn(const api::HorizontalPodAutoscaler& hpa) { controller_.learnSelector(hpa); }
+  // The history the controller would hold for `hpa` (e.g. restored from its annotation).
+  void giveHistory(const api::HorizontalPodAutoscaler& hpa, api::AutoscalerHistory history);
+  // One reconcile of `hpa` (which the HPA lister must return).
+  Explanation explain(const api::HorizontalPodAutoscaler& hpa);
+
+ private:
+  Time now_;
+  RecordingScaleClient scales_;
+  RecordingStatusWriter statusWriter_;
+  DiscardingEventRecorder events_;
+  StoppedClock clock_;
+  controller::HorizontalController controller_;
+  std::map<std::string, bool> historyGiven_;
+};
+
+}  // namespace hpa::explain

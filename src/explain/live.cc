@@ -1,0 +1,52 @@
+#include "explain/live.h"
+
+#include <fmt/format.h>
+
+#include "daemon/api_clients.h"
+#include "daemon/history_persistence.h"
+#include "explain/explainer.h"
+#include "explain/live_clients.h"
+#include "kube/discovery.h"
+#include "metricsclient/rest_metrics_client.h"
+
+namespace hpa::explain {
+
+Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query, const ExplainOptions& options) {
+  kube::Discovery discovery(client);
+  auto version = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
+  if (!version.ok()) return version.error().wrap("cannot find the HPA API: {}", version.error().message);
+  const std::string hpaApiVersion = "autoscaling/" + *version;
+
+  // The whole namespace even for one HPA: the others' selectors decide the ambiguity check.
+  auto listed = listHpas(client, hpaApiVersion, query.allNamespaces ? "" : query.ns);
+  if (!listed.ok()) return listed.error();
+  if (!query.name.empty()) {
+    bool found = false;
+    for (const auto& h : *listed) found = found || h.metadata.name == query.name;
+    if (!found) {
+      return Error{fmt::format("horizontalpodautoscalers.autoscaling {:?} not found in namespace {:?}", query.name,
+                               query.ns),
+                   404, "NotFound"};
+    }
+  }
+
+  FixedHpaLister hpas(std::move(*listed));
+  ApiPodLister pods(client);
+  metricsclient::RestMetricsClient metrics(client, discovery);
+  daemon::ApiScaleClient scales(client, discovery);
+  Explainer explainer(hpas, pods, metrics, scales, options);
+  for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
+
+  LiveExplanations out;
+  for (const auto& hpa : hpas.all()) {
+    if (!query.name.empty() && hpa->metadata.name != query.name) continue;
+    if (auto history = daemon::historyFromAnnotation(*hpa, Logger::discard())) {
+      out.histories.push_back(*history);
+      explainer.giveHistory(*hpa, std::move(*history));
+    }
+    out.explanations.push_back(explainer.explain(*hpa));
+  }
+  return out;
+}
+
+}  // namespace hpa::explain

@@ -1,0 +1,81 @@
+#include "explain/live_clients.h"
+
+#include <fmt/format.h>
+
+#include "api/codec.h"
+#include "kube/rest_list_watch.h"
+
+namespace hpa::explain {
+namespace {
+
+// Pages of the size client-go's pagers use.
+constexpr std::int64_t kPageSize = 500;
+
+// Every item of a collection, page by page, decoded.
+template <typename T, typename Decode>
+Result<std::vector<T>> listAll(kube::RestClient& client, const std::string& path, const std::string& labelSelector,
+                               Decode decode) {
+  kube::RestListWatch source(client, path, labelSelector);
+  std::vector<T> out;
+  informer::ListOptions options;
+  options.limit = kPageSize;
+  while (true) {
+    auto page = source.list(options);
+    if (!page.ok()) return page.error();
+    for (const auto& item : page->items) {
+      auto decoded = decode(item);
+      if (!decoded.ok()) return decoded.error().wrap("GET {}: {}", path, decoded.error().message);
+      out.push_back(std::move(*decoded));
+    }
+    if (page->continueToken.empty()) return out;
+    options.continueToken = page->continueToken;
+  }
+}
+
+}  // namespace
+
+FixedHpaLister::FixedHpaLister(std::vector<api::HorizontalPodAutoscaler> hpas) {
+  for (auto& h : hpas) hpas_.push_back(std::make_shared<const api::HorizontalPodAutoscaler>(std::move(h)));
+}
+
+Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> FixedHpaLister::get(const std::string& ns,
+                                                                                const std::string& name) const {
+  for (const auto& h : hpas_) {
+    if (h->metadata.namespace_ == ns && h->metadata.name == name) return h;
+  }
+  return std::shared_ptr<const api::HorizontalPodAutoscaler>();
+}
+
+Result<std::vector<std::shared_ptr<const api::Pod>>> ApiPodLister::list(const std::string& ns,
+                                                                       const api::Selector& selector) const {
+  const std::string selectorText = selector.toString();
+  const std::string key = ns + "\n" + selectorText;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = listed_.find(key); it != listed_.end()) return it->second;
+  }
+  // A selector that matches nothing has the same (empty) string as one that matches all.
+  if (selector.isNothing()) return std::vector<std::shared_ptr<const api::Pod>>();
+  auto pods = listAll<api::Pod>(client_, fmt::format("/api/v1/namespaces/{}/pods", ns), selectorText, api::decodePod);
+  if (!pods.ok()) return pods.error();
+  std::vector<std::shared_ptr<const api::Pod>> out;
+  for (auto& p : *pods) out.push_back(std::make_shared<const api::Pod>(std::move(p)));
+  std::lock_guard<std::mutex> lock(mu_);
+  listed_[key] = out;
+  return out;
+}
+
+Result<std::vector<api::HorizontalPodAutoscaler>> listHpas(kube::RestClient& client, const std::string& apiVersion,
+                                                          const std::string& ns) {
+  const std::string path = ns.empty() ? fmt::format("/apis/{}/horizontalpodautoscalers", apiVersion)
+                                      : fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers", apiVersion, ns);
+  return listAll<api::HorizontalPodAutoscaler>(client, path, "", [&apiVersion](const nlohmann::json& item) {
+    // Items of a list carry no apiVersion; the HPA codec reads the version from it.
+    nlohmann::json copy = item;
+    if (!copy.contains("apiVersion")) copy["apiVersion"] = apiVersion;
+    if (!copy.contains("kind")) copy["kind"] = "HorizontalPodAutoscaler";
+    return api::decodeHorizontalPodAutoscaler(copy);
+  });
+}
+
+}  // namespace hpa::explain
