@@ -73,15 +73,72 @@ YAML
   DURATION=100
 fi
 
+# hpa-sim starts with the scenario's workloads at their initial load; its steps are played from
+# here once the metrics APIs answer, so that the controller's first decisions have metrics.
+WARMUP=$DIR/warm-up-scenario.yaml
+awk '/^steps:/ {exit} {print}' "$SCENARIO" >"$WARMUP"
+# The steps as "<seconds> <JSON for hpa-sim's POST /set>", one per line (flow-style steps only).
+STEPS=$(python3 - "$SCENARIO" <<'PY'
+import json, re, sys
+in_steps = False
+for line in open(sys.argv[1]):
+    if re.match(r"^steps:", line):
+        in_steps = True
+        continue
+    if not in_steps or not line.strip() or line.lstrip().startswith("#"):
+        continue
+    m = re.match(r"^\s*-\s*\{(.*)\}\s*$", line)
+    if not m:
+        sys.exit(f"demo: cannot read step {line.strip()!r} (write steps as - {{at: 20s, workload: web, cpu: 300m}})")
+    step = {}
+    for part in m.group(1).split(","):
+        key, value = part.split(":", 1)
+        step[key.strip()] = value.strip().strip("'\"")
+    t = re.fullmatch(r"(?:(\d+)m)?(?:(\d+)s)?", step.pop("at"))
+    print(int(t.group(1) or 0) * 60 + int(t.group(2) or 0), json.dumps(step))
+PY
+)
+
 "${K[@]}" apply -f "$ROOT/deploy/examples/demo.yaml" >/dev/null
-"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace demo --scenario "$SCENARIO" \
+"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace demo --scenario "$WARMUP" \
   --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" \
   --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
   >"$DIR/hpa-sim.out" 2>"$DIR/hpa-sim.log" &
 PIDS+=($!)
+
+# shellcheck source=hack/lib/metrics-ready.sh
+source "$ROOT/hack/lib/metrics-ready.sh"
+# Pods count for the HPA one metrics window after they became Ready: explain (live, read-only)
+# tells when the HPA's metrics are usable.
+metrics_usable() {
+  "$CONTROLLER" explain demo/web --kubeconfig "$ADMIN_KUBECONFIG" -o json 2>/dev/null | jq -e '.branch == "metrics"' >/dev/null
+}
+echo "demo: waiting for the metrics APIs to be Available and to serve demo/web's pod metrics the HPA can use"
+WAIT_START=$(date +%s)
+until hpa_metrics_apis_available &&
+      hpa_pod_metrics_served demo app=web "$("${K[@]}" get deployment web -n demo -o jsonpath='{.spec.replicas}')" &&
+      metrics_usable; do
+  if [ $(( $(date +%s) - WAIT_START )) -ge 180 ]; then
+    echo "demo: the metrics APIs did not come up within 180 s (logs: $DIR/hpa-sim.log)" >&2
+    exit 1
+  fi
+  sleep 1
+done
+
 "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --bind-address 127.0.0.1 \
   --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
   2>"$DIR/hpa-controller.log" &
+PIDS+=($!)
+# The scenario's clock starts now, with the demo's.
+(
+  START=$(date +%s)
+  while read -r at body; do
+    [ -n "$at" ] || continue
+    sleep $(( START + at - $(date +%s) > 0 ? START + at - $(date +%s) : 0 ))
+    curl -s --max-time 5 -X POST -H 'Content-Type: application/json' -d "$body" \
+      "http://127.0.0.1:$CONTROL_PORT/set" >/dev/null || echo "demo: step at ${at}s failed: $body" >&2
+  done <<<"$STEPS"
+) &
 PIDS+=($!)
 
 echo "demo: Deployment demo/web, HPA cpu 50 % (min 2, max 10); sync $SYNC, downscale stabilization $STABILIZATION"
