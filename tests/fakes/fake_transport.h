@@ -78,4 +78,24 @@ inline std::unique_ptr<kube::RestClient> fakeRestClient(FakeTransport*& transpor
   return std::make_unique<kube::RestClient>(config, std::move(owned), clock, Logger::discard());
 }
 
+// A transport that answers every request with one canned response and records the requests
+// (shared, so a test keeps reading them after handing the transport to a RestClient).
+class CannedTransport final : public kube::Transport {
+ public:
+  explicit CannedTransport(kube::HttpResponse response) : response_(std::move(response)) {}
+  Result<kube::HttpResponse> roundTrip(const kube::HttpRequest& request) override {
+    std::lock_guard<std::mutex> lock(*mu);
+    requests->push_back(request);
+    return response_;
+  }
+  Result<std::unique_ptr<kube::ResponseStream>> openStream(const kube::HttpRequest&) override {
+    return Error::of("CannedTransport: no streams");
+  }
+  std::shared_ptr<std::mutex> mu = std::make_shared<std::mutex>();
+  std::shared_ptr<std::vector<kube::HttpRequest>> requests = std::make_shared<std::vector<kube::HttpRequest>>();
+
+ private:
+  kube::HttpResponse response_;
+};
+
 }  // namespace hpa::testing
