@@ -54,6 +54,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 METRICS_PORT=$(free_port)
 CONTROL_PORT=$(free_port)
 HEALTH_PORT=$(free_port)
+SECURE_PORT=$(free_port)
 
 SCENARIO=$ROOT/deploy/examples/sim-scenario.yaml
 SYNC=5s
@@ -125,7 +126,9 @@ until hpa_metrics_apis_available &&
   sleep 1
 done
 
-"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --bind-address 127.0.0.1 \
+# Plain HTTP on --port for this local run, next to the secure port a deployment uses.
+"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
+  --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
   --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
   2>"$DIR/hpa-controller.log" &
 PIDS+=($!)
@@ -142,7 +145,8 @@ PIDS+=($!)
 PIDS+=($!)
 
 echo "demo: Deployment demo/web, HPA cpu 50 % (min 2, max 10); sync $SYNC, downscale stabilization $STABILIZATION"
-echo "demo: logs in $DIR; metrics at http://127.0.0.1:$HEALTH_PORT/metrics"
+echo "demo: logs in $DIR; metrics at http://127.0.0.1:$HEALTH_PORT/metrics and, authenticated,"
+echo "demo:   curl -k --cert $ADMIN_CERT --key $ADMIN_KEY https://127.0.0.1:$SECURE_PORT/metrics"
 printf '%6s  %7s  %11s  %8s  %8s  %s\n' time load utilization current desired "last event"
 CSV=$DIR/trajectory.csv
 echo "seconds,load_milli,utilization,current,desired" >"$CSV"

@@ -323,7 +323,7 @@ current-context: bench
     def controller_argv(self, controller, port):
         if controller == "hpa-controller":
             return [self.a.controller, "--kubeconfig", self.kubeconfigs[controller], "--leader-elect=false",
-                    "--bind-address", "127.0.0.1", "--port", str(port)]
+                    "--address", "127.0.0.1", "--port", str(port), "--secure-port=0"]
         k8s = self.env["K8S_BIN_DIR"]
         cfg = self.kubeconfigs[controller]
         # Only the HPA controller, every HPA flag at its default; no serving (ports 0).

@@ -9,13 +9,16 @@
 #include "api/codec.h"
 #include "daemon/api_clients.h"
 #include "daemon/api_event_recorder.h"
+#include "daemon/auth_cache.h"
 #include "daemon/cached_scale_client.h"
 #include "daemon/client_set.h"
+#include "daemon/delegated_auth.h"
 #include "daemon/history_persistence.h"
 #include "daemon/hpa_runner.h"
 #include "daemon/http_endpoints.h"
 #include "daemon/leader_election.h"
 #include "daemon/prometheus_observer.h"
+#include "daemon/request_auth.h"
 #include "informer/cache_listers.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
@@ -26,6 +29,9 @@ namespace hpa::daemon {
 namespace {
 
 constexpr std::size_t kTransportThreads = 4;
+
+// k8s.io/apiserver's delegated authentication/authorization client timeout.
+constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
 
 std::string identity() {
   char host[256] = {};
@@ -162,8 +168,28 @@ int runDaemon(const ValidatedOptions& options) {
   hpaInformer.start();
   podInformer.start();
 
+  // The secure port's TokenReviews and SubjectAccessReviews go through a client of their own, as
+  // kube-controller-manager's --authentication-kubeconfig: scrapes never spend the controller's
+  // request budget, and a review waits at most upstream's 10 s webhook timeout.
+  kube::RestConfig authConfig = *config;
+  authConfig.timeout = kDelegatedAuthTimeout;
+  auto authClient = kube::RestClient::create(authConfig, clock, logger.child("auth-rest"));
+  if (!authClient.ok()) return fail(authClient.error().message);
+  (*authClient)->setObserver([&observer](const std::string& verb, int code, Duration latency) {
+    observer.apiRequest(verb, code, latency);
+  });
+  ApiTokenReviewer tokenReviewer(**authClient);
+  ApiAccessReviewer accessReviewer(**authClient);
+  CachingTokenReviewer cachedTokenReviewer(tokenReviewer, clock, options.tokenCacheTtl);
+  CachingAccessReviewer cachedAccessReviewer(accessReviewer, clock, options.authorizedCacheTtl,
+                                             options.unauthorizedCacheTtl);
+  RequestAuthSettings authSettings;
+  authSettings.alwaysAllowPaths = options.alwaysAllowPaths;
+  RequestAuth requestAuth(cachedTokenReviewer, cachedAccessReviewer, authSettings, logger.child("auth"));
+
   auto endpoints = startHttpEndpoints(
-      o.bindAddress, o.port,
+      ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile, o.clientCaFile, o.address,
+                      o.port},
       EndpointHandlers{[] { return true; },
                        [&] {
                          const bool synced = hpaInformer.hasSynced() && podInformer.hasSynced();
@@ -173,7 +199,8 @@ int runDaemon(const ValidatedOptions& options) {
                                                                              : "standby");
                          return std::make_pair(synced, detail);
                        },
-                       [&] { return observer.serialize(); }});
+                       [&] { return observer.serialize(); }},
+      &requestAuth, logger.child("serving"));
   if (!endpoints.ok()) return fail(endpoints.error().message);
 
   // Wait for the caches before reconciling (upstream's WaitForCacheSync).

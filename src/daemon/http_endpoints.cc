@@ -1,64 +1,113 @@
-// cpprest is included last: its U macro breaks headers parsed after it.
 #include "daemon/http_endpoints.h"
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <cpprest/http_listener.h>
-#undef U
+#include "kube/kubeconfig.h"
+#include "kube/self_signed_cert.h"
 
 namespace hpa::daemon {
 namespace {
 
-namespace http = web::http;
+constexpr const char* kPrometheusTextFormat = "text/plain; version=0.0.4; charset=utf-8";
 
-class CpprestEndpoints final : public HttpEndpoints {
- public:
-  CpprestEndpoints(std::unique_ptr<http::experimental::listener::http_listener> listener, int port)
-      : listener_(std::move(listener)), port_(port) {}
-  ~CpprestEndpoints() override {
-    try {
-      listener_->close().wait();
-    } catch (const std::exception&) {
-      // Shutting down: nothing useful to do with a close failure.
-    }
-  }
-  int port() const override { return port_; }
-
- private:
-  std::unique_ptr<http::experimental::listener::http_listener> listener_;
-  int port_;
-};
+std::string hostName() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) return "";
+  return host;
+}
 
 }  // namespace
 
-Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const std::string& bindAddress, int port,
-                                                          EndpointHandlers handlers) {
-  try {
-    auto listener = std::make_unique<http::experimental::listener::http_listener>(
-        utility::conversions::to_string_t(fmt::format("http://{}:{}/", bindAddress, port)));
-    listener->support(http::methods::GET, [handlers](http::http_request req) {
-      const std::string path = req.relative_uri().path();
-      try {
-        if (path == "/healthz") {
-          bool ok = handlers.healthy();
-          req.reply(ok ? http::status_codes::OK : http::status_codes::InternalError, ok ? "ok" : "unhealthy");
-        } else if (path == "/readyz") {
-          auto [ok, detail] = handlers.ready();
-          req.reply(ok ? http::status_codes::OK : http::status_codes::ServiceUnavailable, detail);
-        } else if (path == "/metrics") {
-          req.reply(http::status_codes::OK, handlers.metrics(), "text/plain; version=0.0.4; charset=utf-8");
-        } else {
-          req.reply(http::status_codes::NotFound, "not found");
-        }
-      } catch (const std::exception& e) {
-        req.reply(http::status_codes::InternalError, e.what());
-      }
-    });
-    listener->open().wait();
-    return std::unique_ptr<HttpEndpoints>(std::make_unique<CpprestEndpoints>(std::move(listener), port));
-  } catch (const std::exception& e) {
-    return Error::format("cannot serve HTTP endpoints on {}:{}: {}", bindAddress, port, e.what());
+Result<ServerTls> loadServingTls(const ServingSettings& s) {
+  ServerTls tls;
+  if (s.tlsCertFile.empty() != s.tlsPrivateKeyFile.empty()) {
+    return Error::of("--tls-cert-file and --tls-private-key-file must be given together");
   }
+  if (!s.tlsCertFile.empty()) {
+    auto cert = kube::readTextFile(s.tlsCertFile);
+    if (!cert.ok()) return Error::format("--tls-cert-file: {}", cert.error().message);
+    auto key = kube::readTextFile(s.tlsPrivateKeyFile);
+    if (!key.ok()) return Error::format("--tls-private-key-file: {}", key.error().message);
+    tls.certificatePem = *cert;
+    tls.privateKeyPem = *key;
+  } else {
+    // As kube-controller-manager without --tls-cert-file: a self-signed certificate, here kept
+    // in memory only (a read-only root filesystem has nowhere to write one).
+    std::vector<std::string> dns{"localhost"};
+    if (auto h = hostName(); !h.empty() && h != "localhost") dns.push_back(h);
+    std::vector<std::string> ips{"127.0.0.1"};
+    if (!s.bindAddress.empty() && s.bindAddress != "0.0.0.0" && s.bindAddress != "::" && s.bindAddress != "127.0.0.1") {
+      ips.push_back(s.bindAddress);
+    }
+    kube::SelfSignedRequest request;
+    request.commonName = fmt::format("hpa-controller@{}", std::time(nullptr));
+    request.dnsNames = dns;
+    request.ipAddresses = ips;
+    auto pem = kube::makeSelfSignedCertificate(request);
+    if (!pem.ok()) return Error::format("self-signed serving certificate: {}", pem.error().message);
+    tls.certificatePem = pem->certificate;
+    tls.privateKeyPem = pem->privateKey;
+  }
+  if (!s.clientCaFile.empty()) {
+    auto ca = kube::readTextFile(s.clientCaFile);
+    if (!ca.ok()) return Error::format("--client-ca-file: {}", ca.error().message);
+    if (ca->find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+      return Error::format("--client-ca-file: {} holds no PEM certificate", s.clientCaFile);
+    }
+    tls.clientCaPem = *ca;
+  }
+  return tls;
+}
+
+ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& h) {
+  const std::string& path = request.path;
+  const bool known = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/metrics";
+  if (!known) return ServerResponse{404, "text/plain; charset=utf-8", "404 page not found\n", {}};
+  if (request.method != "GET") {
+    return ServerResponse{405, "text/plain; charset=utf-8", "method not allowed\n", {{"Allow", "GET"}}};
+  }
+  if (path == "/metrics") return ServerResponse{200, kPrometheusTextFormat, h.metrics(), {}};
+  if (path == "/readyz") {
+    auto [ok, detail] = h.ready();
+    return ServerResponse{ok ? 200 : 503, "text/plain; charset=utf-8", detail, {}};
+  }
+  const bool ok = h.healthy();
+  return ServerResponse{ok ? 200 : 500, "text/plain; charset=utf-8", ok ? "ok" : "unhealthy", {}};
+}
+
+Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings, EndpointHandlers handlers,
+                                                          RequestAuth* auth, Logger logger) {
+  std::unique_ptr<HttpServer> secure;
+  std::unique_ptr<HttpServer> plain;
+  if (settings.securePort != 0) {
+    if (!auth) return Error::of("the secure port needs authentication and authorization");
+    auto tls = loadServingTls(settings);
+    if (!tls.ok()) return tls.error();
+    auto server = startHttpServer(
+        ServerOptions{settings.bindAddress, settings.securePort, *tls},
+        [handlers, auth](const ServerRequest& r) {
+          if (auto refusal = auth->check(r)) return *refusal;
+          return routeEndpoint(r, handlers);
+        },
+        logger.child("secure-serving"));
+    if (!server.ok()) return Error::format("--secure-port: {}", server.error().message);
+    secure = std::move(*server);
+    logger.info("serving securely", "address", settings.bindAddress, "port", secure->port(), "certificate",
+                settings.tlsCertFile.empty() ? std::string("self-signed") : settings.tlsCertFile, "clientCA",
+                settings.clientCaFile.empty() ? std::string("none") : settings.clientCaFile);
+  }
+  if (settings.port != 0) {
+    auto server = startHttpServer(
+        ServerOptions{settings.address, settings.port, std::nullopt},
+        [handlers](const ServerRequest& r) { return routeEndpoint(r, handlers); }, logger.child("insecure-serving"));
+    if (!server.ok()) return Error::format("--port: {}", server.error().message);
+    plain = std::move(*server);
+    logger.info("serving plain HTTP without authentication (--port)", "address", settings.address, "port",
+                plain->port());
+  }
+  return std::make_unique<HttpEndpoints>(std::move(secure), std::move(plain));
 }
 
 }  // namespace hpa::daemon

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/yaml_json.h"
+#include "daemon/request_auth.h"
 #include "kube/kubeconfig.h"
 
 namespace hpa::daemon {
@@ -29,6 +30,10 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
            DurationFlag{"leader-elect-lease-duration", o.leaseDuration, &v.leaseDuration, false},
            DurationFlag{"leader-elect-renew-deadline", o.renewDeadline, &v.renewDeadline, false},
            DurationFlag{"leader-elect-retry-period", o.retryPeriod, &v.retryPeriod, false},
+           DurationFlag{"authentication-token-webhook-cache-ttl", o.tokenCacheTtl, &v.tokenCacheTtl, true},
+           DurationFlag{"authorization-webhook-cache-authorized-ttl", o.authorizedCacheTtl, &v.authorizedCacheTtl, true},
+           DurationFlag{"authorization-webhook-cache-unauthorized-ttl", o.unauthorizedCacheTtl, &v.unauthorizedCacheTtl,
+                        true},
        }) {
     auto parsed = parseGoDuration(d.text);
     if (!parsed.ok()) return Error::format("invalid value {:?} for --{}: {}", d.text, d.name, parsed.error().message);
@@ -46,6 +51,15 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   if (!(o.kubeApiQps > 0)) return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
   if (o.kubeApiBurst < 1) return Error::format("invalid value {} for --kube-api-burst: must be at least 1", o.kubeApiBurst);
   if (o.port < 0 || o.port > 65535) return Error::format("invalid value {} for --port: not a TCP port", o.port);
+  if (o.securePort < 0 || o.securePort > 65535) {
+    return Error::format("invalid value {} for --secure-port: not a TCP port", o.securePort);
+  }
+  if (o.tlsCertFile.empty() != o.tlsPrivateKeyFile.empty()) {
+    return Error::of("--tls-cert-file and --tls-private-key-file must be given together");
+  }
+  auto paths = parseAlwaysAllowPaths(o.alwaysAllowPaths);
+  if (!paths.ok()) return Error::format("invalid value for --authorization-always-allow-paths: {}", paths.error().message);
+  v.alwaysAllowPaths = *paths;
   if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
   if (o.leaderElect) {
     if (v.leaseDuration <= v.renewDeadline) {

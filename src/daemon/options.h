@@ -30,8 +30,18 @@ struct DaemonOptions {
   std::string leaseName = "hpa-controller";          // --leader-elect-resource-name
   std::string leaseNamespace = "kube-system";        // --leader-elect-resource-namespace
   int verbosity = 0;                                 // -v
-  std::string bindAddress = "0.0.0.0";               // --bind-address
-  int port = 10258;                                  // --port (healthz, readyz, metrics)
+  // Serving /healthz, /readyz and /metrics (kube-controller-manager's secure serving).
+  int securePort = 10258;                            // --secure-port (kcm's is 10257; 0: off)
+  std::string bindAddress = "0.0.0.0";               // --bind-address (for --secure-port)
+  std::string tlsCertFile;                           // --tls-cert-file (empty: self-signed)
+  std::string tlsPrivateKeyFile;                     // --tls-private-key-file
+  std::string clientCaFile;                          // --client-ca-file
+  std::string alwaysAllowPaths = "/healthz,/readyz,/livez";  // --authorization-always-allow-paths
+  std::string tokenCacheTtl = "10s";                 // --authentication-token-webhook-cache-ttl
+  std::string authorizedCacheTtl = "10s";            // --authorization-webhook-cache-authorized-ttl
+  std::string unauthorizedCacheTtl = "10s";          // --authorization-webhook-cache-unauthorized-ttl
+  int port = 0;                                      // --port: plain HTTP, no authentication (0: off)
+  std::string address = "0.0.0.0";                   // --address (for --port)
   std::string namespace_;                            // --namespace: watch one namespace only
   bool persistHistory = true;                        // --persist-history
 };
@@ -46,6 +56,10 @@ struct ValidatedOptions {
   Duration leaseDuration{0};
   Duration renewDeadline{0};
   Duration retryPeriod{0};
+  Duration tokenCacheTtl{0};
+  Duration authorizedCacheTtl{0};
+  Duration unauthorizedCacheTtl{0};
+  std::vector<std::string> alwaysAllowPaths;
 };
 
 // One clear message for the first invalid value.

@@ -23,6 +23,18 @@ TEST(DaemonOptions, DefaultsMirrorKubeControllerManager) {
   EXPECT_EQ(v->retryPeriod, std::chrono::seconds(2));
 }
 
+TEST(DaemonOptions, ServingDefaults) {
+  auto v = validate(DaemonOptions{});
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(v->raw.securePort, 10258);  // the port, next to kube-controller-manager's 10257
+  EXPECT_EQ(v->raw.bindAddress, "0.0.0.0");
+  EXPECT_EQ(v->raw.port, 0);  // no plain HTTP unless asked for
+  EXPECT_EQ(v->alwaysAllowPaths, (std::vector<std::string>{"/healthz", "/readyz", "/livez"}));
+  EXPECT_EQ(v->tokenCacheTtl, std::chrono::seconds(10));
+  EXPECT_EQ(v->authorizedCacheTtl, std::chrono::seconds(10));
+  EXPECT_EQ(v->unauthorizedCacheTtl, std::chrono::seconds(10));
+}
+
 TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
   struct Case {
     void (*mutate)(DaemonOptions&);
@@ -36,6 +48,10 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
            Case{[](DaemonOptions& o) { o.renewDeadline = "20s"; }, "leaseDuration must be greater than renewDeadline"},
            Case{[](DaemonOptions& o) { o.retryPeriod = "10s"; }, "renewDeadline must be greater than retryPeriod"},
            Case{[](DaemonOptions& o) { o.kubeApiBurst = 0; }, "--kube-api-burst"},
+           Case{[](DaemonOptions& o) { o.securePort = 70000; }, "invalid value 70000 for --secure-port"},
+           Case{[](DaemonOptions& o) { o.tlsCertFile = "tls.crt"; }, "--tls-cert-file and --tls-private-key-file must be given together"},
+           Case{[](DaemonOptions& o) { o.alwaysAllowPaths = "healthz"; }, "--authorization-always-allow-paths"},
+           Case{[](DaemonOptions& o) { o.tokenCacheTtl = "-1s"; }, "--authentication-token-webhook-cache-ttl"},
        }) {
     DaemonOptions o;
     c.mutate(o);

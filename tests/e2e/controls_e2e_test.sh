@@ -67,7 +67,7 @@ sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/controls_e2e_scenario.yaml" >"$WORK/scenar
 PIDS+=("$!")
 
 PORT=$(free_port)
-"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --bind-address 127.0.0.1 \
+"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 --secure-port 0 \
   --leader-elect=false --horizontal-pod-autoscaler-sync-period 5s \
   --horizontal-pod-autoscaler-downscale-stabilization 20s -v 2 2>"$WORK/controller.log" &
 PIDS+=("$!")

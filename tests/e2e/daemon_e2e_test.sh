@@ -84,7 +84,8 @@ start_sim
 start_daemon() { # <name>
   local port
   port=$(free_port)
-  "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$port" --bind-address 127.0.0.1 \
+  "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$port" --address 127.0.0.1 \
+    --secure-port 0 \
     --leader-elect --leader-elect-resource-namespace hpa-controller --leader-elect-resource-name hpa-controller \
     --leader-elect-lease-duration 6s --leader-elect-renew-deadline 4s --leader-elect-retry-period 1s \
     --horizontal-pod-autoscaler-sync-period 3s --horizontal-pod-autoscaler-downscale-stabilization 20s -v 2 \
