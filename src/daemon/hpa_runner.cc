@@ -162,7 +162,7 @@ void HpaRunner::worker() {
     }
     logger_.v(4, "reconciled", "HPA", *key, "took",
               std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
-    if (persister_ && report.history && leading_) {
+    if (persister_ && report.history && (leading_ || handingOver_)) {
       if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
     }
     // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
@@ -192,12 +192,19 @@ void HpaRunner::shutDown() {
     stopping_ = true;
   }
   cv_.notify_all();
+  handingOver_ = leading_.load();
   leading_ = false;
+  if (handingOver_) logger_.info("handing over: no new reconciles; finishing those in flight");
   queue_.shutDownWithDrain();
   for (auto& w : workers_) {
     if (w.joinable()) w.join();
   }
   if (ticker_.joinable()) ticker_.join();
+  if (handingOver_ && persister_) {
+    const int written = persister_->flush();
+    logger_.info("handing over: histories persisted", "written", written);
+  }
+  handingOver_ = false;
 }
 
 }  // namespace hpa::daemon

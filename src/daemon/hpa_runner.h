@@ -41,7 +41,8 @@ class HpaRunner {
   void startWorkers();
   void startedLeading();
   void stoppedLeading();
-  // Stop taking work, let in-flight reconciles finish, join the workers.
+  // Stop taking work, let in-flight reconciles finish, join the workers; if leading, persist
+  // every history that changed since it was last written (the successor starts from it).
   void shutDown();
 
   bool leading() const { return leading_.load(); }
@@ -65,6 +66,9 @@ class HpaRunner {
   workqueue::FixedIntervalRateLimiter* intervals_ = nullptr;  // owned by queue_
   workqueue::RateLimitingQueue queue_;
   std::atomic<bool> leading_{false};
+  // Set by shutDown() when it stops a leader: reconciles still in flight may persist their
+  // history (we still hold the Lease until the elector releases it after us).
+  std::atomic<bool> handingOver_{false};
   std::mutex mu_;
   std::condition_variable_any cv_;
   bool stopping_ = false;
