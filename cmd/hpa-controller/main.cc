@@ -2,7 +2,9 @@
 
 #include <functional>
 #include <iostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "daemon/daemon.h"
 #include "explain_command.h"
@@ -20,8 +22,11 @@ bool runAsKubectlPlugin(const char* argv0) {
 }
 
 int parse(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> args = hpa::cmd::splitShortFlagValues(argc, argv);
+  std::vector<char*> argp;
+  for (auto& a : args) argp.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(argp.size()), argp.data());
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     // Usage errors are unusable input (2), like explain's own input errors.

@@ -1,5 +1,6 @@
 #include "run_flags.h"
 
+#include <cctype>
 #include <charconv>
 #include <functional>
 #include <map>
@@ -23,7 +24,7 @@ Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
   s.name = name;
   s.help = help;
   s.bind = [name, help, field](CLI::App& app, DaemonOptions& o) {
-    std::string flag = name.size() == 1 ? "-" + name : "--" + name;
+    std::string flag = name.size() == 1 ? "-" + name + ",--" + name : "--" + name;
     if constexpr (std::is_same_v<T, bool>) {
       // Go-style booleans: --leader-elect, --leader-elect=false.
       return app.add_flag(flag, o.*field, help + " (default " + (o.*field ? "true" : "false") + ")");
@@ -99,6 +100,20 @@ const std::vector<Setting>& settings() {
 void addDaemonFlags(CLI::App& app, DaemonOptions& options, std::string& configFile) {
   for (const auto& s : settings()) s.bind(app, options);
   app.add_option("--config", configFile, "YAML file with the same settings (keys are the flag names); flags override it");
+}
+
+std::vector<std::string> splitShortFlagValues(int argc, char** argv) {
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i > 0 && arg.size() > 3 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1])) && arg[2] == '=') {
+      out.push_back(arg.substr(0, 2));
+      out.push_back(arg.substr(3));
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
 }
 
 Status applyConfigFile(int argc, char** argv, DaemonOptions& options) {

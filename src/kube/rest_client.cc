@@ -8,6 +8,7 @@
 
 #include "common/base64.h"
 #include "kube/kubeconfig.h"
+#include "kube/request_log.h"
 
 namespace hpa::kube {
 namespace {
@@ -19,6 +20,8 @@ constexpr auto kTokenFileRefresh = std::chrono::minutes(1);
 constexpr auto kDefaultTimeout = std::chrono::seconds(32);
 // Longer than any watch the reflector opens (timeoutSeconds < 10 min), so the server ends it.
 constexpr auto kStreamReadTimeout = std::chrono::minutes(12);
+// Bodies in -v 8 traces are cut here (as client-go's); -v 9 prints them whole.
+constexpr std::size_t kTracedBodyLimit = 1024;
 
 std::string userAgent() { return fmt::format("hpa-controller/{} (linux/amd64)", HPA_VERSION); }
 
@@ -176,7 +179,9 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     r.headers.insert(r.headers.end(), auth->begin(), auth->end());
     const Time start = clock_.now();
     auto response = transport_->roundTrip(r);
-    if (observer_) observer_(request.method, response.ok() ? response->status : 0, clock_.now() - start);
+    const Duration took = clock_.now() - start;
+    if (observer_) observer_(request.method, response.ok() ? response->status : 0, took);
+    trace(r, response, took);
     const bool last = attempt >= kMaxAttempts;
     if (!response.ok()) {
       const bool safe = idempotent || response.error().reason == kRequestNotSent;
@@ -198,6 +203,22 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     sleepFor(backoff);
     backoff = std::min<Duration>(backoff * 2, kMaxBackoff);
   }
+}
+
+void RestClient::trace(const HttpRequest& r, const Result<HttpResponse>& response, Duration took) const {
+  if (!logger_.enabled(6)) return;
+  const std::string url = config_.server + r.pathAndQuery;
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
+  if (response.ok()) {
+    logger_.v(6, "request", "verb", r.method, "url", url, "status", response->status, "milliseconds", ms);
+  } else {
+    logger_.v(6, "request failed", "verb", r.method, "url", url, "err", response.error().message, "milliseconds", ms);
+  }
+  logger_.v(7, "request headers", "verb", r.method, "url", url, "headers", maskedHeaders(r.headers));
+  if (!logger_.enabled(8)) return;
+  const std::size_t limit = logger_.enabled(9) ? std::string::npos : kTracedBodyLimit;
+  if (!r.body.empty()) logger_.v(8, "request body", "verb", r.method, "url", url, "body", maskedBody(r.body, limit));
+  if (response.ok()) logger_.v(8, "response body", "verb", r.method, "url", url, "body", maskedBody(response->body, limit));
 }
 
 Result<nlohmann::json> RestClient::get(const std::string& path) { return send("GET", path, nullptr); }
@@ -227,7 +248,13 @@ Result<std::unique_ptr<WatchStream>> RestClient::watch(const std::string& path) 
   r.headers.emplace_back("Accept", "application/json");
   const Time start = clock_.now();
   auto stream = transport_->openStream(r);
-  if (!stream.ok()) return stream.error();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count();
+  if (!stream.ok()) {
+    logger_.v(6, "watch failed", "url", config_.server + path, "err", stream.error().message, "milliseconds", ms);
+    return stream.error();
+  }
+  logger_.v(6, "watch", "url", config_.server + path, "status", (*stream)->status(), "milliseconds", ms);
+  logger_.v(7, "request headers", "verb", "WATCH", "url", config_.server + path, "headers", maskedHeaders(r.headers));
   if (observer_) observer_("WATCH", (*stream)->status(), clock_.now() - start);
   if ((*stream)->status() != 200) {
     if ((*stream)->status() == 401 && exec_) exec_->invalidate();

@@ -25,7 +25,8 @@ using RequestObserver = std::function<void(const std::string& verb, int code, Du
 // (client certificate, bearer token or token file re-read as it rotates, basic auth, exec
 // plugin), the --kube-api-qps/--kube-api-burst rate limit, retries with backoff on 429
 // (honouring Retry-After), on 5xx and on connection errors for idempotent requests, and API
-// errors decoded from Status objects into Error{message, httpCode, reason}.
+// errors decoded from Status objects into Error{message, httpCode, reason}. Credentials never
+// reach its logs, at any -v.
 class RestClient {
  public:
   static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock, Logger logger);
@@ -46,6 +47,9 @@ class RestClient {
 
  private:
   Result<HttpResponse> exchange(HttpRequest request, bool idempotent);
+  // Request traces at -v 6 (verb, URL, status, latency), 7 (headers), 8 (bodies, cut) and 9
+  // (whole bodies), with every credential masked.
+  void trace(const HttpRequest& request, const Result<HttpResponse>& response, Duration took) const;
   Result<std::vector<std::pair<std::string, std::string>>> authHeaders();
   void sleepFor(Duration d);
 
