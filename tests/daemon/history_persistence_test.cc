@@ -97,5 +97,43 @@ TEST(HistoryPersister, StartsFromWhatAPreviousRunPersisted) {
   EXPECT_EQ(transport->count("PATCH", kHpaPath), 0);
 }
 
+TEST(HistoryPersister, FlushWritesWhatAFailedWriteLeftBehind) {
+  hpa::testing::FakeClock clock;
+  hpa::testing::FakeTransport* transport = nullptr;
+  auto rest = hpa::testing::fakeRestClient(transport, clock);
+  bool apiUp = false;
+  const std::string answer = api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2").dump();
+  transport->route("PATCH", kHpaPath, [&](const kube::HttpRequest&) {
+    return apiUp ? kube::HttpResponse{200, {}, answer}
+                 : kube::HttpResponse{500, {}, R"({"kind":"Status","code":500,"message":"etcd down"})"};
+  });
+  HistoryPersister persister(*rest, "autoscaling/v2", Logger::discard());
+
+  persister.persist(hpa(), history({{2, 0}, {5, 15}}));  // matters, but the write fails
+  const int failedAttempts = transport->count("PATCH", kHpaPath);
+  EXPECT_GE(failedAttempts, 1);
+  // A leader handing over writes it now...
+  apiUp = true;
+  EXPECT_EQ(persister.flush(), 1);
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), failedAttempts + 1);
+  // ...once: what is persisted is not written again, steady re-stamps neither.
+  persister.persist(hpa(), history({{2, 0}, {5, 30}}));
+  EXPECT_EQ(persister.flush(), 0);
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), failedAttempts + 1);
+}
+
+TEST(HistoryPersister, FlushSkipsForgottenHpas) {
+  hpa::testing::FakeClock clock;
+  hpa::testing::FakeTransport* transport = nullptr;
+  auto rest = hpa::testing::fakeRestClient(transport, clock);
+  transport->json("PATCH", kHpaPath, {{"kind", "Status"}, {"code", 500}}, 500);
+  HistoryPersister persister(*rest, "autoscaling/v2", Logger::discard());
+  persister.persist(hpa(), history({{2, 0}, {5, 15}}));
+  const int attempts = transport->count("PATCH", kHpaPath);
+  persister.forget("shop/web");
+  EXPECT_EQ(persister.flush(), 0);
+  EXPECT_EQ(transport->count("PATCH", kHpaPath), attempts);
+}
+
 }  // namespace
 }  // namespace hpa::daemon
