@@ -1,14 +1,26 @@
 #include "daemon/client_set.h"
 
+#include <chrono>
+#include <string_view>
+
 namespace hpa::daemon {
+namespace {
+
+// k8s.io/apiserver's delegated authentication/authorization client timeout.
+constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
+
+}  // namespace
 
 Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
                                     PrometheusObserver& observer) {
   ClientSet set;
   for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
                                std::pair{"status", &set.status}, std::pair{"metrics", &set.metrics},
-                               std::pair{"events", &set.events}, std::pair{"leases", &set.leases}}) {
-    auto client = kube::RestClient::create(config, clock, logger.child(std::string("rest-") + purpose));
+                               std::pair{"events", &set.events}, std::pair{"leases", &set.leases},
+                               std::pair{"auth", &set.auth}}) {
+    kube::RestConfig own = config;
+    if (std::string_view(purpose) == "auth") own.timeout = kDelegatedAuthTimeout;
+    auto client = kube::RestClient::create(own, clock, logger.child(std::string("rest-") + purpose));
     if (!client.ok()) return client.error();
     (*client)->setObserver([&observer, purpose = std::string(purpose)](const std::string& verb, int code,
                                                                        Duration latency) {

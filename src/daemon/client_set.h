@@ -22,6 +22,10 @@ struct ClientSet {
   std::unique_ptr<kube::RestClient> metrics;    // the three metrics APIs
   std::unique_ptr<kube::RestClient> events;     // Events
   std::unique_ptr<kube::RestClient> leases;     // leader election
+  // The secure port's TokenReviews and SubjectAccessReviews, as kube-controller-manager's
+  // --authentication-kubeconfig client: scrapes never spend the controller's budget, and a review
+  // waits at most upstream's 10 s webhook timeout.
+  std::unique_ptr<kube::RestClient> auth;
 
   // Every client reports its requests to `observer` (labelled by purpose).
   static Result<ClientSet> create(const kube::RestConfig& config, Clock& clock, const Logger& logger,

@@ -30,9 +30,6 @@ namespace {
 
 constexpr std::size_t kTransportThreads = 4;
 
-// k8s.io/apiserver's delegated authentication/authorization client timeout.
-constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
-
 std::string identity() {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
@@ -168,18 +165,8 @@ int runDaemon(const ValidatedOptions& options) {
   hpaInformer.start();
   podInformer.start();
 
-  // The secure port's TokenReviews and SubjectAccessReviews go through a client of their own, as
-  // kube-controller-manager's --authentication-kubeconfig: scrapes never spend the controller's
-  // request budget, and a review waits at most upstream's 10 s webhook timeout.
-  kube::RestConfig authConfig = *config;
-  authConfig.timeout = kDelegatedAuthTimeout;
-  auto authClient = kube::RestClient::create(authConfig, clock, logger.child("auth-rest"));
-  if (!authClient.ok()) return fail(authClient.error().message);
-  (*authClient)->setObserver([&observer](const std::string& verb, int code, Duration latency) {
-    observer.apiRequest(verb, code, latency);
-  });
-  ApiTokenReviewer tokenReviewer(**authClient);
-  ApiAccessReviewer accessReviewer(**authClient);
+  ApiTokenReviewer tokenReviewer(*clients->auth);
+  ApiAccessReviewer accessReviewer(*clients->auth);
   CachingTokenReviewer cachedTokenReviewer(tokenReviewer, clock, options.tokenCacheTtl);
   CachingAccessReviewer cachedAccessReviewer(accessReviewer, clock, options.authorizedCacheTtl,
                                              options.unauthorizedCacheTtl);
