@@ -8,12 +8,17 @@
 #   make bench           benchmarks (Release build), figures in bench/README.md
 #   make bench-scale     hpa-controller beside kube-controller-manager at scale (N=, PODS=,
 #                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
+#   make fuzz            every libFuzzer target for FUZZ_SECONDS (60) each (clang build, build-fuzz/)
+#   make fuzz-replay     time every fuzz corpus input with the Release build (slowest per target)
 #   make build           configure and build (build/)
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
 SANITIZE_DIR ?= build-sanitize
 BENCH_DIR ?= build-bench
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CTEST_TIMEOUT ?= 1800
@@ -25,7 +30,8 @@ NAMESPACES ?= 10
 DURATION ?= 120
 BENCH_SCALE_FLAGS ?=
 
-.PHONY: all demo run deps e2e-deps configure build test test-unit test-e2e test-sanitize bench bench-scale clean
+.PHONY: all demo run deps e2e-deps fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
+        bench-scale fuzz-build fuzz fuzz-replay clean
 
 all: build
 
@@ -70,5 +76,24 @@ bench: deps
 bench-scale: build e2e-deps
 	@bash bench/scale/run.sh --n $(N) --pods $(PODS) --namespaces $(NAMESPACES) --duration $(DURATION) $(BENCH_SCALE_FLAGS)
 
+fuzz-deps: deps
+	@bash hack/install-fuzz-deps.sh
+
+# clang with ASan + UBSan + libFuzzer instrumentation; only the fuzz targets and what they link.
+fuzz-build: fuzz-deps
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ -DHPA_FUZZ=ON -DHPA_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz-targets
+
+# Fails on any finding; artifacts in $(FUZZ_DIR)/fuzz-artifacts/<target>/ (tests/fuzz/README.md).
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Times every corpus input (seeds + what make fuzz grew) with the Release build of the parsers.
+fuzz-replay: fuzz-deps
+	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPA_BUILD_BENCH=ON $(CMAKE_FLAGS)
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target fuzz-replays
+	bash tests/fuzz/replay.sh $(BENCH_DIR) $(FUZZ_DIR) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(BENCH_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(BENCH_DIR) $(FUZZ_DIR)

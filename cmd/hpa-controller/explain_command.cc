@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "common/quote.h"
 #include "common/time.h"
 #include "explain/explain.h"
 #include "explain/render.h"
@@ -31,8 +32,8 @@ Result<std::string> readSource(const std::string& name) {
 
 Result<Duration> durationFlag(const std::string& flag, const std::string& value) {
   auto d = parseGoDuration(value);
-  if (!d.ok()) return Error::format("invalid value {:?} for --{}: {}", value, flag, d.error().message);
-  if (d->count() < 0) return Error::format("invalid value {:?} for --{}: must not be negative", value, flag);
+  if (!d.ok()) return Error::format("invalid value {} for --{}: {}", quote(value), flag, d.error().message);
+  if (d->count() < 0) return Error::format("invalid value {} for --{}: must not be negative", quote(value), flag);
   return d;
 }
 

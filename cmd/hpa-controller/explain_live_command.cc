@@ -15,6 +15,7 @@
 #include "explain_flags.h"
 #include "kube/client_config.h"
 #include "kube/read_only_transport.h"
+#include "common/quote.h"
 
 namespace hpa::cmd {
 namespace {
@@ -34,7 +35,7 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
   if (auto slash = target.find('/'); slash != std::string::npos) {
     const std::string ns = target.substr(0, slash);
     if (!flags.namespace_.empty() && flags.namespace_ != ns) {
-      return Error::format("{} names namespace {:?} but -n says {:?}", target, ns, flags.namespace_);
+      return Error::format("{} names namespace {} but -n says {}", target, quote(ns), quote(flags.namespace_));
     }
     query.ns = ns;
     query.name = target.substr(slash + 1);
@@ -43,7 +44,7 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
   }
   if (query.name.empty() || query.name.find('/') != std::string::npos ||
       (target.find('/') != std::string::npos && query.ns.empty())) {
-    return Error::format("{:?} is not NAMESPACE/NAME or NAME", target);
+    return Error::format("{} is not NAMESPACE/NAME or NAME", quote(target));
   }
   return query;
 }

@@ -21,6 +21,7 @@
 #include "replay/replay.h"
 #include "replay/target.h"
 #include "replay/trace_reader.h"
+#include "common/quote.h"
 
 namespace hpa::cmd {
 namespace {
@@ -74,9 +75,9 @@ Result<std::string> readFile(const std::string& name) {
 
 Result<Duration> durationFlag(const std::string& flag, const std::string& value, bool positive = false) {
   auto d = parseGoDuration(value);
-  if (!d.ok()) return Error::format("invalid value {:?} for --{}: {}", value, flag, d.error().message);
+  if (!d.ok()) return Error::format("invalid value {} for --{}: {}", quote(value), flag, d.error().message);
   if (d->count() < 0 || (positive && d->count() == 0)) {
-    return Error::format("invalid value {:?} for --{}: must be {}", value, flag, positive ? "positive" : "not negative");
+    return Error::format("invalid value {} for --{}: must be {}", quote(value), flag, positive ? "positive" : "not negative");
   }
   return d;
 }
@@ -84,7 +85,7 @@ Result<Duration> durationFlag(const std::string& flag, const std::string& value,
 Result<std::optional<std::int64_t>> requestFlag(const std::string& flag, const std::string& value) {
   if (value.empty()) return std::optional<std::int64_t>();
   auto q = api::Quantity::parse(value);
-  if (!q.ok() || q->sign() <= 0) return Error::format("invalid value {:?} for --{}: expected a positive quantity", value, flag);
+  if (!q.ok() || q->sign() <= 0) return Error::format("invalid value {} for --{}: expected a positive quantity", quote(value), flag);
   return std::optional<std::int64_t>(q->milliValue());
 }
 

@@ -5,6 +5,8 @@
 #include <functional>
 #include <map>
 
+#include "common/quote.h"
+
 namespace hpa::cmd {
 namespace {
 
@@ -36,12 +38,12 @@ Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
     if constexpr (std::is_same_v<T, std::string>) {
       o.*field = text;
     } else if constexpr (std::is_same_v<T, bool>) {
-      if (text != "true" && text != "false") return Error::format("{}: must be true or false, got {:?}", name, text);
+      if (text != "true" && text != "false") return Error::format("{}: must be true or false, got {}", name, quote(text));
       o.*field = text == "true";
     } else if constexpr (std::is_same_v<T, int>) {
       int v = 0;
       auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || p != text.data() + text.size()) return Error::format("{}: not an integer: {:?}", name, text);
+      if (ec != std::errc() || p != text.data() + text.size()) return Error::format("{}: not an integer: {}", name, quote(text));
       o.*field = v;
     } else {
       try {
@@ -50,7 +52,7 @@ Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
         if (used != text.size()) throw std::invalid_argument(text);
         o.*field = v;
       } catch (const std::exception&) {
-        return Error::format("{}: not a number: {:?}", name, text);
+        return Error::format("{}: not a number: {}", name, quote(text));
       }
     }
     return Status();

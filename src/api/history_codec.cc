@@ -1,5 +1,6 @@
 #include "api/codec.h"
 #include "api/codec_internal.h"
+#include "common/quote.h"
 
 namespace hpa::api {
 namespace {
@@ -38,7 +39,7 @@ Result<AutoscalerHistory> decodeAutoscalerHistory(const nlohmann::json& j) {
   AutoscalerHistory h;
   auto apiVersion = f.string("apiVersion");
   if (apiVersion && *apiVersion != kHistoryApiVersion) {
-    f.fail("apiVersion", fmt::format("expected {}, got {:?}", kHistoryApiVersion, *apiVersion));
+    f.fail("apiVersion", fmt::format("expected {}, got {}", kHistoryApiVersion, quote(*apiVersion)));
   }
   auto meta = f.object("metadata");
   h.name = meta.string("name").value_or("");

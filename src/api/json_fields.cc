@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <limits>
 
 namespace hpa::api {
@@ -78,10 +79,9 @@ std::optional<std::int64_t> JsonFields::int64(std::string_view key) const {
   }
   if (v->is_number_float()) {
     // JSON has one number type; Go accepts 3.0 for an integer field but not 3.5.
+    // Range first: converting a double outside int64 is undefined behavior.
     double d = v->get<double>();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d)) && d < 9.2e18 && d > -9.2e18) {
-      return static_cast<std::int64_t>(d);
-    }
+    if (d < 9.2e18 && d > -9.2e18 && d == std::trunc(d)) return static_cast<std::int64_t>(d);
     fail(key, fmt::format("expected an integer, got {}", v->dump()));
     return std::nullopt;
   }

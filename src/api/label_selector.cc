@@ -202,6 +202,8 @@ class SelectorParser {
       ++pos_;
       skipSpace();
       if (pos_ < text_.size() && text_[pos_] == ')') {
+        // "()" is the set holding the empty value, as in labels.Parse (and as "(,)" is).
+        values.emplace_back();
         ++pos_;
       } else {
         while (true) {

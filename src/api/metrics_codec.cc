@@ -1,5 +1,6 @@
 #include "api/codec.h"
 #include "api/codec_internal.h"
+#include "common/quote.h"
 
 namespace hpa::api {
 namespace {
@@ -10,11 +11,27 @@ constexpr std::string_view kCustomV1beta1 = "custom.metrics.k8s.io/v1beta1";
 constexpr std::string_view kCustomV1beta2 = "custom.metrics.k8s.io/v1beta2";
 constexpr std::string_view kExternalV1beta1 = "external.metrics.k8s.io/v1beta1";
 
+// Windows are added to and subtracted from timestamps (parsed times lie within 2^62 ns of the
+// epoch); one of at most as much keeps that arithmetic inside int64.
+constexpr std::int64_t kMaxWindowSeconds = kParsedTimeLimitNanos / 1000000000;
+
+std::optional<std::int64_t> readWindowSeconds(const JsonFields& f, std::string_view key) {
+  auto w = f.int64(key);
+  if (w && (*w > kMaxWindowSeconds || *w < -kMaxWindowSeconds)) {
+    f.fail(key, fmt::format("value {} out of range (at most {} seconds)", *w, kMaxWindowSeconds));
+    return std::nullopt;
+  }
+  return w;
+}
+
 PodMetrics readPodMetrics(const JsonFields& f) {
   PodMetrics m;
   m.metadata = detail::readObjectMeta(f.object("metadata"));
   m.timestamp = f.time("timestamp").value_or(Time{});
   m.window = f.goDuration("window").value_or(Duration(0));
+  if (m.window.count() > kMaxWindowSeconds * 1000000000 || m.window.count() < -kMaxWindowSeconds * 1000000000) {
+    f.fail("window", fmt::format("{} out of range (at most {} seconds)", formatGoDuration(m.window), kMaxWindowSeconds));
+  }
   f.forEach("containers", [&](const JsonFields& c, size_t) {
     ContainerMetrics cm;
     cm.name = c.string("name").value_or("");
@@ -41,19 +58,19 @@ MetricValue readMetricValue(const JsonFields& f, std::string_view apiVersion) {
   v.value = f.quantity("value").value_or(Quantity());
   if (apiVersion == kCustomV1beta1) {
     v.metricName = f.string("metricName").value_or("");
-    v.windowSeconds = f.int64("window");
+    v.windowSeconds = readWindowSeconds(f, "window");
     v.metricSelector = detail::readOptionalLabelSelector(f, "selector");
   } else {
     auto metric = f.object("metric");
     v.metricName = metric.string("name").value_or("");
     v.metricSelector = detail::readOptionalLabelSelector(metric, "selector");
-    v.windowSeconds = f.int64("windowSeconds");
+    v.windowSeconds = readWindowSeconds(f, "windowSeconds");
   }
   return v;
 }
 
 Error wrongKind(std::string_view want, const JsonFields& f) {
-  return Error::format("expected kind {}, got {:?}", want, f.string("kind").value_or(""));
+  return Error::format("expected kind {}, got {}", want, quote(f.string("kind").value_or("")));
 }
 
 ExternalMetricValue readExternalValue(const JsonFields& f) {
@@ -61,7 +78,7 @@ ExternalMetricValue readExternalValue(const JsonFields& f) {
   v.metricName = f.string("metricName").value_or("");
   v.metricLabels = f.stringMap("metricLabels").value_or(std::map<std::string, std::string>{});
   v.timestamp = f.time("timestamp").value_or(Time{});
-  v.windowSeconds = f.int64("window");
+  v.windowSeconds = readWindowSeconds(f, "window");
   v.value = f.quantity("value").value_or(Quantity());
   return v;
 }
@@ -97,7 +114,7 @@ nlohmann::json encodePodMetrics(const PodMetrics& m, std::string_view apiVersion
 
 Result<MetricValue> decodeMetricValue(const nlohmann::json& j, std::string_view apiVersion) {
   if (apiVersion != kCustomV1beta1 && apiVersion != kCustomV1beta2) {
-    return Error::format("unknown custom metrics apiVersion {:?}", std::string(apiVersion));
+    return Error::format("unknown custom metrics apiVersion {}", quote(apiVersion));
   }
   auto f = JsonFields::root(j);
   return detail::finish(f, readMetricValue(f, apiVersion));
@@ -110,7 +127,7 @@ Result<MetricValueList> decodeMetricValueList(const nlohmann::json& j) {
   if (f.failed()) return f.error();
   if (f.string("kind").value_or("") != "MetricValueList") return wrongKind("MetricValueList", f);
   if (list.apiVersion != kCustomV1beta1 && list.apiVersion != kCustomV1beta2) {
-    return Error::format("unknown custom metrics apiVersion {:?}", list.apiVersion);
+    return Error::format("unknown custom metrics apiVersion {}", quote(list.apiVersion));
   }
   f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readMetricValue(item, list.apiVersion)); });
   return detail::finish(f, std::move(list));

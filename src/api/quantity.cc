@@ -204,12 +204,21 @@ Result<Quantity> Quantity::parse(std::string_view text) {
     }
   }
   normalize(mantissa, exponent);
+  if (exponent > kExponentLimit) {
+    // Saturated: normalizing moved the exponent past the limit, and the digits of a value this
+    // far beyond int64 mean nothing. One representation keeps parse(toString()) stable.
+    mantissa = 1;
+    exponent = kExponentLimit;
+  }
   if (negative) mantissa = -mantissa;
   Quantity q(mantissa, exponent, suffix->format);
   if (suffix->format == QuantityFormat::BinarySI) {
-    // The API server caps binary-SI amounts at 2^63-1.
-    const Quantity cap = Quantity::fromValue(std::numeric_limits<std::int64_t>::max(), QuantityFormat::BinarySI);
+    // The API server caps the magnitude of binary-SI amounts at 2^63-1 (negative ones too).
+    const auto max = std::numeric_limits<std::int64_t>::max();
+    const Quantity cap = Quantity::fromValue(max, QuantityFormat::BinarySI);
+    const Quantity negativeCap = Quantity::fromValue(-max, QuantityFormat::BinarySI);
     if (q > cap) return cap;
+    if (q < negativeCap) return negativeCap;
   }
   return q;
 }

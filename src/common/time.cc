@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
+
+#include "common/quote.h"
 
 namespace hpa {
 namespace {
@@ -74,7 +77,7 @@ std::string formatRFC3339Nano(Time t) {
 }
 
 Result<Time> parseRFC3339(std::string_view s) {
-  auto fail = [&]() { return Error::format("invalid RFC 3339 time {:?}", std::string(s)); };
+  auto fail = [&]() { return Error::format("invalid RFC 3339 time {}", quote(s)); };
   size_t pos = 0;
   int y, mo, d, h, mi, sec;
   if (!readDigits(s, pos, 4, y) || !expect(s, pos, '-') || !readDigits(s, pos, 2, mo) || !expect(s, pos, '-') ||
@@ -111,13 +114,15 @@ Result<Time> parseRFC3339(std::string_view s) {
   if (pos != s.size()) return fail();
   year_month_day ymd{year(y), month(unsigned(mo)), day(unsigned(d))};
   if (!ymd.ok() || h > 23 || mi > 59 || sec > 60) return fail();
-  std::int64_t secs = std::chrono::sys_days(ymd).time_since_epoch().count() * 86400LL + h * 3600 + mi * 60 + sec -
-                      offset;
-  return Time(std::chrono::seconds(secs)) + std::chrono::nanoseconds(nanos);
+  // Years 0000-9999 in seconds fit int64 easily; in Time's int64 nanoseconds they do not.
+  const std::int64_t secs = std::chrono::sys_days(ymd).time_since_epoch().count() * 86400LL + h * 3600 + mi * 60 +
+                            sec - offset;
+  const __int128 ns = static_cast<__int128>(secs) * 1000000000 + nanos;
+  return Time(Duration(static_cast<std::int64_t>(std::clamp<__int128>(ns, -kParsedTimeLimitNanos, kParsedTimeLimitNanos))));
 }
 
 Result<Duration> parseGoDuration(std::string_view text) {
-  auto fail = [&]() { return Error::format("time: invalid duration {:?}", std::string(text)); };
+  auto fail = [&]() { return Error::format("time: invalid duration {}", quote(text)); };
   std::string_view s = text;
   bool negative = false;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
@@ -157,8 +162,8 @@ Result<Duration> parseGoDuration(std::string_view text) {
     else if (unit == "s") nsPerUnit = 1e9L;
     else if (unit == "m") nsPerUnit = 60e9L;
     else if (unit == "h") nsPerUnit = 3600e9L;
-    else if (unit.empty()) return Error::format("time: missing unit in duration {:?}", std::string(text));
-    else return Error::format("time: unknown unit {:?} in duration {:?}", std::string(unit), std::string(text));
+    else if (unit.empty()) return Error::format("time: missing unit in duration {}", quote(text));
+    else return Error::format("time: unknown unit {} in duration {}", quote(unit), quote(text));
     total += value * nsPerUnit;
     s.remove_prefix(u);
   }

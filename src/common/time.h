@@ -20,7 +20,12 @@ std::string formatRFC3339Micro(Time t);
 // RFC 3339 with as many fractional digits as needed, trailing zeros trimmed (Go's RFC3339Nano).
 std::string formatRFC3339Nano(Time t);
 // Accepts RFC 3339 with optional fractional seconds and a "Z" or +hh:mm / -hh:mm offset.
+// Instants more than 2^62 - 1 ns (146 years) from the epoch, i.e. before 1823-11-12 or after
+// 2116-02-20, are clamped there: RFC 3339 reaches years 0000-9999 (Go's zero time 0001-01-01
+// included) but Time holds int64 nanoseconds, and with this bound the difference of any two
+// parsed instants, or one of them moved by any duration under 146 years, never overflows.
 Result<Time> parseRFC3339(std::string_view text);
+inline constexpr std::int64_t kParsedTimeLimitNanos = (std::int64_t(1) << 62) - 1;
 
 // Go time.Duration text: "300ms", "1.5h", "2h45m", "30.025s", "-1m0s", "0".
 Result<Duration> parseGoDuration(std::string_view text);

@@ -1,4 +1,5 @@
 #include "controller/hpa_controls.h"
+#include "common/quote.h"
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ std::string periodRange() {
 void readSyncPeriod(const api::HorizontalPodAutoscaler& hpa, HpaControls& out) {
   auto reject = [&](const std::string& control, const std::string& value, const std::string& why) {
     out.errors.push_back({control, value, kInvalidSyncPeriod,
-                          fmt::format("{} {:?} is invalid: {}; the global sync period applies", control, value, why)});
+                          fmt::format("{} {} is invalid: {}; the global sync period applies", control, quote(value), why)});
   };
   // The upstream field, where the server has it, wins over the annotation.
   if (hpa.spec.syncPeriodSeconds) {
@@ -104,8 +105,8 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.paused = *paused;
     } else {
       out.errors.push_back({kPausedAnnotation, *text, kInvalidControl,
-                            fmt::format("{} {:?} is invalid: must be true or false; scaling is not paused",
-                                        kPausedAnnotation, *text)});
+                            fmt::format("{} {} is invalid: must be true or false; scaling is not paused",
+                                        kPausedAnnotation, quote(*text))});
     }
   }
 
@@ -116,9 +117,9 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.podSelection = PodSelection::OwnerReferences;
     } else {
       out.errors.push_back({kPodSelectionAnnotation, *text, kInvalidControl,
-                            fmt::format("{} {:?} is invalid: must be LabelSelector or OwnerReferences; "
+                            fmt::format("{} {} is invalid: must be LabelSelector or OwnerReferences; "
                                         "LabelSelector applies",
-                                        kPodSelectionAnnotation, *text)});
+                                        kPodSelectionAnnotation, quote(*text))});
     }
   }
 
@@ -129,8 +130,8 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.requestsSource = replicacalc::RequestsSource::Actuated;
     } else {
       out.errors.push_back({kRequestsSourceAnnotation, *text, kInvalidControl,
-                            fmt::format("{} {:?} is invalid: must be Spec or Actuated; Spec applies",
-                                        kRequestsSourceAnnotation, *text)});
+                            fmt::format("{} {} is invalid: must be Spec or Actuated; Spec applies",
+                                        kRequestsSourceAnnotation, quote(*text))});
     }
   }
   return out;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/reconcile.h"
 #include "controller/spec_error.h"
@@ -220,7 +221,7 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     }
     return std::nullopt;
   }
-  Error e = specError(Error::format("unknown metric source type {:?}", spec.type));
+  Error e = specError(Error::format("unknown metric source type {}", quote(spec.type)));
   return fail("InvalidMetricSourceType", e, e);
 }
 

@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
@@ -65,7 +66,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   // dropped from the queue.
   if (std::count(key.begin(), key.end(), '/') > 1) {
     result.deleted = true;
-    result.status = Error::format("unexpected key format: {:?}", key);
+    result.status = Error::format("unexpected key format: {}", quote(key));
     result.report.error = result.status.error().message;
     return result;
   }

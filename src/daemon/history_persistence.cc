@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/codec.h"
+#include "common/json_value.h"
 
 namespace hpa::daemon {
 namespace {
@@ -24,7 +25,7 @@ std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::Horizonta
                                                             const Logger& logger) {
   auto it = hpa.metadata.annotations.find(kHistoryAnnotation);
   if (it == hpa.metadata.annotations.end()) return std::nullopt;
-  auto j = nlohmann::json::parse(it->second, nullptr, false);
+  auto j = parseUntrustedJson(it->second);
   if (j.is_discarded()) {
     logger.error("ignoring an unreadable history annotation", "HPA", hpa.metadata.namespace_ + "/" + hpa.metadata.name);
     return std::nullopt;

@@ -1,4 +1,5 @@
 #include "daemon/http_server.h"
+#include "common/quote.h"
 
 #include <fmt/format.h>
 #include <openssl/pem.h>
@@ -236,7 +237,7 @@ class BeastServer final : public HttpServer {
   Status listen(const std::string& bindAddress, int port) {
     beast::error_code ec;
     auto address = asio::ip::make_address(bindAddress.empty() ? "0.0.0.0" : bindAddress, ec);
-    if (ec) return Error::format("{:?} is not an IP address", bindAddress);
+    if (ec) return Error::format("{} is not an IP address", quote(bindAddress));
     tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
     if (acceptor_.open(endpoint.protocol(), ec) || acceptor_.set_option(asio::socket_base::reuse_address(true), ec) ||
         acceptor_.bind(endpoint, ec) || acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_value.h"
 #include "kube/rest_list_watch.h"
 
 namespace hpa::daemon {
@@ -69,7 +70,7 @@ class ApiLeaseWatch final : public LeaseWatch {
         case kube::WatchEventType::Bookmark:
           continue;
         case kube::WatchEventType::Error:
-          return Error::format("lease watch: {}", (*event)->object.value("message", std::string("error event")));
+          return Error::format("lease watch: {}", stringValue((*event)->object, "message", "error event"));
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/quote.h"
 #include "common/yaml_json.h"
 #include "daemon/request_auth.h"
 #include "kube/kubeconfig.h"
@@ -36,9 +37,9 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
                         true},
        }) {
     auto parsed = parseGoDuration(d.text);
-    if (!parsed.ok()) return Error::format("invalid value {:?} for --{}: {}", d.text, d.name, parsed.error().message);
+    if (!parsed.ok()) return Error::format("invalid value {} for --{}: {}", quote(d.text), d.name, parsed.error().message);
     if (parsed->count() < 0 || (!d.allowZero && parsed->count() == 0)) {
-      return Error::format("invalid value {:?} for --{}: must be {}", d.text, d.name,
+      return Error::format("invalid value {} for --{}: must be {}", quote(d.text), d.name,
                            d.allowZero ? "zero or positive" : "positive");
     }
     *d.out = *parsed;

@@ -1,4 +1,5 @@
 #include "daemon/request_auth.h"
+#include "common/quote.h"
 
 #include <fmt/format.h>
 
@@ -52,10 +53,10 @@ Result<std::vector<std::string>> parseAlwaysAllowPaths(const std::string& text) 
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (!item.empty()) {
-      if (item.front() != '/') return Error::format("{:?}: paths must start with /", item);
+      if (item.front() != '/') return Error::format("{}: paths must start with /", quote(item));
       auto star = item.find('*');
       if (star != std::string::npos && star != item.size() - 1) {
-        return Error::format("{:?}: only a trailing * is allowed", item);
+        return Error::format("{}: only a trailing * is allowed", quote(item));
       }
       out.push_back(item);
     }
@@ -123,12 +124,12 @@ std::optional<ServerResponse> RequestAuth::check(const ServerRequest& request) {
   if (!decision.ok()) {
     logger_.error("authorization failed", "user", user.name, "path", request.path, "err", decision.error().message);
     return statusResponse(500, "InternalError",
-                          fmt::format("Internal error occurred: authorization of {:?} failed", request.path));
+                          fmt::format("Internal error occurred: authorization of {} failed", quote(request.path)));
   }
   if (!decision->allowed) {
     logger_.v(4, "forbidden", "user", user.name, "verb", access.verb, "path", request.path, "authn", authn->method,
               "reason", decision->reason);
-    std::string message = fmt::format("forbidden: User {:?} cannot {} path {:?}", user.name, access.verb, request.path);
+    std::string message = fmt::format("forbidden: User {} cannot {} path {}", quote(user.name), access.verb, quote(request.path));
     if (!decision->reason.empty()) message += ": " + decision->reason;
     return statusResponse(403, "Forbidden", message);
   }

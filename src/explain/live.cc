@@ -8,6 +8,7 @@
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
 #include "metricsclient/rest_metrics_client.h"
+#include "common/quote.h"
 
 namespace hpa::explain {
 
@@ -24,8 +25,8 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
     bool found = false;
     for (const auto& h : *listed) found = found || h.metadata.name == query.name;
     if (!found) {
-      return Error{fmt::format("horizontalpodautoscalers.autoscaling {:?} not found in namespace {:?}", query.name,
-                               query.ns),
+      return Error{fmt::format("horizontalpodautoscalers.autoscaling {} not found in namespace {}", quote(query.name),
+                               quote(query.ns)),
                    404, "NotFound"};
     }
   }

@@ -6,6 +6,8 @@
 #include "api/label_selector.h"
 #include "api/json_fields.h"
 #include "api/workload.h"
+#include "common/json_value.h"
+#include "common/quote.h"
 #include "common/yaml_json.h"
 
 namespace hpa::explain {
@@ -26,7 +28,7 @@ bool isWorkload(const std::string& apiVersion, const std::string& kind) {
 // The Scale the `/scale` subresource would return for a workload (the same projection the
 // daemon's workload caches answer with).
 Result<api::Scale> scaleFromWorkload(const json& object) {
-  auto workload = api::decodeWorkload(object, object.value("kind", ""));
+  auto workload = api::decodeWorkload(object, stringValue(object, "kind"));
   if (!workload.ok()) return workload.error();
   return api::scaleOf(*workload);
 }
@@ -35,8 +37,12 @@ class Loader {
  public:
   Status add(const json& object, const Origin& origin) {
     if (!object.is_object()) return fail(origin, Error::of("expected an object"));
-    const std::string apiVersion = object.value("apiVersion", "");
-    const std::string kind = object.value("kind", "");
+    for (const char* field : {"apiVersion", "kind"}) {
+      const auto& v = member(object, field);
+      if (!v.is_null() && !v.is_string()) return fail(origin, Error::format("{}: expected a string", field));
+    }
+    const std::string apiVersion = stringValue(object, "apiVersion");
+    const std::string kind = stringValue(object, "kind");
     if (object.contains("items") && (kind == "List" || kind.ends_with("List"))) {
       return addList(object, origin, apiVersion, kind);
     }
@@ -108,10 +114,10 @@ class Loader {
       return Status();
     }
     if (kind.empty()) return fail(origin, Error::of("kind: required"));
-    return fail(origin, Error::format("unsupported object {} {:?}; explain reads HorizontalPodAutoscaler, Scale, "
+    return fail(origin, Error::format("unsupported object {} {}; explain reads HorizontalPodAutoscaler, Scale, "
                                       "Deployment, StatefulSet, ReplicaSet, ReplicationController, Pod, PodMetrics, "
                                       "MetricValue(List), ExternalMetricValue(List), AutoscalerHistory and Lists of them",
-                                      apiVersion.empty() ? "(no apiVersion)" : apiVersion, kind));
+                                      apiVersion.empty() ? "(no apiVersion)" : apiVersion, quote(kind)));
   }
 
   Snapshot take() { return std::move(snapshot_); }

@@ -7,6 +7,7 @@
 
 #include "api/workload.h"
 #include "metricsclient/api_selection.h"
+#include "common/quote.h"
 #include "metricsclient/conversions.h"
 
 namespace hpa::explain {
@@ -29,7 +30,7 @@ std::string kindForResource(const controller::GroupVersionResource& r) {
 // `deployments/scale.apps "web" not found` (the scale storage names its subresource).
 Error notFound(const controller::GroupVersionResource& r, const std::string& name) {
   std::string what = r.resource + "/scale" + (r.group.empty() ? "" : "." + r.group);
-  return Error{fmt::format("{} {:?} not found", what, name), 404, "NotFound"};
+  return Error{fmt::format("{} {} not found", what, quote(name)), 404, "NotFound"};
 }
 
 }  // namespace
@@ -119,7 +120,7 @@ Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappi
     return std::vector<controller::GroupVersionResource>{{w->group, w->version, w->resource}};
   }
   bool anyScaleObject = std::any_of(s_.scales.begin(), s_.scales.end(), [](const auto& e) { return e.kind.empty(); });
-  if (!anyScaleObject) return Error::format("no matches for kind {:?} in group {:?}", kind, group);
+  if (!anyScaleObject) return Error::format("no matches for kind {} in group {}", quote(kind), quote(group));
   // A custom resource with a scale subresource: the usual plural of its kind.
   return std::vector<controller::GroupVersionResource>{{group, "", lower(kind) + "s"}};
 }

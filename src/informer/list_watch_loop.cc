@@ -1,5 +1,7 @@
 #include "informer/list_watch_loop.h"
 
+#include "common/json_value.h"
+
 namespace hpa::informer {
 namespace {
 
@@ -134,7 +136,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
     }
     const auto& event = **ev;
     if (event.type == kube::WatchEventType::Error) {
-      const int code = event.object.is_object() ? event.object.value("code", 0) : 0;
+      const int code = int32Value(event.object, "code");
       release();
       if (code == kHttpGone) {
         logger_.v(2, "watch expired (410), relisting");
@@ -144,10 +146,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
       failed = true;
       return false;
     }
-    std::string rv;
-    if (event.object.is_object() && event.object.contains("metadata") && event.object["metadata"].is_object()) {
-      rv = event.object["metadata"].value("resourceVersion", "");
-    }
+    const std::string rv = stringValue(member(event.object, "metadata"), "resourceVersion");
     if (event.type != kube::WatchEventType::Bookmark) sink_.apply(event.type, event.object);
     if (!rv.empty()) {
       std::lock_guard<std::mutex> lock(mu_);

@@ -20,6 +20,9 @@ namespace {
 namespace http = web::http;
 namespace client = web::http::client;
 
+// The most a streamed read hands over at once.
+constexpr size_t kChunkBytes = 64 * 1024;
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -67,13 +70,21 @@ class CpprestStream final : public ResponseStream {
 
   int status() const override { return response_.status_code(); }
 
-  Result<std::optional<std::string>> readLine() override {
+  Result<std::optional<std::string>> read() override {
     try {
-      concurrency::streams::container_buffer<std::string> line;
-      size_t n = body_.read_line(line).get();
-      if (n == 0 && body_.is_eof()) return std::optional<std::string>();
-      if (cancelled_) return std::optional<std::string>();
-      return std::optional<std::string>(std::move(line.collection()));
+      // Wait for one byte, then take what else has arrived: a watch event is handed over as soon
+      // as it is there, and never more than one chunk is held here (framing: WatchDecoder).
+      auto buffer = body_.streambuf();
+      const auto first = buffer.bumpc().get();
+      if (cancelled_ || first == decltype(buffer)::traits::eof()) return std::optional<std::string>();
+      std::string chunk(1, static_cast<char>(first));
+      const size_t more = std::min(buffer.in_avail(), kChunkBytes - 1);
+      if (more > 0) {
+        chunk.resize(1 + more);
+        const size_t got = buffer.getn(reinterpret_cast<uint8_t*>(chunk.data() + 1), more).get();
+        chunk.resize(1 + got);
+      }
+      return std::optional<std::string>(std::move(chunk));
     } catch (const std::exception& e) {
       if (cancelled_) return std::optional<std::string>();
       return Error::format("reading the response stream: {}", e.what());

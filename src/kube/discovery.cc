@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "common/json_value.h"
+#include "common/quote.h"
+
 namespace hpa::kube {
 
 std::string groupVersionPath(const std::string& group, const std::string& version) {
@@ -31,12 +34,12 @@ Result<std::map<std::string, std::vector<std::string>>> Discovery::groups() {
       std::vector<std::string> versions;
       std::string preferred;
       if (g.contains("preferredVersion") && g["preferredVersion"].is_object()) {
-        preferred = g["preferredVersion"].value("version", "");
+        preferred = stringValue(g["preferredVersion"], "version");
       }
       if (!preferred.empty()) versions.push_back(preferred);
       if (g.contains("versions") && g["versions"].is_array()) {
         for (const auto& v : g["versions"]) {
-          std::string version = v.is_object() ? v.value("version", "") : "";
+          std::string version = stringValue(v, "version");
           if (!version.empty() && version != preferred) versions.push_back(version);
         }
       }
@@ -79,9 +82,9 @@ Result<std::vector<ApiResource>> Discovery::resources(const std::string& group, 
     for (const auto& r : (*doc)["resources"]) {
       if (!r.is_object()) continue;
       ApiResource res;
-      res.name = r.value("name", "");
-      res.kind = r.value("kind", "");
-      res.namespaced = r.value("namespaced", false);
+      res.name = stringValue(r, "name");
+      res.kind = stringValue(r, "kind");
+      res.namespaced = boolValue(r, "namespaced");
       if (r.contains("verbs") && r["verbs"].is_array()) {
         for (const auto& v : r["verbs"]) {
           if (v.is_string()) res.verbs.push_back(v.get<std::string>());
@@ -106,7 +109,7 @@ Result<std::vector<GroupVersionResource>> Discovery::mappingsFor(const std::stri
       if (r.kind == kind && r.name.find('/') == std::string::npos) out.push_back({group, v, r.name});
     }
   }
-  if (out.empty()) return Error::format("no matches for kind {:?} in group {:?}", kind, group);
+  if (out.empty()) return Error::format("no matches for kind {} in group {}", quote(kind), quote(group));
   return out;
 }
 

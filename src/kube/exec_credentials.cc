@@ -15,6 +15,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/json_value.h"
+#include "common/quote.h"
+
 extern char** environ;
 
 namespace hpa::kube {
@@ -107,11 +110,13 @@ Result<ProcessOutput> runProcess(const std::vector<std::string>& argv, const std
 }  // namespace
 
 Result<ExecCredential> parseExecCredential(const std::string& output, const std::string& expectedApiVersion) {
-  nlohmann::json j = nlohmann::json::parse(output, nullptr, false);
+  nlohmann::json j = parseUntrustedJson(output);
   if (j.is_discarded() || !j.is_object()) return Error::of("output is not a JSON ExecCredential");
-  if (j.value("kind", "") != "ExecCredential") return Error::format("kind is {:?}, want ExecCredential", j.value("kind", ""));
-  if (j.value("apiVersion", "") != expectedApiVersion) {
-    return Error::format("apiVersion is {:?}, want {:?}", j.value("apiVersion", ""), expectedApiVersion);
+  const std::string kind = stringValue(j, "kind");
+  if (kind != "ExecCredential") return Error::format("kind is {}, want ExecCredential", quote(kind));
+  const std::string apiVersion = stringValue(j, "apiVersion");
+  if (apiVersion != expectedApiVersion) {
+    return Error::format("apiVersion is {}, want {}", quote(apiVersion), quote(expectedApiVersion));
   }
   if (!j.contains("status") || !j["status"].is_object()) return Error::of("status is missing");
   const auto& status = j["status"];

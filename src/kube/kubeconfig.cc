@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/base64.h"
+#include "common/quote.h"
 #include "common/yaml_json.h"
 
 namespace hpa::kube {
@@ -115,8 +116,8 @@ Result<ExecConfig> execConfig(const Entry& user) {
   if (!apiVersion.ok()) return apiVersion.error();
   x.apiVersion = *apiVersion;
   if (x.apiVersion != "client.authentication.k8s.io/v1" && x.apiVersion != "client.authentication.k8s.io/v1beta1") {
-    return Error::format("{}: {}.apiVersion: {:?} is not supported (client.authentication.k8s.io/v1 or v1beta1)",
-                         e.file, e.path, x.apiVersion);
+    return Error::format("{}: {}.apiVersion: {} is not supported (client.authentication.k8s.io/v1 or v1beta1)",
+                         e.file, e.path, quote(x.apiVersion));
   }
   if (e.value.contains("args") && !e.value["args"].is_null()) {
     if (!e.value["args"].is_array()) return Error::format("{}: {}.args: must be a list", e.file, e.path);
@@ -178,7 +179,7 @@ Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string
     if (master.empty()) return Error::format("{}: current-context is not set and no --context or --master was given", sources);
   } else {
     auto ctx = merged.contexts.find(contextName);
-    if (ctx == merged.contexts.end()) return Error::format("{}: context {:?} does not exist", sources, contextName);
+    if (ctx == merged.contexts.end()) return Error::format("{}: context {} does not exist", sources, quote(contextName));
     const Entry& c = ctx->second;
     auto clusterName = stringField(c, "cluster");
     auto userName = stringField(c, "user");
@@ -190,11 +191,11 @@ Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string
     if (auto it = merged.clusters.find(*clusterName); it != merged.clusters.end()) {
       cluster = it->second;
     } else if (master.empty()) {
-      return Error::format("{}: {}.cluster: cluster {:?} does not exist", c.file, c.path, *clusterName);
+      return Error::format("{}: {}.cluster: cluster {} does not exist", c.file, c.path, quote(*clusterName));
     }
     if (!userName->empty()) {
       auto it = merged.users.find(*userName);
-      if (it == merged.users.end()) return Error::format("{}: {}.user: user {:?} does not exist", c.file, c.path, *userName);
+      if (it == merged.users.end()) return Error::format("{}: {}.user: user {} does not exist", c.file, c.path, quote(*userName));
       user = it->second;
     }
   }

@@ -1,4 +1,5 @@
 #include "kube/request_log.h"
+#include "common/json_value.h"
 
 #include <algorithm>
 #include <cctype>
@@ -63,7 +64,7 @@ std::string maskedHeaders(const std::vector<std::pair<std::string, std::string>>
 
 std::string maskedBody(const std::string& body, std::size_t limit) {
   if (body.empty()) return body;
-  auto j = nlohmann::json::parse(body, nullptr, false);
+  auto j = parseUntrustedJson(body);
   std::string text;
   if (j.is_discarded()) {
     // Not JSON (a proxy's error page, say): nothing we could mask field by field, so only its

@@ -7,8 +7,10 @@
 #include <condition_variable>
 
 #include "common/base64.h"
+#include "common/json_value.h"
 #include "kube/kubeconfig.h"
 #include "kube/request_log.h"
+#include "kube/watch_decoder.h"
 
 namespace hpa::kube {
 namespace {
@@ -30,6 +32,9 @@ std::string trim(std::string s) {
   return s;
 }
 
+// The most of a refused watch's body read for its Status.
+constexpr std::size_t kMaxRefusalBytes = 64 * 1024;
+
 bool retryableStatus(int status) { return status == 500 || status == 502 || status == 503 || status == 504; }
 
 std::optional<Duration> retryAfter(const HttpResponse& r) {
@@ -47,46 +52,33 @@ class RestWatchStream final : public WatchStream {
 
   Result<std::optional<WatchEvent>> next() override {
     while (true) {
-      auto line = stream_->readLine();
-      if (!line.ok()) return line.error();
-      if (!*line) return std::optional<WatchEvent>();
-      if (trim(**line).empty()) continue;
-      auto j = nlohmann::json::parse(**line, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-        return Error::format("undecodable watch event: {}", (**line).substr(0, 200));
-      }
-      const std::string type = j["type"].get<std::string>();
-      WatchEvent ev{WatchEventType::Added, j.contains("object") ? j["object"] : nlohmann::json()};
-      if (type == "ADDED") {
-        ev.type = WatchEventType::Added;
-      } else if (type == "MODIFIED") {
-        ev.type = WatchEventType::Modified;
-      } else if (type == "DELETED") {
-        ev.type = WatchEventType::Deleted;
-      } else if (type == "BOOKMARK") {
-        ev.type = WatchEventType::Bookmark;
-      } else if (type == "ERROR") {
-        ev.type = WatchEventType::Error;
+      auto event = ended_ ? decoder_.finish() : decoder_.next();
+      if (!event.ok() || *event || ended_) return event;
+      auto chunk = stream_->read();
+      if (!chunk.ok()) return chunk.error();
+      if (!*chunk) {
+        ended_ = true;
       } else {
-        return Error::format("unknown watch event type {:?}", type);
+        decoder_.feed(**chunk);
       }
-      return std::optional<WatchEvent>(std::move(ev));
     }
   }
   void stop() override { stream_->cancel(); }
 
  private:
   std::unique_ptr<ResponseStream> stream_;
+  WatchDecoder decoder_;
+  bool ended_ = false;
 };
 
 }  // namespace
 
 Error apiError(const HttpResponse& r, const std::string& method, const std::string& path) {
-  auto j = nlohmann::json::parse(r.body, nullptr, false);
-  if (!j.is_discarded() && j.is_object() && j.value("kind", "") == "Status") {
-    std::string message = j.contains("message") && j["message"].is_string() ? j["message"].get<std::string>() : "";
-    std::string reason = j.contains("reason") && j["reason"].is_string() ? j["reason"].get<std::string>() : "";
-    int code = j.contains("code") && j["code"].is_number_integer() ? j["code"].get<int>() : r.status;
+  auto j = parseUntrustedJson(r.body);
+  if (!j.is_discarded() && stringValue(j, "kind") == "Status") {
+    std::string message = stringValue(j, "message");
+    std::string reason = stringValue(j, "reason");
+    int code = int32Value(j, "code", r.status);
     if (message.empty()) message = fmt::format("the server returned {} ({}) for {} {}", code, reason, method, path);
     return Error{message, code, reason};
   }
@@ -98,7 +90,7 @@ Error apiError(const HttpResponse& r, const std::string& method, const std::stri
 
 Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& method, const std::string& path) {
   if (r.status < 200 || r.status >= 300) return apiError(r, method, path);
-  auto j = nlohmann::json::parse(r.body, nullptr, false);
+  auto j = parseUntrustedJson(r.body);
   if (j.is_discarded()) {
     return Error::format("{} {}: the response is not JSON: {}", method, path, trim(r.body.substr(0, 200)));
   }
@@ -260,11 +252,13 @@ Result<std::unique_ptr<WatchStream>> RestClient::watch(const std::string& path) 
     if ((*stream)->status() == 401 && exec_) exec_->invalidate();
     HttpResponse failed;
     failed.status = (*stream)->status();
-    while (true) {
-      auto line = (*stream)->readLine();
-      if (!line.ok() || !*line) break;
-      failed.body += **line + "\n";
+    // A refusal is a Status object; read no more of the body than one could hold.
+    while (failed.body.size() < kMaxRefusalBytes) {
+      auto chunk = (*stream)->read();
+      if (!chunk.ok() || !*chunk) break;
+      failed.body += **chunk;
     }
+    (*stream)->cancel();
     return apiError(failed, "GET", path);
   }
   return std::unique_ptr<WatchStream>(std::make_unique<RestWatchStream>(std::move(*stream)));

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "common/json_value.h"
+
 namespace hpa::kube {
 
 std::string urlEncode(const std::string& value) {
@@ -37,11 +39,9 @@ Result<informer::ListResult> RestListWatch::list(const informer::ListOptions& op
                                 {"resourceVersion", options.continueToken.empty() ? options.resourceVersion : ""}}));
   if (!doc.ok()) return doc.error();
   informer::ListResult out;
-  if (doc->contains("metadata") && (*doc)["metadata"].is_object()) {
-    const auto& meta = (*doc)["metadata"];
-    out.resourceVersion = meta.value("resourceVersion", "");
-    out.continueToken = meta.value("continue", "");
-  }
+  const auto& meta = member(*doc, "metadata");
+  out.resourceVersion = stringValue(meta, "resourceVersion");
+  out.continueToken = stringValue(meta, "continue");
   if (doc->contains("items") && (*doc)["items"].is_array()) {
     out.items.reserve((*doc)["items"].size());
     for (auto& item : (*doc)["items"]) out.items.push_back(std::move(item));

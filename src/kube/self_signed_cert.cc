@@ -1,4 +1,5 @@
 #include "kube/self_signed_cert.h"
+#include "common/quote.h"
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -70,7 +71,7 @@ Result<PemCertificate> makeSelfSignedCertificate(const SelfSignedRequest& reques
   for (const auto& d : request.dnsNames) sans += (sans.empty() ? "DNS:" : ",DNS:") + d;
   for (const auto& ip : request.ipAddresses) sans += (sans.empty() ? "IP:" : ",IP:") + ip;
   if (!sans.empty() && !addExtension(cert.get(), NID_subject_alt_name, sans)) {
-    return Error::format("cannot add the subjectAltName extension {:?}", sans);
+    return Error::format("cannot add the subjectAltName extension {}", quote(sans));
   }
   if (!addExtension(cert.get(), NID_basic_constraints, "critical,CA:FALSE") ||
       !addExtension(cert.get(), NID_key_usage, "critical,digitalSignature,keyEncipherment") ||

@@ -32,9 +32,10 @@ class ResponseStream {
  public:
   virtual ~ResponseStream() = default;
   virtual int status() const = 0;
-  // The next newline-terminated line without the newline; nullopt at the end of the body.
-  virtual Result<std::optional<std::string>> readLine() = 0;
-  // Aborts the request; a blocked readLine() returns promptly (an error or the end).
+  // The next bytes of the body as they arrive: at least one byte and at most the transport's
+  // chunk size, without waiting for more than is there; nullopt at the end of the body.
+  virtual Result<std::optional<std::string>> read() = 0;
+  // Aborts the request; a blocked read() returns promptly (an error or the end).
   virtual void cancel() = 0;
 };
 

@@ -1,4 +1,5 @@
 #include "metricsclient/api_selection.h"
+#include "common/quote.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +12,7 @@ constexpr int kHttpBadRequest = 400;
 Result<api::Selector> parseParam(const char* name, const std::string& text) {
   auto parsed = api::Selector::parse(text);
   if (!parsed.ok()) {
-    return Error{fmt::format("invalid {} {:?}: {}", name, text, parsed.error().message), kHttpBadRequest,
+    return Error{fmt::format("invalid {} {}: {}", name, quote(text), parsed.error().message), kHttpBadRequest,
                  "BadRequest"};
   }
   return parsed;

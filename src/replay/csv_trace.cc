@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "api/quantity.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -90,21 +91,21 @@ Result<TimeValue> parseTimeField(const std::string& text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
   if (ec == std::errc() && end == text.data() + text.size()) {
     if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9) {
-      return Error::format("{:?}: expected a non-negative number of seconds", text);
+      return Error::format("{}: expected a non-negative number of seconds", quote(text));
     }
     return TimeValue{std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds))};
   }
   if (auto d = parseGoDuration(text); d.ok()) {
-    if (d->count() < 0) return Error::format("{:?}: must not be negative", text);
+    if (d->count() < 0) return Error::format("{}: must not be negative", quote(text));
     return TimeValue{*d};
   }
   if (auto t = parseRFC3339(text); t.ok()) return TimeValue{*t};
-  return Error::format("{:?}: expected seconds (15, 15.5), a duration (1m30s) or an RFC 3339 time", text);
+  return Error::format("{}: expected seconds (15, 15.5), a duration (1m30s) or an RFC 3339 time", quote(text));
 }
 
 Result<std::int64_t> parseValueField(const std::string& text) {
   auto q = api::Quantity::parse(text);
-  if (!q.ok()) return Error::format("{:?}: expected a quantity (0.8, 800m, 12, 1.5Gi)", text);
+  if (!q.ok()) return Error::format("{}: expected a quantity (0.8, 800m, 12, 1.5Gi)", quote(text));
   return q->milliValue();
 }
 
@@ -166,7 +167,7 @@ Result<Trace> readDemoTrajectory(std::string_view name, const std::vector<Line>&
     const auto& l = line.fields[1].text;
     if (auto [end, ec] = std::from_chars(l.data(), l.data() + l.size(), milli);
         ec != std::errc() || end != l.data() + l.size() || milli < 0) {
-      return err.at(line, line.fields[1], "load_milli", fmt::format("{:?}: expected whole millicores", l));
+      return err.at(line, line.fields[1], "load_milli", fmt::format("{}: expected whole millicores", quote(l)));
     }
     RecordedReplicas r;
     r.at = offset;
@@ -175,7 +176,7 @@ Result<Trace> readDemoTrajectory(std::string_view name, const std::vector<Line>&
       if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), *target);
           ec != std::errc() || end != t.data() + t.size() || *target < 0) {
         return err.at(line, line.fields[index], index == 3 ? "current" : "desired",
-                      fmt::format("{:?}: expected a replica count", t));
+                      fmt::format("{}: expected a replica count", quote(t)));
       }
     }
     load.samples.push_back({offset, milli});
@@ -194,12 +195,12 @@ Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& line
     const auto& f = headerLine.fields[i];
     if (f.text != "time" && f.text != "metric" && f.text != "kind" && f.text != "value") {
       return err.at(headerLine, f, "header",
-                    fmt::format("unknown column {:?}; a trace has the columns time,metric,kind,value (or is the demo's "
+                    fmt::format("unknown column {}; a trace has the columns time,metric,kind,value (or is the demo's "
                                 "trajectory.csv: {})",
-                                f.text, kDemoHeader));
+                                quote(f.text), kDemoHeader));
     }
     if (!header.index.emplace(f.text, i).second) {
-      return err.at(headerLine, f, "header", fmt::format("column {:?} appears twice", f.text));
+      return err.at(headerLine, f, "header", fmt::format("column {} appears twice", quote(f.text)));
     }
   }
   for (const char* required : {"time", "metric", "value"}) {

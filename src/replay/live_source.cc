@@ -1,8 +1,10 @@
 #include "replay/live_source.h"
+#include "common/json_value.h"
 
 #include <fmt/format.h>
 
 #include "kube/discovery.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -37,7 +39,7 @@ explain::SnapshotSource source(const std::string& name, json object, const std::
 Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client, const std::string& key) {
   auto slash = key.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == key.size() || key.find('/', slash + 1) != std::string::npos) {
-    return Error::format("--hpa {:?}: expected namespace/name", key);
+    return Error::format("--hpa {}: expected namespace/name", quote(key));
   }
   const std::string ns = key.substr(0, slash);
   const std::string name = key.substr(slash + 1);
@@ -53,10 +55,10 @@ Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client,
   std::vector<explain::SnapshotSource> sources;
   sources.push_back(source(server + hpaPath, *hpa, "autoscaling/" + *version, "HorizontalPodAutoscaler"));
 
-  const json ref = hpa->value("spec", json::object()).value("scaleTargetRef", json::object());
-  const std::string kind = ref.value("kind", "");
-  const std::string targetName = ref.value("name", "");
-  const std::string group = groupOf(ref.value("apiVersion", ""));
+  const json& ref = member(member(*hpa, "spec"), "scaleTargetRef");
+  const std::string kind = stringValue(ref, "kind");
+  const std::string targetName = stringValue(ref, "name");
+  const std::string group = groupOf(stringValue(ref, "apiVersion"));
   if (kind.empty() || targetName.empty()) return sources;  // the replay reports the HPA's own problem
   auto mappings = discovery.mappingsFor(group, kind);
   if (!mappings.ok() || mappings->empty()) {

@@ -7,6 +7,7 @@
 
 #include "api/codec.h"
 #include "common/yaml_json.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -28,22 +29,22 @@ Result<std::vector<PathStep>> parsePath(std::string_view path) {
   while (i <= path.size()) {
     PathStep step;
     while (i < path.size() && path[i] != '.' && path[i] != '[') step.key += path[i++];
-    if (step.key.empty()) return Error::format("{:?}: empty field name at position {}", path, i + 1);
+    if (step.key.empty()) return Error::format("{}: empty field name at position {}", quote(path), i + 1);
     while (i < path.size() && path[i] == '[') {
       auto close = path.find(']', i);
-      if (close == std::string_view::npos) return Error::format("{:?}: unclosed [", path);
+      if (close == std::string_view::npos) return Error::format("{}: unclosed [", quote(path));
       size_t index = 0;
       auto digits = path.substr(i + 1, close - i - 1);
       auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
       if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
-        return Error::format("{:?}: [{}] is not an index", path, digits);
+        return Error::format("{}: [{}] is not an index", quote(path), digits);
       }
       step.indices.push_back(index);
       i = close + 1;
     }
     steps.push_back(std::move(step));
     if (i == path.size()) break;
-    if (path[i] != '.') return Error::format("{:?}: unexpected {:?} at position {}", path, path[i], i + 1);
+    if (path[i] != '.') return Error::format("{}: unexpected {} at position {}", quote(path), quote(path.substr(i, 1)), i + 1);
     ++i;
   }
   return steps;
@@ -139,7 +140,7 @@ Status validateRules(const std::optional<api::HPAScalingRules>& rules, const std
   }
   if (rules->selectPolicy && *rules->selectPolicy != api::kMaxChangePolicySelect &&
       *rules->selectPolicy != api::kMinChangePolicySelect && *rules->selectPolicy != api::kDisabledPolicySelect) {
-    return Error::format("{}.selectPolicy: {:?}: must be Max, Min or Disabled", path, *rules->selectPolicy);
+    return Error::format("{}.selectPolicy: {}: must be Max, Min or Disabled", path, quote(*rules->selectPolicy));
   }
   if (rules->policies) {
     if (rules->policies->empty() && rules->selectPolicy != api::kDisabledPolicySelect) {
@@ -149,7 +150,7 @@ Status validateRules(const std::optional<api::HPAScalingRules>& rules, const std
       const auto& p = (*rules->policies)[i];
       const std::string at = fmt::format("{}.policies[{}]", path, i);
       if (p.type != api::kPodsScalingPolicy && p.type != api::kPercentScalingPolicy) {
-        return Error::format("{}.type: {:?}: must be Pods or Percent", at, p.type);
+        return Error::format("{}.type: {}: must be Pods or Percent", at, quote(p.type));
       }
       if (p.value <= 0) return Error::format("{}.value: must be greater than zero", at);
       if (p.periodSeconds <= 0 || p.periodSeconds > kMaxPeriodSeconds) {
@@ -172,7 +173,7 @@ Status validateTarget(const api::MetricTarget& t, const std::string& path) {
     return Error::format("{}.value: must be positive", path);
   }
   if (t.type != api::kUtilizationTarget && t.type != api::kAverageValueTarget && t.type != api::kValueTarget) {
-    return Error::format("{}.type: {:?}: must be Utilization, Value or AverageValue", path, t.type);
+    return Error::format("{}.type: {}: must be Utilization, Value or AverageValue", path, quote(t.type));
   }
   return Status();
 }

@@ -1,4 +1,5 @@
 #include "replay/prometheus_trace.h"
+#include "common/json_value.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include <map>
 
 #include "api/quantity.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -40,9 +42,9 @@ Result<std::optional<std::int64_t>> parseSampleValue(const json& v) {
   if (!v.is_string()) return Error::of("expected the value as a string, as Prometheus writes it");
   std::string text = v.get<std::string>();
   if (text == "NaN") return std::optional<std::int64_t>();
-  if (text == "+Inf" || text == "-Inf" || text == "Inf") return Error::format("{:?}: not a finite value", text);
+  if (text == "+Inf" || text == "-Inf" || text == "Inf") return Error::format("{}: not a finite value", quote(text));
   auto q = api::Quantity::parse(text);
-  if (!q.ok()) return Error::format("{:?}: not a number", text);
+  if (!q.ok()) return Error::format("{}: not a number", quote(text));
   return std::optional<std::int64_t>(q->milliValue());
 }
 
@@ -52,17 +54,17 @@ class Reader {
 
   Result<Trace> read(const json& root) {
     if (!root.is_object()) return fail("", "expected a JSON object (a Prometheus query_range response)");
-    if (root.value("status", "") != "success") {
-      return fail("status", fmt::format("{}: the query did not succeed{}", root.value("status", std::string("(absent)")),
+    if (stringValue(root, "status") != "success") {
+      return fail("status", fmt::format("{}: the query did not succeed{}", stringValue(root, "status", "(absent)"),
                                         root.contains("error") ? ": " + root["error"].dump() : ""));
     }
     const json* data = root.contains("data") ? &root["data"] : nullptr;
     if (!data || !data->is_object()) return fail("data", "expected an object");
     const std::string resultType = data->value("resultType", "");
     if (resultType != "matrix") {
-      return fail("data.resultType", fmt::format("{:?}: expected \"matrix\" (a range query; an instant query has one "
+      return fail("data.resultType", fmt::format("{}: expected \"matrix\" (a range query; an instant query has one "
                                                  "value per series, no trace)",
-                                                 resultType));
+                                                 quote(resultType)));
     }
     if (!data->contains("result") || !(*data)["result"].is_array()) return fail("data.result", "expected an array");
     const json& result = (*data)["result"];
@@ -108,8 +110,8 @@ class Reader {
         firstNamePath_ = path;
       } else if (metric != n.get<std::string>()) {
         return fail(path + ".metric.__name__",
-                    fmt::format("{:?} differs from {:?} of {}; one file holds one metric (name it: METRIC=FILE)",
-                                n.get<std::string>(), metric, firstNamePath_));
+                    fmt::format("{} differs from {} of {}; one file holds one metric (name it: METRIC=FILE)",
+                                quote(n.get<std::string>()), quote(metric), firstNamePath_));
       }
     }
     if (!s.contains("values") || !s["values"].is_array()) return fail(path + ".values", "expected an array");

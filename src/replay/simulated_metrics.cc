@@ -6,6 +6,7 @@
 #include <map>
 
 #include "replay/simulated_workload.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -33,7 +34,7 @@ Status checkTraceCovers(const api::HorizontalPodAutoscaler& hpa, const Trace& tr
   for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
     const auto& m = hpa.spec.metrics[i];
     const std::string name = seriesNameFor(m);
-    if (name.empty()) return Error::format("spec.metrics[{}]: a {:?} metric cannot be replayed", i, m.type);
+    if (name.empty()) return Error::format("spec.metrics[{}]: a {} metric cannot be replayed", i, quote(m.type));
     const Series* s = trace.find(name);
     if (!s) {
       return Error::format("spec.metrics[{}] ({} {}) has no series in the trace; the trace has: {}", i, m.type, name,

@@ -4,6 +4,7 @@
 
 #include "api/label_selector.h"
 #include "replicacalc/requests.h"
+#include "common/quote.h"
 
 namespace hpa::replay {
 namespace {
@@ -71,12 +72,12 @@ Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa, const ex
     target.scale.selector = api::Selector::fromLabelSelector(&ls)->toString();
   }
   auto selector = api::Selector::parse(target.scale.selector);
-  if (!selector.ok()) return Error::format("the target's selector {:?}: {}", target.scale.selector, selector.error().message);
+  if (!selector.ok()) return Error::format("the target's selector {}: {}", quote(target.scale.selector), selector.error().message);
   if (target.podTemplate.labels.empty()) target.podTemplate.labels = labelsFor(*selector);
   if (!selector->matches(target.podTemplate.labels)) {
-    return Error::format("cannot make pods that the target's selector {:?} selects; give the {} with its pod template "
+    return Error::format("cannot make pods that the target's selector {} selects; give the {} with its pod template "
                          "(-f)",
-                         target.scale.selector, ref.kind);
+                         quote(target.scale.selector), ref.kind);
   }
 
   if (target.podTemplate.containers.empty()) target.podTemplate.containers.push_back({"app", {}, false});

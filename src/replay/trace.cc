@@ -1,4 +1,5 @@
 #include "replay/trace.h"
+#include "common/quote.h"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ const char* seriesKindName(SeriesKind kind) {
 Result<SeriesKind> parseSeriesKind(std::string_view text) {
   if (text == "total") return SeriesKind::Total;
   if (text == "per-pod") return SeriesKind::PerPod;
-  return Error::format("kind {:?}: expected total or per-pod", text);
+  return Error::format("kind {}: expected total or per-pod", quote(text));
 }
 
 std::optional<std::int64_t> Series::valueAt(Duration at) const {

@@ -6,6 +6,7 @@
 
 #include "api/label_selector.h"
 #include "api/quantity.h"
+#include "common/quote.h"
 #include "common/yaml_json.h"
 
 namespace hpa::sim {
@@ -107,7 +108,7 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
       if (w.noise < 0 || w.noise >= 1) return f.fail("noise", "must be in [0, 1)");
     }
     for (const auto& other : s.workloads) {
-      if (other.name == w.name) return f.fail("name", fmt::format("workload {:?} is defined twice", w.name));
+      if (other.name == w.name) return f.fail("name", fmt::format("workload {} is defined twice", quote(w.name)));
     }
     s.workloads.push_back(w);
     return Status();
@@ -123,7 +124,7 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
     if (!workload.ok()) return workload.error();
     if (!metric.ok()) return metric.error();
     if (!total.ok()) return total.error();
-    if (!workloadExists(*workload)) return f.fail("workload", fmt::format("no workload named {:?}", *workload));
+    if (!workloadExists(*workload)) return f.fail("workload", fmt::format("no workload named {}", quote(*workload)));
     s.podMetrics.push_back({*workload, *metric, total->value_or(0)});
     return Status();
   });
@@ -214,7 +215,7 @@ Status applyStep(Scenario& s, const Step& step) {
         found = true;
       }
     }
-    if (!found) return Error::format("no external metric named {:?}", step.external);
+    if (!found) return Error::format("no external metric named {}", quote(step.external));
     return Status();
   }
   if (!step.objectMetric.empty()) {
@@ -226,7 +227,7 @@ Status applyStep(Scenario& s, const Step& step) {
         found = true;
       }
     }
-    if (!found) return Error::format("no object metric named {:?}", step.objectMetric);
+    if (!found) return Error::format("no object metric named {}", quote(step.objectMetric));
     return Status();
   }
   if (step.workload.empty()) return Error::of("a step names a workload, an objectMetric or an external metric");
@@ -238,7 +239,7 @@ Status applyStep(Scenario& s, const Step& step) {
         return Status();
       }
     }
-    return Error::format("no pod metric {:?} for workload {:?}", step.podMetric, step.workload);
+    return Error::format("no pod metric {} for workload {}", quote(step.podMetric), quote(step.workload));
   }
   for (auto& w : s.workloads) {
     if (w.name != step.workload) continue;
@@ -247,7 +248,7 @@ Status applyStep(Scenario& s, const Step& step) {
     if (step.memoryBytes) w.memoryBytes = *step.memoryBytes;
     return Status();
   }
-  return Error::format("no workload named {:?}", step.workload);
+  return Error::format("no workload named {}", quote(step.workload));
 }
 
 }  // namespace hpa::sim

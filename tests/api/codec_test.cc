@@ -145,6 +145,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadHpa{"LabelsNotStrings", R"({"metadata":{"labels":{"a":1}}})", "metadata.labels.a: expected a string, got integer"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// A directed input from the fuzz dictionary (hpa_fuzz): 1e19 in an integer field was converted
+// to int64 before its range was checked, which is undefined behavior (UBSan:
+// float-cast-overflow). Out-of-range and fractional numbers are errors naming the field.
+TEST(HpaCodecErrors, HugeFloatsInIntegerFieldsAreErrorsNotUB) {
+  for (const char* number : {"1e19", "-1e19", "1e300", "9.3e18"}) {
+    auto hpa = decodeHorizontalPodAutoscaler(json::parse(std::string(R"({"spec":{"maxReplicas":)") + number + "}}"));
+    ASSERT_FALSE(hpa.ok()) << number;
+    EXPECT_EQ(hpa.error().message.rfind("spec.maxReplicas: expected an integer, got ", 0), 0u) << hpa.error().message;
+  }
+  auto generation = decodeHorizontalPodAutoscaler(json::parse(R"({"metadata":{"generation":4e15}})"));
+  ASSERT_TRUE(generation.ok()) << generation.error().message;
+  EXPECT_EQ(generation->metadata.generation, 4000000000000000);
+}
+
 TEST(HpaCodecErrors, BadQuantityNamesTheField) {
   auto hpa = decodeHorizontalPodAutoscaler(json::parse(
       R"({"spec":{"metrics":[{"type":"Pods","pods":{"metric":{"name":"x"},"target":{"type":"AverageValue","averageValue":"12parsecs"}}}]}})"));
@@ -236,6 +250,16 @@ TEST(PodCodec, RoundTripsAndStaysSmall) {
   EXPECT_LT(p->footprintBytes(), 1024u);
 }
 
+// Fuzz finding (pod_fuzz): a year outside what int64 nanoseconds hold overflowed (UB) while
+// decoding the Ready condition's time; it is clamped now (parseRFC3339).
+TEST(PodCodec, FarAwayTimesDecodeClamped) {
+  auto p = decodePod(json::parse(
+      "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"lastTransitionTime\":\"1013-11-23T09:00:10Z\"}]}}"));
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_TRUE(p->ready && p->ready->lastTransitionTime);
+  EXPECT_EQ(p->ready->lastTransitionTime->time_since_epoch().count(), -kParsedTimeLimitNanos);
+}
+
 TEST(PodCodec, PodLevelRequestsAndBadQuantity) {
   auto p = decodePod(json::parse(R"({"metadata":{"name":"p"},"spec":{"resources":{"requests":{"cpu":"2"}},
     "containers":[{"name":"a"}]}})"));
@@ -291,6 +315,27 @@ TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
   }
   EXPECT_FALSE(decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","items":[]})")).ok());
   EXPECT_FALSE(decodeMetricValueList(json::parse(R"({"kind":"Status","apiVersion":"v1"})")).ok());
+}
+
+// Found reviewing what the metric decoders hand on: a window is added to timestamps (pod
+// grouping) and converted from seconds to nanoseconds (the metrics client), which overflowed
+// int64 (UB) for windows beyond 292 years. Windows beyond 146 years are errors naming the field.
+TEST(CustomMetricsCodec, WindowsBeyondTheTimeRangeAreErrors) {
+  auto huge = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
+    "items":[{"describedObject":{"kind":"Pod","name":"p"},"metric":{"name":"m"},"windowSeconds":9223372036854775807,
+    "value":"1"}]})"));
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message.rfind("items[0].windowSeconds: value 9223372036854775807 out of range", 0), 0u)
+      << huge.error().message;
+  auto external = decodeExternalMetricValueList(json::parse(R"({"items":[{"metricName":"q","window":-4611686019,"value":"1"}]})"));
+  ASSERT_FALSE(external.ok());
+  EXPECT_EQ(external.error().message.rfind("items[0].window: ", 0), 0u) << external.error().message;
+  auto podWindow = decodePodMetrics(json::parse(R"({"window":"2562047h"})"));
+  ASSERT_FALSE(podWindow.ok());
+  EXPECT_EQ(podWindow.error().message.rfind("window: ", 0), 0u) << podWindow.error().message;
+  auto fine = decodeExternalMetricValueList(json::parse(R"({"items":[{"metricName":"q","window":4611686018,"value":"1"}]})"));
+  ASSERT_TRUE(fine.ok()) << fine.error().message;
+  EXPECT_EQ(fine->items[0].windowSeconds, 4611686018);
 }
 
 TEST(ExternalMetricsCodec, DecodesValues) {

@@ -34,7 +34,7 @@ TEST(Selector, PrintsCanonicallySortedByKey) {
 }
 
 TEST(Selector, ErrorsNameThePosition) {
-  for (const char* bad : {"app=", "app in web", "app in ()", "app=web,", "=web", "app=(x", "!", "app notin (a",
+  for (const char* bad : {"app=", "app in web", "app in (", "app=web,", "=web", "app=(x", "!", "app notin (a",
                           "app=a b", "-bad=x", "app=" "a_very_long_value_that_goes_beyond_sixty_three_characters_xxxxxxx"}) {
     auto s = Selector::parse(bad);
     if (std::string_view(bad) == "app=") {
@@ -45,6 +45,22 @@ TEST(Selector, ErrorsNameThePosition) {
     ASSERT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.error().message.find("position"), std::string::npos) << s.error().message;
   }
+}
+
+// Fuzz finding (label_selector_fuzz): "i in (,)" holds the empty value and printed as "i in ()",
+// which did not parse back. As in labels.Parse, "()" is the set holding the empty value.
+TEST(Selector, EmptyParenthesesHoldTheEmptyValue) {
+  auto s = Selector::parse("i in (,)");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->toString(), "i in ()");
+  auto again = Selector::parse(s->toString());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *s);
+  ASSERT_EQ(again->requirements().size(), 1u);
+  EXPECT_EQ(again->requirements()[0].values, std::vector<std::string>{""});
+  EXPECT_TRUE(again->matches(Labels{{"i", ""}}));
+  EXPECT_FALSE(again->matches(Labels{{"i", "x"}}));
+  EXPECT_TRUE(Selector::parse("i notin ()")->matches(Labels{{"i", "x"}}));
 }
 
 TEST(Selector, FromLabelSelector) {

@@ -59,6 +59,36 @@ TEST(Quantity, HugeInputsSaturateInsteadOfOverflowing) {
   EXPECT_EQ(binary->value(), std::numeric_limits<std::int64_t>::max());  // capped at 2^63-1
 }
 
+// Fuzz finding (quantity_fuzz): "600e1000" normalized to 6e1002, past the exponent limit, and
+// printed as text that parsed back to a different value.
+TEST(Quantity, SaturatedValuesPrintAndParseBackTheSame) {
+  for (const char* text : {"600e1000", "-600e1000", "60172690.00000e+100110070", "1e1000", "10e999"}) {
+    auto q = Quantity::parse(text);
+    ASSERT_TRUE(q.ok()) << text;
+    auto again = Quantity::parse(q->toString());
+    ASSERT_TRUE(again.ok()) << text << " printed as " << q->toString();
+    EXPECT_EQ(*again, *q) << text << " printed as " << q->toString();
+    EXPECT_EQ(again->toString(), q->toString()) << text;
+    EXPECT_EQ(q->milliValue(), q->sign() > 0 ? std::numeric_limits<std::int64_t>::max()
+                                             : std::numeric_limits<std::int64_t>::min());
+  }
+  EXPECT_EQ(*Quantity::parse("600e1000"), *Quantity::parse("1e2000"));  // both saturated
+}
+
+// Fuzz finding (quantity_fuzz): "-9012347678900100Ki" is below -2^63; only positive binary-SI
+// amounts were capped, and printing the negative one overflowed int64 into "9002050830581884Ki".
+// The API server caps the magnitude, sign kept.
+TEST(Quantity, NegativeBinaryAmountsAreCappedLikePositiveOnes) {
+  auto q = Quantity::parse("-9012347678900100Ki");
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->value(), -std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(q->toString(), "-9223372036854775807");
+  EXPECT_EQ(*Quantity::parse(q->toString()), *q);
+  EXPECT_EQ(*Quantity::parse("-9999999Ei"), *q);
+  EXPECT_EQ(Quantity::parse("-8Ei")->toString(), "-9223372036854775807");
+  EXPECT_EQ(Quantity::parse("-7Ei")->toString(), "-7Ei");
+}
+
 TEST(Quantity, ComparesByValueAcrossFormats) {
   EXPECT_EQ(*Quantity::parse("1k"), *Quantity::parse("1000"));
   EXPECT_EQ(*Quantity::parse("1Ki"), *Quantity::parse("1024"));

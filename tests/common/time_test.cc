@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace hpa {
 namespace {
 
@@ -28,6 +30,28 @@ TEST(RFC3339, RejectsMalformed) {
                           "2024-05-01T12:00:05.Z", "2024-02-30T00:00:00Z", "2024-05-01T12:00:05Zjunk"}) {
     EXPECT_FALSE(parseRFC3339(bad).ok()) << bad;
   }
+}
+
+// Fuzz finding (pod_fuzz, pod_metrics_fuzz, exec_credential_fuzz, snapshot_fuzz, ...): a year
+// outside 1678-2261 overflowed int64 nanoseconds (UB) converting seconds into a Time. Such
+// instants are clamped 2^62 - 1 ns from the epoch, where differences cannot overflow.
+TEST(RFC3339, InstantsFarFromTheEpochAreClampedNotOverflowed) {
+  const Time limit = Time(Duration(kParsedTimeLimitNanos));
+  const Time negativeLimit = Time(Duration(-kParsedTimeLimitNanos));
+  EXPECT_EQ(*parseRFC3339("1013-11-23T09:00:10Z"), negativeLimit);
+  EXPECT_EQ(*parseRFC3339("0001-01-01T00:00:00Z"), negativeLimit);  // Go's zero time
+  EXPECT_EQ(*parseRFC3339("0000-01-01T00:00:00+23:59"), negativeLimit);
+  EXPECT_EQ(*parseRFC3339("9999-12-31T23:59:59.999999999Z"), limit);
+  EXPECT_EQ(*parseRFC3339("2262-04-12T00:00:00Z"), limit);
+  EXPECT_EQ(formatRFC3339Nano(limit), "2116-02-20T23:53:38.427387903Z");
+  EXPECT_EQ(formatRFC3339Nano(negativeLimit), "1823-11-12T00:06:21.572612097Z");
+  EXPECT_EQ(*parseRFC3339(formatRFC3339Nano(limit)), limit);
+  EXPECT_EQ(*parseRFC3339(formatRFC3339Nano(negativeLimit)), negativeLimit);
+  // The widest difference of two parsed instants still fits.
+  EXPECT_EQ((limit - negativeLimit).count(), std::numeric_limits<std::int64_t>::max() - 1);
+  // Within the bound nothing changes.
+  EXPECT_EQ(toUnixSeconds(*parseRFC3339("2116-02-20T23:53:38Z")), 4611686018);
+  EXPECT_EQ(toUnixSeconds(*parseRFC3339("1823-11-12T00:06:22Z")), -4611686018);
 }
 
 TEST(GoDuration, ParsesGoForms) {

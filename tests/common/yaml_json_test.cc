@@ -73,5 +73,52 @@ TEST(YamlJson, ErrorsNameTheLine) {
   EXPECT_FALSE(yamlDocumentsToJson("{\"a\": 1").ok());
 }
 
+// Directed inputs against known YAML hazards, confirmed on snapshot_fuzz (and the release build
+// of hpa-controller explain): a plain scalar of 60,000 digits overflowed the stack inside
+// std::regex (a segfault), and `&a [*a]`, an alias naming its own ancestor, recursed without
+// end. Both are clear errors or values now.
+TEST(YamlJson, LongPlainScalarsResolveWithoutRecursion) {
+  const std::string digits(60000, '1');
+  auto docs = yamlDocumentsToJson("a: " + digits + "\nb: " + digits + "." + digits + "\nc: " + digits + "x\n");
+  ASSERT_TRUE(docs.ok()) << docs.error().message;
+  EXPECT_TRUE((*docs)[0]["a"].is_number_float());  // beyond int64: a float, as before
+  EXPECT_TRUE((*docs)[0]["b"].is_number_float());
+  EXPECT_EQ((*docs)[0]["c"], digits + "x");
+}
+
+TEST(YamlJson, PlainScalarResolutionIsTheCoreSchema) {
+  auto docs = yamlDocumentsToJson(
+      "[~, null, Null, NULL, true, True, TRUE, false, FALSE, 0x1F, 0o17, +5, -0, .5, 5., 1e3, -1.5E-2, "
+      "'1', 1e, ., +, 0x, 0o8, 1.2.3, .inf, yes, 1_000]");
+  ASSERT_TRUE(docs.ok()) << docs.error().message;
+  EXPECT_EQ((*docs)[0], json::parse(R"([null, null, null, null, true, true, true, false, false, 31, 15, 5, 0, 0.5,
+      5.0, 1000.0, -0.015, "1", "1e", ".", "+", "0x", "0o8", "1.2.3", ".inf", "yes", "1_000"])"));
+}
+
+TEST(YamlJson, RecursiveAliasesAreAnError) {
+  for (const char* text : {"a: &a [*a]\n", "&a [*a]\n", "&a {k: *a}\n"}) {
+    auto docs = yamlDocumentsToJson(text);
+    ASSERT_FALSE(docs.ok()) << text;
+    EXPECT_NE(docs.error().message.find("line 1"), std::string::npos) << docs.error().message;
+  }
+}
+
+TEST(YamlJson, AliasExpansionIsBoundedBySize) {
+  // Nine levels of ten aliases each: 10^9 values from 332 bytes.
+  std::string bomb = "a: &a [x,x,x,x,x,x,x,x,x,x]\n";
+  for (char c = 'b'; c <= 'i'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ",*" : "*") + char(c - 1);
+    bomb += "]\n";
+  }
+  auto docs = yamlDocumentsToJson(bomb);
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.error().message.find("excessive aliasing"), std::string::npos) << docs.error().message;
+  // Ordinary reuse stays fine: a merge-like alias of a small mapping, used a few times.
+  auto reuse = yamlDocumentsToJson("defaults: &d {cpu: 100m, memory: 64Mi}\na: *d\nb: *d\nc: *d\n");
+  ASSERT_TRUE(reuse.ok()) << reuse.error().message;
+  EXPECT_EQ((*reuse)[0]["c"]["memory"], "64Mi");
+}
+
 }  // namespace
 }  // namespace hpa

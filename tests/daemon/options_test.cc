@@ -64,6 +64,17 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
   EXPECT_TRUE(validate(zeroTolerance).ok());
 }
 
+// Fuzz finding (config_file_fuzz): "horizontal-pod-autoscaler-sync-period: \xdf" aborted while
+// quoting the value in the error (fmt's "{:?}" on invalid UTF-8); it is quoted as Go's %q now.
+TEST(DaemonOptions, InvalidUtf8InAValueIsQuotedInTheError) {
+  DaemonOptions o;
+  o.syncPeriod = "\xdf";
+  auto v = validate(o);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().message,
+            "invalid value \"\\xdf\" for --horizontal-pod-autoscaler-sync-period: time: invalid duration \"\\xdf\"");
+}
+
 TEST(DaemonOptions, ConfigFile) {
   const std::string path = ::testing::TempDir() + "/hpa-config.yaml";
   std::ofstream(path) << "horizontal-pod-autoscaler-sync-period: 30s\nleader-elect: false\nv: 3\n";

@@ -78,6 +78,11 @@ class FakeListWatch final : public informer::ListerWatcher {
     std::lock_guard<std::mutex> lock(mu_);
     broadcast(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
   }
+  // An event as given, however malformed.
+  void rawEvent(kube::WatchEventType t, const json& o) {
+    std::lock_guard<std::mutex> lock(mu_);
+    broadcast(t, o);
+  }
   void closeWatches() {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& s : streams_) s->close();

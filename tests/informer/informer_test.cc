@@ -111,6 +111,29 @@ TEST_F(InformerTest, BookmarksAdvanceTheResourceVersionOnly) {
   EXPECT_EQ(source_.lists, 1);
 }
 
+// Found with the fuzz findings of the same kind (nlohmann's value() throwing on a field of
+// another type): a watch event whose metadata.resourceVersion or Status code is not a string or
+// an integer threw out of the watch loop's thread. Such fields read as absent now.
+TEST_F(InformerTest, EventFieldsOfTheWrongTypeReadAsAbsent) {
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  source_.rawEvent(kube::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", 5}}}});
+  source_.rawEvent(kube::WatchEventType::Bookmark, json("not an object"));
+  source_.put("a", "1");
+  ASSERT_TRUE(eventually([&] { return log().size() == 1; }));
+  EXPECT_EQ(informer_->lastResourceVersion(), "101");
+  // A Status whose code is a string is an error event, not a 410: back off and watch again.
+  source_.rawEvent(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", "410"}});
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 0; }));
+  // Step the clock until the loop's backoff sleep (which may start after any one step) ends.
+  ASSERT_TRUE(eventually([&] {
+    clock_.set(clock_.now() + seconds(60));
+    return source_.watches == 2;
+  }));
+  EXPECT_EQ(source_.lists, 1);
+  informer_->stop();
+}
+
 TEST_F(InformerTest, GoneRelistsAndDeliversMissedDeletes) {
   source_.put("a", "1");
   source_.put("b", "1");

@@ -204,6 +204,23 @@ TEST(ExecCredential, ParsesAndValidates) {
   EXPECT_NE(cert.error().message.find("client certificate"), std::string::npos);
 }
 
+// Fuzz finding (exec_credential_fuzz): {"kind":{}} threw nlohmann's type_error out of
+// parseExecCredential (json::value() with a string default on an object): an abort. Fields of
+// the wrong type are errors now, and a far-future expiry is clamped, not overflowed.
+TEST(ExecCredential, FieldsOfTheWrongTypeAreErrors) {
+  auto kind = parseExecCredential(R"({"kind":{}})", "client.authentication.k8s.io/v1");
+  ASSERT_FALSE(kind.ok());
+  EXPECT_EQ(kind.error().message, "kind is \"\", want ExecCredential");
+  auto version = parseExecCredential(R"({"kind":"ExecCredential","apiVersion":1})", "client.authentication.k8s.io/v1");
+  ASSERT_FALSE(version.ok());
+  EXPECT_EQ(version.error().message, "apiVersion is \"\", want \"client.authentication.k8s.io/v1\"");
+  auto forever = parseExecCredential(
+      R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"9999-12-31T23:59:59Z"}})",
+      "client.authentication.k8s.io/v1");
+  ASSERT_TRUE(forever.ok()) << forever.error().message;
+  EXPECT_EQ(forever->expiration->time_since_epoch().count(), kParsedTimeLimitNanos);
+}
+
 TEST_F(KubeconfigTest, ExecPluginRunsAndCachesUntilExpiry) {
   // The plugin counts its runs in a file and hands out a token that expires at a fixed time.
   const std::string counter = (dir_ / "runs").string();
