@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 namespace hpa {
@@ -171,6 +172,126 @@ void emit(YAML::Emitter& out, const json& value) {
   }
 }
 
+// yaml-cpp 0.7 (Debian bookworm's) can loop forever, allocating without bound, on a ',' (the
+// flow entry indicator) where a token begins outside any flow collection: ",", "- a\n, b",
+// "[a], b" and "{\"a\": 1}, 2" do (fuzz findings; 4 GB in 20 s). Such a ',' is never YAML (a
+// plain scalar cannot begin with one), so the input is refused before yaml-cpp sees it. The scan
+// skips comments, quoted scalars, block scalars, plain scalars (their continuation lines too) and
+// the inside of flow collections, where a ',' is valid ("[a\n, b]", "a: x,y").
+std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
+  auto blank = [&](std::size_t at) {
+    return at >= text.size() || text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r';
+  };
+  auto skipLine = [&](std::size_t& i) {
+    while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+  };
+  int line = 1;
+  int indent = 0;
+  bool lineStart = true;
+  int flowDepth = 0;
+  char quote = 0;
+  bool plain = false;           // inside a plain scalar (block context)
+  int plainStart = 0;           // its column
+  int plainParent = 0;          // the indentation of the node holding it: continuation lines go deeper
+  int parentForNext = -1;       // that indentation for a scalar beginning next
+  std::size_t lineBegin = 0;
+  bool property = false;        // inside an anchor, tag or alias
+  int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == '\n') ++line;
+      if (quote == '"' && c == '\\') {
+        ++i;
+      } else if (c == quote) {
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;
+        } else {
+          quote = 0;
+        }
+      }
+      continue;
+    }
+    if (c == '\n') {
+      ++line;
+      lineStart = true;
+      indent = 0;
+      property = false;
+      lineBegin = i + 1;
+      continue;
+    }
+    if (lineStart && c == ' ') {
+      ++indent;
+      continue;
+    }
+    if (lineStart) {
+      lineStart = false;
+      if (blockScalarIndent >= 0 && (indent > blockScalarIndent || c == '\r')) {
+        skipLine(i);
+        continue;
+      }
+      blockScalarIndent = -1;
+      // A more indented line continues a plain scalar; anything else ends it.
+      if (plain && indent <= plainParent) plain = false;
+      parentForNext = indent - 1;
+      if (c == '#') {
+        skipLine(i);
+        continue;
+      }
+    } else if (c == '#' && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      skipLine(i);
+      continue;
+    }
+    if (flowDepth > 0) {
+      if (c == '[' || c == '{') ++flowDepth;
+      if (c == ']' || c == '}') --flowDepth;
+      // A quote opens a quoted scalar only where a node begins, not inside "don't".
+      const char before = i > 0 ? text[i - 1] : ' ';
+      if ((c == '"' || c == '\'') && (before == '[' || before == '{' || before == ',' || before == ':' ||
+                                       before == ' ' || before == '\t')) {
+        quote = c;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      property = false;
+      continue;
+    }
+    if (plain) {
+      if (c == ':' && blank(i + 1)) {  // "key: " ends the key; the value is a new token
+        plain = false;
+        parentForNext = plainStart;
+      }
+      continue;
+    }
+    if (property) continue;
+    // Here a token begins, in block context.
+    if (c == ',') {
+      return Error::format("line {}: ',' begins a token outside a flow collection, which is not YAML", line);
+    }
+    if (i == lineBegin && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {
+      i += 2;  // a document marker, not a scalar
+    } else if (c == '[' || c == '{') {
+      flowDepth = 1;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '|' || c == '>') {
+      blockScalarIndent = indent;
+      skipLine(i);
+    } else if ((c == '-' || c == '?' || c == ':') && blank(i + 1)) {
+      // an indicator: the next token begins after it, inside this one
+      parentForNext = static_cast<int>(i - lineBegin);
+    } else if (c == '&' || c == '!' || c == '*') {
+      property = true;
+    } else {
+      plain = true;
+      plainStart = static_cast<int>(i - lineBegin);
+      plainParent = parentForNext;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string jsonToYaml(const json& value) {
@@ -182,6 +303,7 @@ std::string jsonToYaml(const json& value) {
 }
 
 Result<std::vector<nlohmann::json>> yamlDocumentsToJson(std::string_view text) {
+  if (auto refused = flowEntryOutsideFlow(text)) return *refused;
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text));

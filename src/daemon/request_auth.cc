@@ -1,11 +1,12 @@
 #include "daemon/request_auth.h"
-#include "common/quote.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+
+#include "common/quote.h"
 
 namespace hpa::daemon {
 namespace {
