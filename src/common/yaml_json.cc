@@ -264,7 +264,9 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       }
       continue;
     }
-    if (property) continue;
+    // Anchor, tag and alias names end at a flow indicator, which then begins a token of its own.
+    if (property && c != ',' && c != '[' && c != ']' && c != '{' && c != '}') continue;
+    property = false;
     // Here a token begins, in block context.
     if (c == ',') {
       return Error::format("line {}: ',' begins a token outside a flow collection, which is not YAML", line);
