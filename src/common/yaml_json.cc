@@ -234,11 +234,13 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       // A more indented line continues a plain scalar; anything else ends it.
       if (plain && indent <= plainParent) plain = false;
       parentForNext = indent - 1;
-      if (c == '#') {
+      if (c == '#') {  // a comment line; it ends a plain scalar
+        plain = false;
         skipLine(i);
         continue;
       }
     } else if (c == '#' && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      if (flowDepth == 0) plain = false;
       skipLine(i);
       continue;
     }

@@ -130,7 +130,7 @@ namespace {
 // collection (fuzz finding, kubeconfig target): such input is refused before it reaches yaml-cpp.
 TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
   for (const char* hostile : {",", ", user: u", ",a", "- a\n, b", "---\n,", "# c\n,", "- [x]\n, y", "[a], b",
-                              "{\"a\": 1}, 2", "- type: Resource\n ,   resource:", "a: \"x\", b", "k: ,x", "&!!bi''clqste,",
+                              "{\"a\": 1}, 2", "- type: Resource\n ,   resource:", "a: \"x\", b", "k: ,x", "&!!bi''clqste,", "&# x\nmulti line\n# comment\n, y",
                               "a: 1\nclusters: [{name: c}]\n, user: u}}]\n"}) {
     auto r = yamlDocumentsToJson(hostile);
     ASSERT_FALSE(r.ok()) << hostile;
