@@ -48,7 +48,9 @@ json fullPod(int i) {
                         {"image", "registry.example.com/team/web:1.42.0"},
                         {"imageID", "registry.example.com/team/web@sha256:0f3d4c8e9b1a2d3c4b5a6978877665544332211aabbccddeeff00112233445566"},
                         {"containerID", "containerd://8d1c1f6c0b7e4e0c9a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7"},
-                        {"state", {{"running", {{"startedAt", "2026-11-23T09:00:05Z"}}}}}});
+                        {"state", {{"running", {{"startedAt", "2026-11-23T09:00:05Z"}}}}},
+                        // Kubelets with in-place resize (1.33+) report what runs; here, spec's.
+                        {"resources", std::string(c) == "app" ? container["resources"] : sidecar["resources"]}});
   }
   return {{"apiVersion", "v1"},
           {"kind", "Pod"},

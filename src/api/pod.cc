@@ -5,26 +5,13 @@ namespace {
 
 size_t stringHeap(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
 
-size_t amountsHeap(const ResourceAmounts& list) {
-  size_t bytes = list.capacity() * sizeof(ResourceAmount);
-  for (const auto& r : list) bytes += stringHeap(r.name);
-  return bytes;
-}
-
 size_t containersHeap(const std::vector<ContainerRequests>& list) {
   size_t bytes = list.capacity() * sizeof(ContainerRequests);
-  for (const auto& c : list) bytes += stringHeap(c.name) + amountsHeap(c.requests);
+  for (const auto& c : list) bytes += stringHeap(c.name) + c.requests.heapBytes();
   return bytes;
 }
 
 }  // namespace
-
-std::optional<std::int64_t> findResource(const ResourceAmounts& list, std::string_view name) {
-  for (const auto& r : list) {
-    if (r.name == name) return r.milli;
-  }
-  return std::nullopt;
-}
 
 size_t Pod::footprintBytes() const {
   size_t bytes = sizeof(Pod);
@@ -32,8 +19,8 @@ size_t Pod::footprintBytes() const {
            stringHeap(phase);
   bytes += labels.heapBytes();
   bytes += containersHeap(containers) + containersHeap(initContainers);
-  if (podRequests) bytes += amountsHeap(*podRequests);
-  bytes += amountsHeap(overhead);
+  if (podRequests) bytes += podRequests->heapBytes();
+  bytes += overhead.heapBytes();
   return bytes;
 }
 

@@ -6,24 +6,14 @@
 #include <vector>
 
 #include "api/labels.h"
+#include "api/resources.h"
 #include "common/time.h"
 
 namespace hpa::api {
 
-// A resource amount in milli-units (requests are summed as milli-values upstream).
-struct ResourceAmount {
-  std::string name;
-  std::int64_t milli = 0;
-  bool operator==(const ResourceAmount&) const = default;
-};
-using ResourceAmounts = std::vector<ResourceAmount>;
-
-// Finds `name` in a resource list; nullopt when absent.
-std::optional<std::int64_t> findResource(const ResourceAmounts& list, std::string_view name);
-
 struct ContainerRequests {
   std::string name;
-  ResourceAmounts requests;
+  ResourceList requests;  // spec, with the actuated values of a resize in progress
   bool restartPolicyAlways = false;  // init containers with restartPolicy: Always are sidecars
   bool operator==(const ContainerRequests&) const = default;
 };
@@ -40,7 +30,8 @@ inline constexpr const char* kPodSucceeded = "Succeeded";
 inline constexpr const char* kPodFailed = "Failed";
 
 // The lean projection of a core/v1 Pod that the HPA needs: identity, labels, phase, timing,
-// readiness and resource requests. Caches hold this, not whole Pods.
+// readiness and resource requests (as in spec, and as actuated where an in-place resize has not
+// caught up: status.containerStatuses[].resources.requests). Caches hold this, not whole Pods.
 struct Pod {
   std::string name;
   std::string namespace_;
@@ -52,8 +43,8 @@ struct Pod {
   std::optional<PodReadyCondition> ready;
   std::vector<ContainerRequests> containers;
   std::vector<ContainerRequests> initContainers;
-  std::optional<ResourceAmounts> podRequests;  // spec.resources.requests (pod-level resources)
-  ResourceAmounts overhead;                    // spec.overhead
+  std::optional<ResourceList> podRequests;  // spec.resources.requests (pod-level resources)
+  ResourceList overhead;                    // spec.overhead
   bool operator==(const Pod&) const = default;
 
   // Approximate bytes this object occupies, heap included (for cache accounting).

@@ -7,21 +7,61 @@ namespace {
 using nlohmann::json;
 
 // Requests are kept as milli-values: that is all the calculator ever uses of them.
-ResourceAmounts readResourceList(const JsonFields& parent, std::string_view key) {
-  ResourceAmounts out;
+ResourceList readResourceList(const JsonFields& parent, std::string_view key) {
   auto list = parent.object(key);
-  if (!list.present()) return out;
+  if (!list.present()) return {};
+  std::vector<std::pair<std::string, std::int64_t>> values;
+  values.reserve(list.node()->size());
   for (auto it = list.node()->begin(); it != list.node()->end(); ++it) {
     auto q = list.quantity(it.key());
-    if (q) out.push_back({it.key(), q->milliValue()});
+    if (q) values.emplace_back(it.key(), q->milliValue());
   }
-  return out;
+  return ResourceList::fromValues(std::move(values));
 }
 
-json encodeResourceList(const ResourceAmounts& list) {
+json encodeResourceList(const ResourceList& list) {
   json j = json::object();
-  for (const auto& r : list) j[r.name] = Quantity::fromMilli(r.milli).toString();
+  for (const auto& e : list.entries()) {
+    if (e.milli) j[std::string(e.name)] = Quantity::fromMilli(*e.milli).toString();
+  }
   return j;
+}
+
+// status.containerStatuses[] / initContainerStatuses[]: the requests the kubelet reports as
+// actuated (in-place resize), recorded on the spec container of the same name. Values equal
+// to spec are not kept (ResourceList::setActuated).
+void readActuatedRequests(const JsonFields& status, std::string_view key, std::vector<ContainerRequests>& containers) {
+  // Kubelets before in-place resize report no resources: skip the walk (and its paths) then.
+  if (const auto* raw = status.node(); raw && raw->is_object()) {
+    auto list = raw->find(key);
+    if (list == raw->end() || !list->is_array()) return;  // absent; a wrong type is not ours to judge
+    bool anyResources = false;
+    for (const auto& cs : *list) anyResources = anyResources || (cs.is_object() && cs.contains("resources"));
+    if (!anyResources) return;
+  }
+  status.forEach(key, [&](const JsonFields& cs, size_t) {
+    const std::string name = cs.string("name").value_or("");
+    auto resources = cs.object("resources");
+    if (!resources.has("requests")) return;
+    auto actuated = readResourceList(resources, "requests");
+    for (auto& c : containers) {
+      if (c.name != name) continue;
+      for (const auto& e : actuated.entries()) c.requests.setActuated(e.name, *e.milli);
+    }
+  });
+}
+
+json encodeActuatedRequests(const std::vector<ContainerRequests>& containers) {
+  json statuses = json::array();
+  for (const auto& c : containers) {
+    if (!c.requests.hasActuated()) continue;
+    json requests = json::object();
+    for (const auto& e : c.requests.entries()) {
+      if (e.actuated) requests[std::string(e.name)] = Quantity::fromMilli(*e.actuated).toString();
+    }
+    statuses.push_back(json{{"name", c.name}, {"resources", json{{"requests", std::move(requests)}}}});
+  }
+  return statuses;
 }
 
 ContainerRequests readContainer(const JsonFields& c) {
@@ -69,6 +109,8 @@ Result<Pod> decodePod(const nlohmann::json& j) {
     if (c.string("type").value_or("") != "Ready") return;
     p.ready = PodReadyCondition{c.string("status").value_or(""), c.time("lastTransitionTime")};
   });
+  readActuatedRequests(status, "containerStatuses", p.containers);
+  readActuatedRequests(status, "initContainerStatuses", p.initContainers);
   p.containers.shrink_to_fit();
   p.initContainers.shrink_to_fit();
   return detail::finish(f, std::move(p));
@@ -93,6 +135,12 @@ nlohmann::json encodePod(const Pod& p) {
     json c{{"type", "Ready"}, {"status", p.ready->status}};
     if (p.ready->lastTransitionTime) c["lastTransitionTime"] = formatRFC3339Nano(*p.ready->lastTransitionTime);
     status["conditions"] = json::array({c});
+  }
+  if (auto statuses = encodeActuatedRequests(p.containers); !statuses.empty()) {
+    status["containerStatuses"] = std::move(statuses);
+  }
+  if (auto statuses = encodeActuatedRequests(p.initContainers); !statuses.empty()) {
+    status["initContainerStatuses"] = std::move(statuses);
   }
   return json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}, {"spec", spec}, {"status", status}};
 }

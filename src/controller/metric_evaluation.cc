@@ -3,11 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/reconcile.h"
 #include "controller/spec_error.h"
 #include "replicacalc/replica_calculator.h"
+#include "replicacalc/requests.h"
 
 namespace hpa::controller {
 namespace {
@@ -346,7 +349,7 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
     return failed(pods.error().wrap("unable to get pods while calculating replica count: {}", pods.error().message));
   }
   replicacalc::CalculatorOptions options{c_.options_.cpuInitializationPeriod, c_.options_.delayOfInitialReadinessStatus,
-                                         c_.options_.explainPods};
+                                         c_.options_.explainPods, controls_.requestsSource};
   api::MetricValueStatus current;
   if (target.averageValue) {
     replicacalc::PlainMetricInput input{in.scale.specReplicas, target.averageValue->milliValue(), resource, tolerances_,
@@ -358,6 +361,7 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
     report.proposal = calc->replicas;
     report.calculation = *calc;
   } else {
+    noteResizingPods(*pods, resource, container);
     replicacalc::ResourceUtilizationInput input{in.scale.specReplicas, *target.averageUtilization, resource, container,
                                                 tolerances_, *pods, std::move(metrics->metrics), metrics->timestamp,
                                                 now_, options};
@@ -379,6 +383,19 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
     report.status.resource = api::ResourceMetricStatus{resource, current};
   }
   return std::nullopt;
+}
+
+void HorizontalController::Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
+                                                       const std::string& resource, const std::string& container) {
+  auto& noted = report_.controls.resizingPods;
+  for (const api::Pod* pod : pods) {
+    if (!replicacalc::resizeInProgress(*pod, container, resource)) continue;
+    auto spec = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Spec);
+    auto actuated = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Actuated);
+    if (!spec.ok() || !actuated.ok()) continue;
+    ControlsReport::ResizingPod entry{pod->name, resource, *spec, *actuated};
+    if (std::find(noted.begin(), noted.end(), entry) == noted.end()) noted.push_back(std::move(entry));
+  }
 }
 
 std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalController::Reconcile::evaluateExternal(

@@ -62,6 +62,9 @@ class HorizontalController::Reconcile {
   std::optional<MetricFailure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
                                                 MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
+  // Records, for explain, the pods whose requests-source matters for a utilization metric.
+  void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
+                        const std::string& container);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
 

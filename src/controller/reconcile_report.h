@@ -41,6 +41,16 @@ struct ControlsReport {
   std::optional<std::int32_t> pausedScaleTo;
   bool pauseStarted = false;  // this reconcile saw the pause begin (ScalingPaused event)
   bool pauseEnded = false;    // ... or end (ScalingResumed event)
+  // Pods of a utilization metric whose in-place resize had not caught up: their request as in
+  // spec and as actuated (requests-source says which one counted).
+  struct ResizingPod {
+    std::string pod;
+    std::string resource;
+    std::int64_t specRequest = 0;      // milli
+    std::int64_t actuatedRequest = 0;  // milli
+    bool operator==(const ResizingPod&) const = default;
+  };
+  std::vector<ResizingPod> resizingPods;
 };
 
 // Which branch of upstream's reconcile decided.

@@ -82,6 +82,14 @@ json controlsJson(const controller::ControlsReport& r) {
            {"podSelection", controller::podSelectionName(c.podSelection)},
            {"requestsSource", controller::requestsSourceName(c.requestsSource)}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
+  json resizing = json::array();
+  for (const auto& p : r.resizingPods) {
+    resizing.push_back({{"pod", p.pod},
+                        {"resource", p.resource},
+                        {"specRequest", p.specRequest},
+                        {"actuatedRequest", p.actuatedRequest}});
+  }
+  out["resizingPods"] = std::move(resizing);
   json errors = json::array();
   for (const auto& e : c.errors) {
     errors.push_back({{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
@@ -104,8 +112,15 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
   if (c.podSelection != controller::PodSelection::LabelSelector) {
     line(fmt::format("  pod selection {}", controller::podSelectionName(c.podSelection)));
   }
-  if (c.requestsSource != replicacalc::RequestsSource::Spec) {
-    line(fmt::format("  requests source {}", controller::requestsSourceName(c.requestsSource)));
+  if (c.requestsSource != replicacalc::RequestsSource::Spec || !r.controls.resizingPods.empty()) {
+    line(fmt::format("  requests source {}: {} pods with a resize in progress", controller::requestsSourceName(c.requestsSource),
+                     r.controls.resizingPods.size()));
+    const bool actuated = c.requestsSource == replicacalc::RequestsSource::Actuated;
+    for (const auto& p : r.controls.resizingPods) {
+      line(fmt::format("    {} {}: counted {}m ({}), spec {}m, actuated {}m", p.pod, p.resource,
+                       actuated ? p.actuatedRequest : p.specRequest, actuated ? "actuated" : "spec", p.specRequest,
+                       p.actuatedRequest));
+    }
   }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }

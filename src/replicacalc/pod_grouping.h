@@ -7,6 +7,7 @@
 
 #include "api/pod.h"
 #include "replicacalc/pod_metrics.h"
+#include "replicacalc/requests.h"
 
 namespace hpa::replicacalc {
 
@@ -16,6 +17,8 @@ struct CalculatorOptions {
   // Fill Calculation::pods (one entry per listed pod). `explain` wants it; the daemon does not
   // pay for it.
   bool explainPods = false;
+  // Which requests utilization is computed against (hpa-controller.io/requests-source).
+  RequestsSource requestsSource = RequestsSource::Spec;
 };
 
 enum class PodGroup { Ready, Unready, Missing, Ignored };

@@ -183,7 +183,7 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
   std::vector<std::int64_t> requests;
   requests.reserve(in.pods.size());
   for (const api::Pod* pod : in.pods) {
-    auto r = podRequest(*pod, in.container, in.resource);
+    auto r = podRequest(*pod, in.container, in.resource, in.options.requestsSource);
     if (!r.ok()) return r.error();
     requests.push_back(*r);
   }

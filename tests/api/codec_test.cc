@@ -232,8 +232,8 @@ TEST(PodCodec, ProjectsWhatTheCalculatorNeeds) {
   EXPECT_EQ(p->ready->status, "True");
   EXPECT_EQ(toUnixSeconds(*p->ready->lastTransitionTime), toUnixSeconds(*p->startTime) + 30);
   ASSERT_EQ(p->containers.size(), 1u);
-  EXPECT_EQ(findResource(p->containers[0].requests, "cpu"), 100);
-  EXPECT_EQ(findResource(p->containers[0].requests, "memory"), 67108864000);
+  EXPECT_EQ(p->containers[0].requests.get("cpu"), 100);
+  EXPECT_EQ(p->containers[0].requests.get("memory"), 67108864000);
   ASSERT_EQ(p->initContainers.size(), 2u);
   EXPECT_FALSE(p->initContainers[0].restartPolicyAlways);
   EXPECT_TRUE(p->initContainers[1].restartPolicyAlways);
@@ -265,10 +265,60 @@ TEST(PodCodec, PodLevelRequestsAndBadQuantity) {
     "containers":[{"name":"a"}]}})"));
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->podRequests.has_value());
-  EXPECT_EQ(findResource(*p->podRequests, "cpu"), 2000);
+  EXPECT_EQ(p->podRequests->get("cpu"), 2000);
   auto bad = decodePod(json::parse(R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"lots"}}}]}})"));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message.rfind("spec.containers[0].resources.requests.cpu: ", 0), 0u) << bad.error().message;
+}
+
+TEST(PodCodec, KeepsActuatedRequestsOnlyWhereAResizeHasNotCaughtUp) {
+  // spec asks app for 500m cpu (being resized up from 250m), memory already actuated; the
+  // sidecar's status matches spec.
+  auto p = decodePod(json::parse(R"({"metadata":{"name":"p"},"spec":{
+    "containers":[{"name":"app","resources":{"requests":{"cpu":"500m","memory":"1Gi"}}}],
+    "initContainers":[{"name":"proxy","restartPolicy":"Always","resources":{"requests":{"cpu":"50m"}}}]},
+    "status":{"phase":"Running",
+      "containerStatuses":[{"name":"app","resources":{"requests":{"cpu":"250m","memory":"1Gi"},"limits":{"cpu":"1"}}}],
+      "initContainerStatuses":[{"name":"proxy","resources":{"requests":{"cpu":"50m"}}}]}})"));
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->containers[0].requests.get("cpu"), 500);
+  EXPECT_EQ(p->containers[0].requests.actuated("cpu"), 250);
+  EXPECT_EQ(p->containers[0].requests.actuated("memory"), std::nullopt);  // equal to spec
+  EXPECT_FALSE(p->initContainers[0].requests.hasActuated());
+  auto again = decodePod(encodePod(*p));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *p);
+}
+
+TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
+  ResourceList l{{"memory", 1024}, {"cpu", 100}};
+  EXPECT_EQ(l.get("cpu"), 100);
+  EXPECT_EQ(l.get("memory"), 1024);
+  EXPECT_EQ(l.get("gpu"), std::nullopt);
+  EXPECT_FALSE(l.hasActuated());
+  EXPECT_EQ(l, (ResourceList{{"cpu", 100}, {"memory", 1024}}));  // order independent
+  l.setActuated("cpu", 100);  // equal to spec: nothing kept
+  EXPECT_FALSE(l.hasActuated());
+  l.setActuated("cpu", 40);
+  EXPECT_EQ(l.actuated("cpu"), 40);
+  EXPECT_EQ(l.get("cpu"), 100);
+  l.set("cpu", 40);  // spec caught up with what runs
+  EXPECT_FALSE(l.hasActuated());
+  l.setActuated("ephemeral-storage", 7);  // actuated without a spec value
+  EXPECT_EQ(l.get("ephemeral-storage"), std::nullopt);
+  EXPECT_EQ(l.actuated("ephemeral-storage"), 7);
+  auto entries = l.entries();
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].name, "cpu");
+  EXPECT_EQ(entries[1].name, "ephemeral-storage");
+  EXPECT_EQ(entries[2].name, "memory");
+  l.set(std::string_view("bad\0name", 8), 1);  // names never carry NUL
+  EXPECT_EQ(l.entries().size(), 3u);
+  l.set("memory", -5);
+  EXPECT_EQ(l.get("memory"), -5);
+
+  auto bulk = ResourceList::fromValues({{"memory", 1}, {"cpu", 2}, {"memory", 3}});
+  EXPECT_EQ(bulk, (ResourceList{{"cpu", 2}, {"memory", 3}}));
 }
 
 TEST(PodMetricsCodec, DecodesMetricsServerOutput) {

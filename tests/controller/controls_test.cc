@@ -268,5 +268,35 @@ TEST_F(ReconcileTest, AnInvalidPauseValueDoesNotPause) {
   EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("invalid controls: hpa-controller.io/paused"));
 }
 
+// --- requests source
+
+TEST_F(ReconcileTest, RequestsSourceActuatedCountsWhatTheKubeletRuns) {
+  // Two pods resized from 100m to 200m in spec, still running at 100m and using 100m each.
+  setScale(2);
+  pods_.clear();
+  metricsclient::PodMetricsResult samples;
+  samples.timestamp = clock_.now() - seconds(20);
+  for (const char* name : {"web-0", "web-1"}) {
+    pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                  .container("app", 200).actuated("app", 100).build());
+    samples.metrics[name] = replicacalc::PodMetric{100, samples.timestamp, minutes(1)};
+  }
+  metrics_.resource.insert_or_assign("cpu", samples);
+
+  auto r = reconcile();  // Spec (upstream): 50 % of the new request, on target
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 50);
+  ASSERT_EQ(r.report.controls.resizingPods.size(), 2u);
+  EXPECT_EQ(r.report.controls.resizingPods[0],
+            (ControlsReport::ResizingPod{"web-0", "cpu", 200, 100}));
+
+  hpa_.metadata.annotations[kRequestsSourceAnnotation] = "Actuated";
+  clock_.step(seconds(15));
+  r = reconcile();  // 100 % of what runs: doubles
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_EQ(scales_.updates[0].specReplicas, 4);
+  EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 100);
+}
+
 }  // namespace
 }  // namespace hpa::controller

@@ -95,7 +95,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"behavior-scale-down-policy", "metrics", 4, 4, false, "ScalingLimited", "ScaleDownLimit"},
         Expected{"no-scale-target", "failed-get-scale", 0, 0, false, "AbleToScale", "FailedGetScale"},
         Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"},
-        Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"}),
+        Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
+        Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive", "ValidMetricFound"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (auto& c : n) {

@@ -61,11 +61,21 @@ class PodBuilder {
   }
   PodBuilder& podRequest(std::string resource, std::int64_t milli) {
     if (!pod_.podRequests) pod_.podRequests.emplace();
-    pod_.podRequests->push_back({std::move(resource), milli});
+    pod_.podRequests->set(resource, milli);
     return *this;
   }
   PodBuilder& overhead(std::string resource, std::int64_t milli) {
-    pod_.overhead.push_back({std::move(resource), milli});
+    pod_.overhead.set(resource, milli);
+    return *this;
+  }
+  // The kubelet reports `milli` of `resource` actuated for the (init) container `name`: an
+  // in-place resize that has not caught up with spec when it differs from the spec request.
+  PodBuilder& actuated(const std::string& name, std::int64_t milli, std::string resource = "cpu") {
+    for (auto* list : {&pod_.containers, &pod_.initContainers}) {
+      for (auto& c : *list) {
+        if (c.name == name) c.requests.setActuated(resource, milli);
+      }
+    }
     return *this;
   }
   api::Pod build() const { return pod_; }

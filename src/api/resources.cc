@@ -1,0 +1,151 @@
+#include "api/resources.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hpa::api {
+namespace {
+
+constexpr char kHasSpec = 1;
+constexpr char kHasActuated = 2;
+constexpr size_t kValueBytes = sizeof(std::int64_t);
+
+std::int64_t readValue(std::string_view packed, size_t pos) {
+  std::int64_t v;
+  std::memcpy(&v, packed.data() + pos, kValueBytes);
+  return v;
+}
+
+void appendValue(std::string& out, std::int64_t v) {
+  char bytes[kValueBytes];
+  std::memcpy(bytes, &v, kValueBytes);
+  out.append(bytes, kValueBytes);
+}
+
+// Calls f(entry, recordStart, recordEnd) for each record until it returns false.
+template <typename F>
+void eachRecord(std::string_view packed, F f) {
+  size_t pos = 0;
+  while (pos < packed.size()) {
+    const size_t nameEnd = packed.find('\0', pos);
+    if (nameEnd == std::string_view::npos || nameEnd + 1 >= packed.size()) return;
+    const char flags = packed[nameEnd + 1];
+    size_t next = nameEnd + 2;
+    ResourceList::Entry e{packed.substr(pos, nameEnd - pos), std::nullopt, std::nullopt};
+    if (flags & kHasSpec) {
+      if (next + kValueBytes > packed.size()) return;
+      e.milli = readValue(packed, next);
+      next += kValueBytes;
+    }
+    if (flags & kHasActuated) {
+      if (next + kValueBytes > packed.size()) return;
+      e.actuated = readValue(packed, next);
+      next += kValueBytes;
+    }
+    if (!f(e, pos, next)) return;
+    pos = next;
+  }
+}
+
+std::optional<ResourceList::Entry> find(std::string_view packed, std::string_view name) {
+  std::optional<ResourceList::Entry> found;
+  eachRecord(packed, [&](const ResourceList::Entry& e, size_t, size_t) {
+    if (e.name == name) found = e;
+    return !found && e.name < name;  // sorted: stop once past the name
+  });
+  return found;
+}
+
+}  // namespace
+
+ResourceList::ResourceList(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
+  for (const auto& [name, milli] : entries) set(name, milli);
+}
+
+ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::int64_t>> values) {
+  // JSON objects arrive sorted by key; anything else is sorted here.
+  auto byName = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(values.begin(), values.end(), byName)) std::stable_sort(values.begin(), values.end(), byName);
+  size_t bytes = 0;
+  for (const auto& [name, milli] : values) bytes += name.size() + 2 + kValueBytes;
+  ResourceList out;
+  out.packed_.reserve(bytes);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto& [name, milli] = values[i];
+    if (i + 1 < values.size() && values[i + 1].first == name) continue;  // the later one wins
+    if (name.find('\0') != std::string::npos) continue;
+    out.packed_.append(name).push_back('\0');
+    out.packed_.push_back(kHasSpec);
+    appendValue(out.packed_, milli);
+  }
+  return out;
+}
+
+std::optional<std::int64_t> ResourceList::get(std::string_view name) const {
+  auto e = find(packed_, name);
+  return e ? e->milli : std::nullopt;
+}
+
+std::optional<std::int64_t> ResourceList::actuated(std::string_view name) const {
+  auto e = find(packed_, name);
+  return e ? e->actuated : std::nullopt;
+}
+
+void ResourceList::set(std::string_view name, std::int64_t milli) {
+  auto e = find(packed_, name);
+  std::optional<std::int64_t> actuated = e ? e->actuated : std::nullopt;
+  if (actuated == milli) actuated.reset();
+  put(name, milli, actuated);
+}
+
+void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
+  auto e = find(packed_, name);
+  std::optional<std::int64_t> spec = e ? e->milli : std::nullopt;
+  put(name, spec, spec == milli ? std::nullopt : std::optional<std::int64_t>(milli));
+}
+
+void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated) {
+  if (name.find('\0') != std::string_view::npos) return;
+  // The record goes where the sort order puts it, replacing one of the same name.
+  size_t at = packed_.size();
+  size_t replacedEnd = at;
+  eachRecord(packed_, [&](const Entry& e, size_t start, size_t end) {
+    if (e.name < name) return true;
+    at = start;
+    replacedEnd = e.name == name ? end : start;
+    return false;
+  });
+  std::string record(name);
+  record.push_back('\0');
+  record.push_back(static_cast<char>((milli ? kHasSpec : 0) | (actuated ? kHasActuated : 0)));
+  if (milli) appendValue(record, *milli);
+  if (actuated) appendValue(record, *actuated);
+  if (!milli && !actuated) record.clear();
+  packed_.replace(at, replacedEnd - at, record);
+  packed_.shrink_to_fit();
+}
+
+std::vector<ResourceList::Entry> ResourceList::entries() const {
+  std::vector<Entry> out;
+  eachRecord(packed_, [&](const Entry& e, size_t, size_t) {
+    out.push_back(e);
+    return true;
+  });
+  return out;
+}
+
+bool ResourceList::hasActuated() const {
+  bool any = false;
+  eachRecord(packed_, [&](const Entry& e, size_t, size_t) {
+    any = e.actuated.has_value();
+    return !any;
+  });
+  return any;
+}
+
+size_t ResourceList::heapBytes() const {
+  // libstdc++ keeps strings of up to 15 characters inline.
+  return packed_.capacity() > 15 ? packed_.capacity() + 1 : 0;
+}
+
+}  // namespace hpa::api
