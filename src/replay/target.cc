@@ -35,13 +35,7 @@ api::Labels labelsFor(const api::Selector& selector) {
 }
 
 void setRequest(api::ContainerRequests& c, const std::string& resource, std::int64_t milli) {
-  for (auto& r : c.requests) {
-    if (r.name == resource) {
-      r.milli = milli;
-      return;
-    }
-  }
-  c.requests.push_back({resource, milli});
+  c.requests.set(resource, milli);
 }
 
 }  // namespace

@@ -202,7 +202,7 @@ TEST(Explain, WorkloadsKeepTheirPodTemplateAndNamespacesAreSkipped) {
   ASSERT_TRUE(entry.podTemplate.has_value());
   EXPECT_EQ(entry.podTemplate->labels.get("app"), "web");
   ASSERT_EQ(entry.podTemplate->containers.size(), 1u);
-  EXPECT_EQ(api::findResource(entry.podTemplate->containers[0].requests, "cpu"), 250);
+  EXPECT_EQ(entry.podTemplate->containers[0].requests.get("cpu"), 250);
 }
 
 TEST(Explain, UnusableSnapshots) {

@@ -85,7 +85,7 @@ TEST(LiveSource, ReadsTheHpaAndItsDeployment) {
   auto target = targetFor(snapshot->hpas[0].first, *snapshot, {});
   ASSERT_TRUE(target.ok()) << target.error().message;
   EXPECT_EQ(target->scale.specReplicas, 3);
-  EXPECT_EQ(api::findResource(target->podTemplate.containers[0].requests, "cpu"), 200);
+  EXPECT_EQ(target->podTemplate.containers[0].requests.get("cpu"), 200);
   for (const auto& r : requests) EXPECT_EQ(r.rfind("GET ", 0), 0u) << r;  // reads only
 }
 

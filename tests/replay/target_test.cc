@@ -30,12 +30,12 @@ TEST(ReplayTarget, FromTheDeploymentOfTheSnapshot) {
   EXPECT_EQ(t->scale.specReplicas, 2);
   EXPECT_EQ(t->scale.selector, "app=web");
   EXPECT_EQ(t->podTemplate.labels.get("tier"), "front");
-  EXPECT_EQ(api::findResource(t->podTemplate.containers[0].requests, "cpu"), 100);
+  EXPECT_EQ(t->podTemplate.containers[0].requests.get("cpu"), 100);
 
   auto flagged = targetFor(s.hpas.front().first, s, {5, 250, std::nullopt});
   ASSERT_TRUE(flagged.ok());
   EXPECT_EQ(flagged->scale.specReplicas, 5);
-  EXPECT_EQ(api::findResource(flagged->podTemplate.containers[0].requests, "cpu"), 250);
+  EXPECT_EQ(flagged->podTemplate.containers[0].requests.get("cpu"), 250);
 }
 
 TEST(ReplayTarget, WithoutAWorkloadFromTheFlags) {
@@ -46,8 +46,8 @@ TEST(ReplayTarget, WithoutAWorkloadFromTheFlags) {
   EXPECT_EQ(t->scale.specReplicas, 3);  // minReplicas
   EXPECT_EQ(t->scale.selector, "app=web");
   ASSERT_EQ(t->podTemplate.containers.size(), 1u);
-  EXPECT_EQ(api::findResource(t->podTemplate.containers[0].requests, "cpu"), 200);
-  EXPECT_EQ(api::findResource(t->podTemplate.containers[0].requests, "memory"), 64LL * 1024 * 1024 * 1000);
+  EXPECT_EQ(t->podTemplate.containers[0].requests.get("cpu"), 200);
+  EXPECT_EQ(t->podTemplate.containers[0].requests.get("memory"), 64LL * 1024 * 1024 * 1000);
 
   auto none = targetFor(s.hpas.front().first, s, {});
   ASSERT_FALSE(none.ok());
