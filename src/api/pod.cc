@@ -21,6 +21,7 @@ size_t Pod::footprintBytes() const {
   bytes += containersHeap(containers) + containersHeap(initContainers);
   if (podRequests) bytes += podRequests->heapBytes();
   bytes += overhead.heapBytes();
+  if (controller) bytes += stringHeap(controller->kind) + stringHeap(controller->name);
   return bytes;
 }
 

@@ -18,6 +18,15 @@ struct ContainerRequests {
   bool operator==(const ContainerRequests&) const = default;
 };
 
+// The controlling owner of a pod (metadata.ownerReferences[controller=true]): kind and name are
+// what an owner chain is walked with within the namespace (uid and apiVersion are not kept, to
+// keep the cached pod small).
+struct PodOwner {
+  std::string kind;
+  std::string name;
+  bool operator==(const PodOwner&) const = default;
+};
+
 struct PodReadyCondition {
   std::string status;  // "True", "False", "Unknown"
   std::optional<Time> lastTransitionTime;
@@ -45,6 +54,7 @@ struct Pod {
   std::vector<ContainerRequests> initContainers;
   std::optional<ResourceList> podRequests;  // spec.resources.requests (pod-level resources)
   ResourceList overhead;                    // spec.overhead
+  std::optional<PodOwner> controller;       // for owner-based pod selection
   bool operator==(const Pod&) const = default;
 
   // Approximate bytes this object occupies, heap included (for cache accounting).

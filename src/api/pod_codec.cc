@@ -94,6 +94,7 @@ Result<Pod> decodePod(const nlohmann::json& j) {
   p.resourceVersion = meta.string("resourceVersion").value_or("");
   if (auto labels = meta.stringMap("labels")) p.labels = Labels::fromMap(*labels);
   p.deletionTimestamp = meta.time("deletionTimestamp");
+  if (auto owner = detail::readControllerRef(meta)) p.controller = PodOwner{owner->kind, owner->name};
 
   auto spec = f.object("spec");
   spec.forEach("containers", [&](const JsonFields& c, size_t) { p.containers.push_back(readContainer(c)); });
@@ -122,6 +123,10 @@ nlohmann::json encodePod(const Pod& p) {
   if (!p.resourceVersion.empty()) meta["resourceVersion"] = p.resourceVersion;
   if (!p.labels.empty()) meta["labels"] = p.labels.toMap();
   if (p.deletionTimestamp) meta["deletionTimestamp"] = formatRFC3339Nano(*p.deletionTimestamp);
+  if (p.controller) {
+    meta["ownerReferences"] =
+        json::array({{{"kind", p.controller->kind}, {"name", p.controller->name}, {"controller", true}}});
+  }
 
   json spec{{"containers", encodeContainers(p.containers)}};
   if (!p.initContainers.empty()) spec["initContainers"] = encodeContainers(p.initContainers);

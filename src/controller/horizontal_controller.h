@@ -48,6 +48,9 @@ struct ControllerDependencies {
   Clock& clock;
   Logger logger;
   ReconcileObserver* observer = nullptr;  // optional
+  // For hpa-controller.io/pod-selection: OwnerReferences; without it only a pod's own controller
+  // can match the target (Pod -> StatefulSet, Pod -> ReplicaSet), not a chain.
+  const OwnerLookup* owners = nullptr;
 };
 
 struct ReconcileResult {

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "common/quote.h"
 #include "controller/conditions.h"
@@ -73,12 +75,53 @@ Result<api::Selector> HorizontalController::Reconcile::validateAndParseSelector(
   return selector;
 }
 
+namespace {
+
+// Pod -> ReplicaSet -> Deployment is the longest chain of the built-in kinds; a few more levels
+// allow for operators that own Deployments, while a cycle of owners cannot loop.
+constexpr int kMaxOwnerChain = 5;
+
+// Owner-based selection counts the listed pods only; the metrics API answered for the label
+// selector, so the other pods' values go too.
+void keepListedPods(replicacalc::PodMetricsInfo& metrics, const std::vector<const api::Pod*>& pods) {
+  std::unordered_set<std::string_view> listed;
+  for (const auto* p : pods) listed.insert(p->name);
+  std::erase_if(metrics, [&](const auto& entry) { return !listed.contains(entry.first); });
+}
+
+}  // namespace
+
+Result<bool> HorizontalController::Reconcile::controlledByTarget(const api::Pod& pod) {
+  const auto& target = hpa_.spec.scaleTargetRef;
+  std::optional<api::PodOwner> owner = pod.controller;
+  for (int depth = 0; owner && depth < kMaxOwnerChain; ++depth) {
+    if (owner->kind == target.kind && owner->name == target.name) return true;
+    if (!c_.deps_.owners) return false;
+    auto up = c_.deps_.owners->controllerOf(hpa_.metadata.namespace_, owner->kind, owner->name);
+    if (!up.ok()) return up.error();
+    owner = *up ? std::optional<api::PodOwner>(api::PodOwner{(*up)->kind, (*up)->name}) : std::nullopt;
+  }
+  return false;
+}
+
 Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(const api::Selector& selector) {
   auto listed = c_.deps_.pods.list(hpa_.metadata.namespace_, selector);
   if (!listed.ok()) return listed.error();
   std::vector<const api::Pod*> pods;
   pods.reserve(listed->size());
-  for (const auto& p : *listed) pods.push_back(p.get());
+  const bool byOwner = controls_.podSelection == PodSelection::OwnerReferences;
+  auto& notOwned = report_.controls.podsNotOwned;
+  for (const auto& p : *listed) {
+    if (byOwner) {
+      auto owned = controlledByTarget(*p);
+      if (!owned.ok()) return owned.error().wrap("resolving the owners of pod {}: {}", p->name, owned.error().message);
+      if (!*owned) {
+        if (std::find(notOwned.begin(), notOwned.end(), p->name) == notOwned.end()) notOwned.push_back(p->name);
+        continue;
+      }
+    }
+    pods.push_back(p.get());
+  }
   listedPods_.insert(listedPods_.end(), listed->begin(), listed->end());
   return pods;
 }
@@ -308,6 +351,7 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
     Error e = pods.error().wrap("unable to get pods while calculating replica count: {}", pods.error().message);
     return MetricFailure{reason, e, e};
   }
+  if (controls_.podSelection == PodSelection::OwnerReferences) keepListedPods(metrics->metrics, *pods);
   replicacalc::PlainMetricInput input{in.scale.specReplicas, source.target.averageValue->milliValue(), "", tolerances_,
                                       *pods, std::move(metrics->metrics), metrics->timestamp, now_,
                                       replicacalc::CalculatorOptions{c_.options_.cpuInitializationPeriod,
@@ -348,6 +392,7 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
   if (!pods.ok()) {
     return failed(pods.error().wrap("unable to get pods while calculating replica count: {}", pods.error().message));
   }
+  if (controls_.podSelection == PodSelection::OwnerReferences) keepListedPods(metrics->metrics, *pods);
   replicacalc::CalculatorOptions options{c_.options_.cpuInitializationPeriod, c_.options_.delayOfInitialReadinessStatus,
                                          c_.options_.explainPods, controls_.requestsSource};
   api::MetricValueStatus current;

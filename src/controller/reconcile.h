@@ -62,6 +62,8 @@ class HorizontalController::Reconcile {
   std::optional<MetricFailure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
                                                 MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
+  // Owner-based pod selection: whether the pod's controller chain leads to the scale target.
+  Result<bool> controlledByTarget(const api::Pod& pod);
   // Records, for explain, the pods whose requests-source matters for a utilization metric.
   void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
                         const std::string& container);

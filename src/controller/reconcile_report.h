@@ -51,6 +51,9 @@ struct ControlsReport {
     bool operator==(const ResizingPod&) const = default;
   };
   std::vector<ResizingPod> resizingPods;
+  // Owner-based pod selection: pods the label selector picked whose controller chain does not
+  // lead to the scale target, so they were not counted.
+  std::vector<std::string> podsNotOwned;
 };
 
 // Which branch of upstream's reconcile decided.

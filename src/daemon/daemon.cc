@@ -10,6 +10,7 @@
 #include "daemon/api_clients.h"
 #include "daemon/api_event_recorder.h"
 #include "daemon/auth_cache.h"
+#include "daemon/cached_owner_lookup.h"
 #include "daemon/cached_scale_client.h"
 #include "daemon/client_set.h"
 #include "daemon/delegated_auth.h"
@@ -128,6 +129,7 @@ int runDaemon(const ValidatedOptions& options) {
       clock, options.syncPeriod / 2);
   ApiScaleClient scaleApi(*clients->scales, discovery);
   CachedScaleClient scales(scaleApi, workloads);
+  CachedOwnerLookup owners(workloads);
   WrittenVersions writtenVersions;
   ApiStatusWriter statusWriter(*clients->status, hpaApiVersion, &writtenVersions);
   ApiEventRecorder events(*clients->events, clock, logger.child("events"));
@@ -138,7 +140,7 @@ int runDaemon(const ValidatedOptions& options) {
   controllerOptions.delayOfInitialReadinessStatus = options.initialReadinessDelay;
   controller::HorizontalController controller(
       controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
-                                         logger.child("controller"), &observer},
+                                         logger.child("controller"), &observer, &owners},
       controllerOptions);
   std::unique_ptr<HistoryPersister> persister;
   if (o.persistHistory) persister = std::make_unique<HistoryPersister>(*clients->status, hpaApiVersion, logger.child("history"));

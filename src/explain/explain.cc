@@ -59,7 +59,8 @@ Result<Explanation> explainSnapshot(const Snapshot& snapshot, const ExplainOptio
   SnapshotPodLister pods(snapshot);
   SnapshotMetricsClient metrics(snapshot);
   SnapshotScaleClient scales(snapshot);
-  Explainer explainer(hpas, pods, metrics, scales, options);
+  SnapshotOwnerLookup owners(snapshot);
+  Explainer explainer(hpas, pods, metrics, scales, options, &owners);
   // Every HPA of the snapshot is known to the controller, as after its informer synced. The
   // others count in the ambiguous-selector check as if reconciled once, when the snapshot has
   // their target's Scale.

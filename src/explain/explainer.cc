@@ -15,12 +15,13 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 }  // namespace
 
 Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
-                     controller::ScaleClient& scaleReads, const ExplainOptions& options)
+                     controller::ScaleClient& scaleReads, const ExplainOptions& options,
+                   const controller::OwnerLookup* owners)
     : now_(options.now),
       scales_(scaleReads),
       clock_(options.now),
       controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_, events_, clock_,
-                                                     Logger::discard(), nullptr},
+                                                     Logger::discard(), nullptr, owners},
                   withPodAccounts(options.controller)) {}
 
 void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa, api::AutoscalerHistory history) {

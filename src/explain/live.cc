@@ -35,7 +35,8 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
   daemon::ApiScaleClient scales(client, discovery);
-  Explainer explainer(hpas, pods, metrics, scales, options);
+  ApiOwnerLookup owners(client);
+  Explainer explainer(hpas, pods, metrics, scales, options, &owners);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
 
   LiveExplanations out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/codec.h"
+#include "api/workload.h"
 #include "kube/rest_list_watch.h"
 
 namespace hpa::explain {
@@ -63,6 +64,25 @@ Result<std::vector<std::shared_ptr<const api::Pod>>> ApiPodLister::list(const st
   std::lock_guard<std::mutex> lock(mu_);
   listed_[key] = out;
   return out;
+}
+
+Result<std::optional<api::OwnerReference>> ApiOwnerLookup::controllerOf(const std::string& ns, const std::string& kind,
+                                                                        const std::string& name) const {
+  const api::BuiltinWorkload* w = nullptr;
+  for (const auto& b : api::builtinWorkloads()) {
+    if (b.kind == kind) w = &b;
+  }
+  if (!w) return std::optional<api::OwnerReference>();  // not a kind whose owner we can follow
+  const std::string group = std::string(w->group).empty() ? "/api/" + std::string(w->version)
+                                                          : fmt::format("/apis/{}/{}", w->group, w->version);
+  auto object = client_.get(fmt::format("{}/namespaces/{}/{}/{}", group, ns, w->resource, name));
+  if (!object.ok()) {
+    if (object.error().httpCode == 404) return std::optional<api::OwnerReference>();
+    return object.error();
+  }
+  auto workload = api::decodeWorkload(*object, kind);
+  if (!workload.ok()) return workload.error();
+  return workload->controllerRef;
 }
 
 Result<std::vector<api::HorizontalPodAutoscaler>> listHpas(kube::RestClient& client, const std::string& apiVersion,

@@ -40,6 +40,18 @@ class ApiPodLister final : public controller::PodLister {
   mutable std::map<std::string, std::vector<std::shared_ptr<const api::Pod>>> listed_;  // by ns and selector
 };
 
+// The controlling owners of built-in workloads by GET (a ReplicaSet's Deployment); the read is
+// recorded like every other, so --save keeps the ReplicaSets an owner chain went through.
+class ApiOwnerLookup final : public controller::OwnerLookup {
+ public:
+  explicit ApiOwnerLookup(kube::RestClient& client) : client_(client) {}
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+                                                          const std::string& name) const override;
+
+ private:
+  kube::RestClient& client_;
+};
+
 // HorizontalPodAutoscalers of one namespace, or of every namespace when `ns` is empty, from the
 // HPA API `apiVersion` ("autoscaling/v2" or "autoscaling/v2beta2"), in pages.
 Result<std::vector<api::HorizontalPodAutoscaler>> listHpas(kube::RestClient& client, const std::string& apiVersion,

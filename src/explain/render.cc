@@ -90,6 +90,7 @@ json controlsJson(const controller::ControlsReport& r) {
                         {"actuatedRequest", p.actuatedRequest}});
   }
   out["resizingPods"] = std::move(resizing);
+  out["podsNotOwned"] = r.podsNotOwned;
   json errors = json::array();
   for (const auto& e : c.errors) {
     errors.push_back({{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
@@ -110,7 +111,10 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
              : fmt::format("  paused ({}): nothing to hold back", controller::kPausedAnnotation));
   }
   if (c.podSelection != controller::PodSelection::LabelSelector) {
-    line(fmt::format("  pod selection {}", controller::podSelectionName(c.podSelection)));
+    line(fmt::format("  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
+                     controller::podSelectionName(c.podSelection), controller::kPodSelectionAnnotation,
+                     r.controls.podsNotOwned.size(), r.scaleTarget, r.controls.podsNotOwned.empty() ? "" : ": ",
+                     fmt::join(r.controls.podsNotOwned, ", ")));
   }
   if (c.requestsSource != replicacalc::RequestsSource::Spec || !r.controls.resizingPods.empty()) {
     line(fmt::format("  requests source {}: {} pods with a resize in progress", controller::requestsSourceName(c.requestsSource),

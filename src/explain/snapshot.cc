@@ -27,11 +27,7 @@ bool isWorkload(const std::string& apiVersion, const std::string& kind) {
 
 // The Scale the `/scale` subresource would return for a workload (the same projection the
 // daemon's workload caches answer with).
-Result<api::Scale> scaleFromWorkload(const json& object) {
-  auto workload = api::decodeWorkload(object, stringValue(object, "kind"));
-  if (!workload.ok()) return workload.error();
-  return api::scaleOf(*workload);
-}
+Result<api::Workload> workloadOf(const json& object) { return api::decodeWorkload(object, stringValue(object, "kind")); }
 
 class Loader {
  public:
@@ -65,15 +61,16 @@ class Loader {
       return Status();
     }
     if (isWorkload(apiVersion, kind)) {
-      auto scale = scaleFromWorkload(object);
-      if (!scale.ok()) return fail(origin, scale.error());
+      auto workload = workloadOf(object);
+      if (!workload.ok()) return fail(origin, workload.error());
       std::optional<api::Pod> podTemplate;
       if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
         auto pod = api::decodePod(object["spec"]["template"]);
         if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template.{}", pod.error().message));
         podTemplate = std::move(*pod);
       }
-      snapshot_.scales.push_back({std::move(*scale), kind, origin, std::move(podTemplate)});
+      snapshot_.scales.push_back(
+          {api::scaleOf(*workload), kind, origin, std::move(podTemplate), std::move(workload->controllerRef)});
       return Status();
     }
     if (kind == "Namespace" && apiVersion == "v1") return Status();

@@ -10,6 +10,7 @@
 #include "api/hpa.h"
 #include "api/metrics.h"
 #include "api/pod.h"
+#include "api/meta.h"
 #include "api/scale.h"
 #include "common/result.h"
 
@@ -31,6 +32,8 @@ struct ScaleEntry {
   // A workload's spec.template as a Pod (labels, containers and their requests): what its pods
   // are made of (`replay` builds its simulated pods from it).
   std::optional<api::Pod> podTemplate;
+  // A workload's controlling owner (a ReplicaSet's Deployment), for owner-based pod selection.
+  std::optional<api::OwnerReference> controllerRef;
 };
 
 struct CustomMetricEntry {

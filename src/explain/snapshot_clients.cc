@@ -141,4 +141,13 @@ Result<api::Scale> SnapshotScaleClient::updateScale(const std::string&, const co
   return Error::of("a snapshot cannot be updated");
 }
 
+Result<std::optional<api::OwnerReference>> SnapshotOwnerLookup::controllerOf(const std::string& ns,
+                                                                             const std::string& kind,
+                                                                             const std::string& name) const {
+  for (const auto& e : s_.scales) {
+    if (e.kind == kind && e.scale.metadata.name == name && e.scale.metadata.namespace_ == ns) return e.controllerRef;
+  }
+  return std::optional<api::OwnerReference>();
+}
+
 }  // namespace hpa::explain

@@ -23,6 +23,17 @@ class SnapshotHpaLister final : public controller::HpaLister {
   const Snapshot& s_;
 };
 
+// The controlling owners of the snapshot's workloads (a ReplicaSet's Deployment).
+class SnapshotOwnerLookup final : public controller::OwnerLookup {
+ public:
+  explicit SnapshotOwnerLookup(const Snapshot& s) : s_(s) {}
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+                                                          const std::string& name) const override;
+
+ private:
+  const Snapshot& s_;
+};
+
 class SnapshotPodLister final : public controller::PodLister {
  public:
   explicit SnapshotPodLister(const Snapshot& s) : s_(s) {}

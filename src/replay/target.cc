@@ -74,6 +74,9 @@ Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa, const ex
                          quote(target.scale.selector), ref.kind);
   }
 
+  // The replay's pods belong to the target itself (no ReplicaSet in between), so owner-based pod
+  // selection counts them all.
+  target.podTemplate.controller = api::PodOwner{ref.kind, ref.name};
   if (target.podTemplate.containers.empty()) target.podTemplate.containers.push_back({"app", {}, false});
   for (auto& c : target.podTemplate.containers) {
     if (flags.cpuRequestMilli) setRequest(c, "cpu", *flags.cpuRequestMilli);

@@ -427,5 +427,21 @@ TEST(HistoryCodec, RejectsBadEntries) {
   ASSERT_FALSE(wrongVersion.ok());
 }
 
+TEST(PodCodec, KeepsTheControllingOwnerOnly) {
+  auto p = decodePod(json::parse(R"({"metadata": {"name": "web-5d8f-a", "namespace": "shop", "ownerReferences": [
+      {"apiVersion": "v1", "kind": "Node", "name": "n1", "uid": "u0"},
+      {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-5d8f", "uid": "u1", "controller": true}]}})"));
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_TRUE(p->controller);
+  EXPECT_EQ(*p->controller, (PodOwner{"ReplicaSet", "web-5d8f"}));
+  auto again = decodePod(encodePod(*p));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *p);
+  auto orphan = decodePod(json::parse(R"({"metadata": {"name": "solo", "ownerReferences": [
+      {"kind": "ReplicaSet", "name": "x", "controller": false}]}})"));
+  ASSERT_TRUE(orphan.ok());
+  EXPECT_FALSE(orphan->controller);
+}
+
 }  // namespace
 }  // namespace hpa::api

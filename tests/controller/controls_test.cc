@@ -298,5 +298,54 @@ TEST_F(ReconcileTest, RequestsSourceActuatedCountsWhatTheKubeletRuns) {
   EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 100);
 }
 
+// Two Deployments share the label app=web: web's pods (through ReplicaSet web-5d8f) are busy, the
+// batch Deployment's idle. Upstream counts every pod the selector picks; OwnerReferences counts
+// web's own.
+TEST_F(ReconcileTest, OwnerReferencesCountsOnlyThePodsOfTheTarget) {
+  setScale(2);
+  pods_.clear();
+  owners_.own("default", "ReplicaSet", "web-5d8f", "Deployment", "web");
+  owners_.own("default", "ReplicaSet", "batch-77c1", "Deployment", "batch");
+  metricsclient::PodMetricsResult samples;
+  samples.timestamp = clock_.now() - seconds(20);
+  auto add = [&](const char* name, const char* replicaSet, std::int64_t usage) {
+    pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                  .container("app", 100).ownedBy("ReplicaSet", replicaSet).build());
+    samples.metrics[name] = replicacalc::PodMetric{usage, samples.timestamp, minutes(1)};
+  };
+  add("web-5d8f-a", "web-5d8f", 100);
+  add("web-5d8f-b", "web-5d8f", 100);
+  add("batch-77c1-a", "batch-77c1", 0);
+  add("batch-77c1-b", "batch-77c1", 0);
+  metrics_.resource.insert_or_assign("cpu", samples);
+
+  auto r = reconcile();  // upstream: 4 pods at 50 % on average, on target
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 50);
+  EXPECT_THAT(r.report.controls.podsNotOwned, IsEmpty());
+
+  hpa_.metadata.annotations[kPodSelectionAnnotation] = "OwnerReferences";
+  clock_.step(seconds(15));
+  r = reconcile();  // web's two pods at 100 %: doubles
+  ASSERT_EQ(scales_.updates.size(), 1u);
+  EXPECT_EQ(scales_.updates[0].specReplicas, 4);
+  EXPECT_EQ(hpa_.status.currentMetrics[0].resource->current.averageUtilization, 100);
+  EXPECT_THAT(r.report.controls.podsNotOwned, ElementsAre("batch-77c1-a", "batch-77c1-b"));
+}
+
+TEST_F(ReconcileTest, OwnerReferencesWaitsForTheOwnerCacheInsteadOfGuessing) {
+  setScale(2);
+  pods_.clear();
+  pods_.add(PodBuilder("web-5d8f-a").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                .container("app", 100).ownedBy("ReplicaSet", "web-5d8f").build());
+  hpa_.metadata.annotations[kPodSelectionAnnotation] = "OwnerReferences";
+  owners_.syncing = true;
+  auto r = reconcile();
+  EXPECT_TRUE(scales_.updates.empty());
+  EXPECT_THAT(eventReasons(), ::testing::Contains("FailedGetResourceMetric"));
+  ASSERT_NE(condition(api::kScalingActive), nullptr);
+  EXPECT_THAT(condition(api::kScalingActive)->message, HasSubstr("has not synced yet"));
+}
+
 }  // namespace
 }  // namespace hpa::controller

@@ -72,7 +72,8 @@ class ReconcileTest : public ::testing::Test {
   HorizontalController& controller() {
     if (!controller_) {
       controller_ = std::make_unique<HorizontalController>(
-          ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard(), nullptr},
+          ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard(), nullptr,
+                                 &owners_},
           options_);
     }
     return *controller_;
@@ -105,6 +106,7 @@ class ReconcileTest : public ::testing::Test {
   ControllerOptions options_;
   hpa::testing::FakeHpaLister hpas_;
   hpa::testing::FakePodLister pods_;
+  hpa::testing::FakeOwnerLookup owners_;
   hpa::testing::FakeMetricsClient metrics_;
   hpa::testing::FakeScaleClient scales_;
   hpa::testing::FakeStatusWriter status_;

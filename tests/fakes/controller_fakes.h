@@ -60,6 +60,24 @@ class FakePodLister final : public controller::PodLister {
 
 // Answers each of the four metric questions with a configured result (per metric name for the
 // custom and external ones) and records the questions asked.
+// Controlling owners by "namespace/Kind/name"; `syncing` answers every lookup with an error.
+class FakeOwnerLookup final : public controller::OwnerLookup {
+ public:
+  void own(const std::string& ns, const std::string& kind, const std::string& name, const std::string& ownerKind,
+           const std::string& ownerName) {
+    owners[ns + "/" + kind + "/" + name] = api::OwnerReference{"apps/v1", ownerKind, ownerName, "", true};
+  }
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+                                                          const std::string& name) const override {
+    if (syncing) return Error::format("the {} cache has not synced yet", kind);
+    auto it = owners.find(ns + "/" + kind + "/" + name);
+    if (it == owners.end()) return std::optional<api::OwnerReference>();
+    return std::optional<api::OwnerReference>(it->second);
+  }
+  std::map<std::string, api::OwnerReference> owners;
+  bool syncing = false;
+};
+
 class FakeMetricsClient final : public metricsclient::MetricsClient {
  public:
   std::map<std::string, Result<metricsclient::PodMetricsResult>> resource;  // by resource name

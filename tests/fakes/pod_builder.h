@@ -70,6 +70,11 @@ class PodBuilder {
   }
   // The kubelet reports `milli` of `resource` actuated for the (init) container `name`: an
   // in-place resize that has not caught up with spec when it differs from the spec request.
+  // The pod's controlling owner (metadata.ownerReferences[controller=true]).
+  PodBuilder& ownedBy(std::string kind, std::string name) {
+    pod_.controller = api::PodOwner{std::move(kind), std::move(name)};
+    return *this;
+  }
   PodBuilder& actuated(const std::string& name, std::int64_t milli, std::string resource = "cpu") {
     for (auto* list : {&pod_.containers, &pod_.initContainers}) {
       for (auto& c : *list) {
