@@ -57,7 +57,7 @@ class Loader {
     if (kind == "Scale" && apiVersion == "autoscaling/v1") {
       auto scale = api::decodeScale(object);
       if (!scale.ok()) return fail(origin, scale.error());
-      snapshot_.scales.push_back({std::move(*scale), "", origin, std::nullopt});
+      snapshot_.scales.push_back({std::move(*scale), "", origin, std::nullopt, std::nullopt});
       return Status();
     }
     if (isWorkload(apiVersion, kind)) {

@@ -132,7 +132,7 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
   api::Scale scale = target.scale;
   scale.metadata.namespace_ = hpa.metadata.namespace_;
   world.scales.push_back(
-      {scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""}, target.podTemplate});
+      {scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""}, target.podTemplate, std::nullopt});
 
   SteppedClock clock(start);
   explain::SnapshotHpaLister hpas(world);
