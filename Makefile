@@ -19,6 +19,8 @@ BENCH_DIR ?= build-bench
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
+FUZZ_SEED ?= 0
+FUZZ_RUNS ?=
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CTEST_TIMEOUT ?= 1800
@@ -87,7 +89,7 @@ fuzz-build: fuzz-deps
 
 # Fails on any finding; artifacts in $(FUZZ_DIR)/fuzz-artifacts/<target>/ (tests/fuzz/README.md).
 fuzz: fuzz-build
-	bash tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_SEED=$(FUZZ_SEED) FUZZ_RUNS=$(FUZZ_RUNS) bash tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Times every corpus input (seeds + what make fuzz grew) with the Release build of the parsers.
 fuzz-replay: fuzz-deps

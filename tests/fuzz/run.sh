@@ -22,6 +22,11 @@ BUILD=$(cd "$BUILD" && pwd)
 # resident size over 2 GB on such an input is a finding (unbounded allocation), as is any input
 # taking longer than 5 s (a hang; the per-input figures come from make fuzz-replay).
 LIMITS=(-max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=256 -timeout=5)
+# FUZZ_SEED (0: random) and FUZZ_RUNS (executions per target, before SECONDS run out) make a run
+# reproducible: CI fuzzes with a fixed seed and count from the seed corpus, so what it finds is
+# what a developer finds with the same command; exploring (make fuzz) uses random seeds.
+EXTRA=(-seed="${FUZZ_SEED:-0}")
+[ -n "${FUZZ_RUNS:-}" ] && EXTRA+=(-runs="$FUZZ_RUNS")
 
 declare -A DICT
 TARGETS=()
@@ -58,7 +63,7 @@ for t in "${TARGETS[@]}"; do
   echo "== fuzz $t for ${SECONDS_EACH}s"
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    "$bin" "${LIMITS[@]}" "${dict[@]}" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
+    "$bin" "${LIMITS[@]}" "${EXTRA[@]}" "${dict[@]}" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
       -artifact_prefix="$artifacts/" "$corpus" "${seeds[@]}" >"$log" 2>&1
   rc=$?
   execs=$(stat_of "$log" number_of_executed_units)
