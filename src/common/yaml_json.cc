@@ -199,6 +199,12 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
+    // YAML text is printable (c-printable): no C0 control but tab and line breaks, no DEL. Such
+    // bytes also drive yaml-cpp 0.7 into its endless loop (fuzz finding), so they are refused.
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\x7f') {
+      return Error::format("line {}: control character 0x{:02x} is not allowed in YAML", line,
+                           static_cast<unsigned char>(c));
+    }
     if (quote) {
       if (c == '\n') ++line;
       if (quote == '"' && c == '\\') {
@@ -212,8 +218,8 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       }
       continue;
     }
-    if (c == '\n') {
-      ++line;
+    if (c == '\n' || c == '\r') {  // a lone CR breaks a line too
+      if (c == '\n') ++line;
       lineStart = true;
       indent = 0;
       property = false;
@@ -226,7 +232,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
     }
     if (lineStart) {
       lineStart = false;
-      if (blockScalarIndent >= 0 && (indent > blockScalarIndent || c == '\r')) {
+      if (blockScalarIndent >= 0 && indent > blockScalarIndent) {
         skipLine(i);
         continue;
       }
@@ -255,7 +261,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       }
       continue;
     }
-    if (c == ' ' || c == '\t' || c == '\r') {
+    if (c == ' ' || c == '\t') {
       property = false;
       continue;
     }

@@ -136,6 +136,13 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
     ASSERT_FALSE(r.ok()) << hostile;
     EXPECT_NE(r.error().message.find("outside a flow collection"), std::string::npos) << r.error().message;
   }
+  // Control characters are not YAML text (and another way into that loop).
+  auto control = yamlDocumentsToJson(std::string("&!\x0ekPercent-\0\0.\r\0rst\0t-\0u,", 31));
+  ASSERT_FALSE(control.ok());
+  EXPECT_NE(control.error().message.find("control character 0x0e"), std::string::npos) << control.error().message;
+  auto crlf = yamlDocumentsToJson("a: 1\r\nb: [x,\r\n y]\r\n");
+  ASSERT_TRUE(crlf.ok()) << crlf.error().message;
+  EXPECT_EQ(nlohmann::json(*crlf).dump(), R"([{"a":1,"b":["x","y"]}])");
 }
 
 TEST(YamlJson, CommasThatYamlAllowsStillParse) {
