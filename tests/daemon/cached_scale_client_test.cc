@@ -7,20 +7,14 @@
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
+#include "fakes/eventually.h"
 
 namespace hpa::daemon {
 namespace {
 
 using nlohmann::json;
 
-template <typename F>
-bool eventually(F condition) {
-  for (int i = 0; i < 2000; ++i) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return condition();
-}
+using hpa::testing::eventually;
 
 const controller::GroupVersionResource kDeployments{"apps", "v1", "deployments"};
 const controller::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fakes/fake_clock.h"
+#include "fakes/eventually.h"
 
 namespace hpa::daemon {
 namespace {
@@ -117,15 +118,7 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   EXPECT_TRUE(b.tryAcquireOrRenew());
 }
 
-// Polls `done` for up to two seconds (threads meeting; the fake clock never moves here).
-template <typename F>
-bool eventually(F done) {
-  for (int i = 0; i < 2000; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done();
-}
+using hpa::testing::eventually;
 
 TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
   hpa::testing::FakeClock clock;  // never stepped: only the watch can wake the standby

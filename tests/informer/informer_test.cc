@@ -8,6 +8,7 @@
 #include "fakes/fake_list_watch.h"
 #include "api/codec.h"
 #include "informer/cache_listers.h"
+#include "fakes/eventually.h"
 
 namespace hpa::informer {
 namespace {
@@ -31,15 +32,7 @@ Result<Item> decodeItem(const json& j) {
 
 using FakeSource = hpa::testing::FakeListWatch;
 
-// Waits (real time, bounded) for a condition the informer's threads bring about.
-template <typename F>
-bool eventually(F condition) {
-  for (int i = 0; i < 2000; ++i) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return condition();
-}
+using hpa::testing::eventually;
 
 class InformerTest : public ::testing::Test {
  protected:

@@ -6,20 +6,14 @@
 
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
+#include "fakes/eventually.h"
 
 namespace hpa::informer {
 namespace {
 
 using nlohmann::json;
 
-template <typename F>
-bool eventually(F condition) {
-  for (int i = 0; i < 2000; ++i) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return condition();
-}
+using hpa::testing::eventually;
 
 json deployment(const std::string& name, int replicas) {
   return json{{"metadata", {{"name", name}, {"namespace", "shop"}}},
