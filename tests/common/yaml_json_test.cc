@@ -137,7 +137,8 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
     EXPECT_NE(r.error().message.find("outside a flow collection"), std::string::npos) << r.error().message;
   }
   // Control characters are not YAML text (and another way into that loop).
-  auto control = yamlDocumentsToJson(std::string("&!\x0ekPercent-\0\0.\r\0rst\0t-\0u,", 31));
+  constexpr char kControl[] = "&!\x0ekPercent-\0\0.\r\0rst\0t-\0u,";
+  auto control = yamlDocumentsToJson(std::string(kControl, sizeof kControl - 1));
   ASSERT_FALSE(control.ok());
   EXPECT_NE(control.error().message.find("control character 0x0e"), std::string::npos) << control.error().message;
   auto crlf = yamlDocumentsToJson("a: 1\r\nb: [x,\r\n y]\r\n");
