@@ -6,6 +6,11 @@
 #include <atomic>
 #include <boost/asio/ssl.hpp>
 #include <cctype>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "kube/transport.h"
 
@@ -102,24 +107,71 @@ class CpprestStream final : public ResponseStream {
   std::atomic<bool> cancelled_{false};
 };
 
+// Waits for a cpprest task until the deadline: its value, its exception rethrown, or nullopt
+// when it is still running then. `keepAlive` is held until the task ends, for buffers it writes.
+template <typename T>
+std::optional<T> awaitUntil(pplx::task<T> task, std::chrono::steady_clock::time_point deadline,
+                            std::shared_ptr<void> keepAlive = nullptr) {
+  auto outcome = std::make_shared<std::promise<T>>();
+  auto future = outcome->get_future();
+  task.then([outcome, keepAlive](pplx::task<T> finished) {
+    try {
+      outcome->set_value(finished.get());
+    } catch (...) {
+      outcome->set_exception(std::current_exception());
+    }
+  });
+  if (future.wait_until(deadline) != std::future_status::ready) return std::nullopt;
+  return future.get();
+}
+
 class CpprestTransport final : public Transport {
  public:
-  CpprestTransport(const std::string& server, const TlsSettings& tls, Duration timeout, Duration streamTimeout)
-      : requests_(utility::conversions::to_string_t(server), makeConfig(tls, timeout)),
-        streams_(utility::conversions::to_string_t(server), makeConfig(tls, streamTimeout)),
-        server_(server) {}
+  CpprestTransport(const std::string& server, const TlsSettings& tls, const TransportLimits& limits)
+      : requests_(utility::conversions::to_string_t(server), makeConfig(tls, limits.timeout)),
+        streams_(utility::conversions::to_string_t(server), makeConfig(tls, limits.streamReadTimeout)),
+        server_(server),
+        limits_(limits) {}
 
+  // A failed exchange leaves work on cpprest's shared pool (closing the response body runs as a
+  // queued continuation). If the process ends before that work runs, the pool drops it and the
+  // objects it holds are lost: a leak report under LeakSanitizer, and nothing flushed. So the
+  // last act of a client is to let the pool catch up; a continuation may queue another, hence
+  // a few rounds, each bounded so that a wedged pool cannot hold up shutdown.
+  ~CpprestTransport() override {
+    auto& pool = crossplat::threadpool::shared_instance().service();
+    for (int round = 0; round < 3; ++round) {
+      auto reached = std::make_shared<std::promise<void>>();
+      auto done = reached->get_future();
+      pool.post([reached] { reached->set_value(); });
+      if (done.wait_for(std::chrono::seconds(1)) != std::future_status::ready) return;
+    }
+  }
+
+  // One deadline bounds the whole exchange (cpprest's own timeout bounds each read, so a server
+  // dripping a byte at a time would never end), and the body is read against a size limit.
   Result<HttpResponse> roundTrip(const HttpRequest& r) override {
+    const auto deadline = std::chrono::steady_clock::now() + limits_.timeout;
+    pplx::cancellation_token_source cancel;
     try {
-      // The client's timeout (set per transport) bounds each read of the exchange.
-      http::http_response resp = requests_.request(toCpprest(r)).get();
+      auto resp = awaitUntil(requests_.request(toCpprest(r), cancel.get_token()), deadline);
+      if (!resp) return timedOut(r, cancel);
       HttpResponse out;
-      out.status = resp.status_code();
-      out.headers = headersOf(resp);
-      out.body = resp.extract_utf8string(true).get();
+      out.status = resp->status_code();
+      out.headers = headersOf(*resp);
+      if (resp->headers().content_length() > limits_.maxResponseBytes) return tooLarge(r, cancel);
+      auto buffer = resp->body().streambuf();
+      auto chunk = std::make_shared<std::vector<uint8_t>>(kChunkBytes);
+      while (true) {
+        auto got = awaitUntil(buffer.getn(chunk->data(), chunk->size()), deadline, chunk);
+        if (!got) return timedOut(r, cancel);
+        if (*got == 0) break;
+        if (out.body.size() + *got > limits_.maxResponseBytes) return tooLarge(r, cancel);
+        out.body.append(reinterpret_cast<const char*>(chunk->data()), *got);
+      }
       return out;
     } catch (const pplx::task_canceled&) {
-      return Error::format("{} {}{}: request timed out", r.method, server_, r.pathAndQuery);
+      return timedOut(r, cancel);
     } catch (const std::exception& e) {
       Error err = Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
       // A pooled connection the server closed (e.g. across an apiserver restart) fails while
@@ -134,20 +186,43 @@ class CpprestTransport final : public Transport {
     }
   }
 
+  // The headers of a stream come at once (the API server flushes them when a watch starts), so
+  // they get the request timeout; the body may then be silent up to the stream read timeout.
   Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest& r) override {
+    pplx::cancellation_token_source cancel;
     try {
-      pplx::cancellation_token_source cancel;
-      http::http_response resp = streams_.request(toCpprest(r), cancel.get_token()).get();
-      return std::unique_ptr<ResponseStream>(std::make_unique<CpprestStream>(std::move(resp), std::move(cancel)));
+      const auto deadline = std::chrono::steady_clock::now() + limits_.timeout;
+      auto resp = awaitUntil(streams_.request(toCpprest(r), cancel.get_token()), deadline);
+      if (!resp) return timedOut(r, cancel);
+      return std::unique_ptr<ResponseStream>(std::make_unique<CpprestStream>(std::move(*resp), std::move(cancel)));
+    } catch (const pplx::task_canceled&) {
+      return timedOut(r, cancel);
     } catch (const std::exception& e) {
       return Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
     }
   }
 
  private:
+  Error timedOut(const HttpRequest& r, pplx::cancellation_token_source& cancel) const {
+    cancel.cancel();
+    Error err = Error::format("{} {}{}: no complete answer within {}s (request cancelled)", r.method, server_,
+                              r.pathAndQuery, std::chrono::duration_cast<std::chrono::seconds>(limits_.timeout).count());
+    err.reason = kTimedOut;
+    return err;
+  }
+
+  Error tooLarge(const HttpRequest& r, pplx::cancellation_token_source& cancel) const {
+    cancel.cancel();
+    Error err = Error::format("{} {}{}: the response body exceeds {} bytes (request cancelled)", r.method, server_,
+                              r.pathAndQuery, limits_.maxResponseBytes);
+    err.reason = kResponseTooLarge;
+    return err;
+  }
+
   client::http_client requests_;
   client::http_client streams_;
   std::string server_;
+  TransportLimits limits_;
 };
 
 }  // namespace
@@ -162,7 +237,7 @@ bool configureTransportThreads(std::size_t threads) {
 }
 
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
-                                                        Duration defaultTimeout, Duration streamTimeout) {
+                                                        const TransportLimits& limits) {
   try {
     boost::asio::ssl::context probe(boost::asio::ssl::context::tls_client);
     try {
@@ -182,7 +257,7 @@ Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& serve
         return Error::format("client key: not a valid PEM private key matching the certificate: {}", e.what());
       }
     }
-    return std::unique_ptr<Transport>(std::make_unique<CpprestTransport>(server, tls, defaultTimeout, streamTimeout));
+    return std::unique_ptr<Transport>(std::make_unique<CpprestTransport>(server, tls, limits));
   } catch (const std::exception& e) {
     return Error::format("{}: {}", server, e.what());
   }

@@ -99,8 +99,10 @@ Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& m
 
 Result<std::unique_ptr<Transport>> RestClient::makeTransport(const RestConfig& config) {
   TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData, config.clientKeyData};
-  Duration timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
-  auto transport = makeCpprestTransport(config.server, tls, timeout, kStreamReadTimeout);
+  TransportLimits limits;
+  limits.timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
+  limits.streamReadTimeout = kStreamReadTimeout;
+  auto transport = makeCpprestTransport(config.server, tls, limits);
   if (!transport.ok()) return Error::format("{}: {}", config.source, transport.error().message);
   return transport;
 }
@@ -176,7 +178,10 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     trace(r, response, took);
     const bool last = attempt >= kMaxAttempts;
     if (!response.ok()) {
-      const bool safe = idempotent || response.error().reason == kRequestNotSent;
+      // A timed-out or oversized answer would come the same way again: the caller hears at once.
+      const std::string& reason = response.error().reason;
+      if (reason == kTimedOut || reason == kResponseTooLarge) return response.error();
+      const bool safe = idempotent || reason == kRequestNotSent;
       if (!safe || last) return response.error();
       logger_.v(2, "retrying after a transport error", "verb", request.method, "path", request.pathAndQuery, "err",
                 response.error().message, "attempt", attempt);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,7 +20,6 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::string contentType;  // with a body
-  Duration timeout{0};      // 0: the transport's default
 };
 
 struct HttpResponse {
@@ -41,6 +42,10 @@ class ResponseStream {
 
 // Error::reason of a transport failure that happened before the request reached the server.
 inline constexpr const char* kRequestNotSent = "RequestNotSent";
+// Error::reason of an exchange that did not complete in time (sending it again would wait as long).
+inline constexpr const char* kTimedOut = "Timeout";
+// Error::reason of a response whose body exceeds the transport's limit.
+inline constexpr const char* kResponseTooLarge = "ResponseTooLarge";
 
 // The only seam to the HTTP library: TLS setup, one request, one streamed request. Errors are
 // transport failures (connection refused, TLS, timeout); HTTP error statuses are responses.
@@ -63,9 +68,17 @@ struct TlsSettings {
 // a few are plenty. Call before the first transport exists; false if the pool already runs.
 bool configureTransportThreads(std::size_t threads);
 
+// What one server may cost a caller. A metrics adapter or a proxy that drips a body forever, or
+// answers with an endless one, must not hold a worker or the heap without bound.
+struct TransportLimits {
+  Duration timeout = std::chrono::seconds(32);  // a whole exchange (roundTrip), and a stream's headers
+  Duration streamReadTimeout = std::chrono::minutes(12);  // the longest silence within a stream
+  std::size_t maxResponseBytes = 64 << 20;                 // a roundTrip's body
+};
+
 // cpprestsdk (Debian's libcpprest 2.10) over Boost.Asio + OpenSSL. Validates the PEM material up
 // front so that a bad certificate is reported at start, not on the first request.
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
-                                                        Duration defaultTimeout, Duration streamTimeout);
+                                                        const TransportLimits& limits);
 
 }  // namespace hpa::kube

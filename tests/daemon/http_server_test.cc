@@ -46,7 +46,7 @@ class Recorder {
 
 Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings& tls, const std::string& path,
                                const std::string& authorization = "") {
-  auto transport = kube::makeCpprestTransport(base, tls, seconds(5), seconds(5));
+  auto transport = kube::makeCpprestTransport(base, tls, {seconds(5), seconds(5)});
   if (!transport.ok()) return transport.error();
   kube::HttpRequest request;
   request.pathAndQuery = path;
@@ -59,7 +59,7 @@ TEST(HttpServer, PlainRequestsReachTheHandler) {
   auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, std::nullopt}, recorder.handler(), Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "http://127.0.0.1:" + std::to_string((*server)->port());
-  auto transport = kube::makeCpprestTransport(base, {}, seconds(5), seconds(5));
+  auto transport = kube::makeCpprestTransport(base, {}, {seconds(5), seconds(5)});
   ASSERT_TRUE(transport.ok());
   kube::HttpRequest request;
   request.pathAndQuery = "/metrics?name=x";

@@ -1,0 +1,226 @@
+// The real transport and REST client against a server that misbehaves on purpose: every answer
+// becomes a clear error within a bounded time and bounded memory, never a hang or a crash, and
+// the client stays usable for the next request.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "common/clock.h"
+#include "fakes/scripted_http_server.h"
+#include "kube/rest_client.h"
+#include "kube/transport.h"
+
+namespace hpa::kube {
+namespace {
+
+using hpa::testing::ScriptedHttpServer;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Connection = ScriptedHttpServer::Connection;
+
+constexpr auto kTimeout = seconds(2);
+constexpr std::size_t kMaxBytes = 1 << 20;
+
+bool asks(const std::string& head, const std::string& path) { return head.rfind("GET " + path + " ", 0) == 0; }
+
+struct Client {
+  explicit Client(const ScriptedHttpServer& server) {
+    RestConfig config;
+    config.server = server.url();
+    config.qps = 0;  // no client-side rate limit in these tests
+    auto transport = makeCpprestTransport(server.url(), {}, {kTimeout, kTimeout, kMaxBytes});
+    EXPECT_TRUE(transport.ok());
+    rest = std::make_unique<RestClient>(config, std::move(*transport), clock, Logger::discard());
+  }
+  RealClock clock;
+  std::unique_ptr<RestClient> rest;
+};
+
+// Seconds a call took.
+template <typename F>
+double timed(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+constexpr const char* kGood = R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","items":[]})";
+
+// Each hostile script serves /bad; /good always answers well, so the tests can show that the
+// client (and its pooled connections) recovers.
+ScriptedHttpServer::Script serving(std::function<void(Connection&)> bad) {
+  return [bad = std::move(bad)](const std::string& head, Connection& c) {
+    if (asks(head, "/good")) {
+      c.respond(200, kGood);
+    } else {
+      bad(c);
+    }
+  };
+}
+
+TEST(HostileServer, TruncatedBodyIsAnError) {
+  ScriptedHttpServer server(serving([](Connection& c) {
+    const std::string body = kGood;
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+            "\r\n\r\n" + body.substr(0, body.size() / 2));
+    c.hangUp();
+  }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("/bad"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(client.rest->get("/good").ok());
+}
+
+TEST(HostileServer, TruncatedJsonIsAClearError) {
+  ScriptedHttpServer server(serving([](Connection& c) { c.respond(200, R"({"kind":"PodMetricsList","items":[{"me)"); }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("not JSON"), std::string::npos) << r.error().message;
+  EXPECT_EQ(server.requests(), 1);
+}
+
+TEST(HostileServer, BodyAboveTheLimitIsRefusedWithoutReadingIt) {
+  // 10 MB announced and sent: refused on its Content-Length.
+  const std::string big(10 << 20, ' ');
+  ScriptedHttpServer server(serving([&big](Connection& c) { c.respond(200, "[" + big + "]"); }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().reason, kResponseTooLarge);
+  EXPECT_NE(r.error().message.find("exceeds 1048576 bytes"), std::string::npos) << r.error().message;
+  EXPECT_EQ(server.requests(), 1) << "an oversized answer is not asked for again";
+  EXPECT_TRUE(client.rest->get("/good").ok());
+}
+
+TEST(HostileServer, ChunkedBodyAboveTheLimitIsCutOffWhileReading) {
+  // No Content-Length: chunks until the client gives up (10 MB at most).
+  ScriptedHttpServer server(serving([](Connection& c) {
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")) return;
+    const std::string chunk(64 * 1024, ' ');
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
+    for (int i = 0; i < 160; ++i) {
+      if (!c.write(std::string(size) + chunk + "\r\n")) return;
+    }
+    c.write("0\r\n\r\n");
+  }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().reason, kResponseTooLarge) << r.error().message;
+  EXPECT_TRUE(client.rest->get("/good").ok());
+}
+
+TEST(HostileServer, BodyDrippingForeverIsCancelledAtTheDeadline) {
+  ScriptedHttpServer server(serving([](Connection& c) {
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n[")) return;
+    while (c.write(" ") && c.pause(milliseconds(100))) {
+    }
+    c.hangUp();
+  }));
+  Client client(server);
+  Result<nlohmann::json> r = Error::of("not called");
+  const double took = timed([&] { r = client.rest->get("/bad"); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().reason, kTimedOut) << r.error().message;
+  EXPECT_NE(r.error().message.find("no complete answer within 2s"), std::string::npos) << r.error().message;
+  EXPECT_GE(took, 1.9);
+  EXPECT_LT(took, 6.0) << "one deadline for the whole exchange, and no retry of a timeout";
+  EXPECT_EQ(server.requests(), 1);
+  EXPECT_TRUE(client.rest->get("/good").ok());
+}
+
+TEST(HostileServer, SilentServerTimesOut) {
+  ScriptedHttpServer server(serving([](Connection& c) {
+    c.pause(seconds(30));
+    c.hangUp();
+  }));
+  Client client(server);
+  Result<nlohmann::json> r = Error::of("not called");
+  const double took = timed([&] { r = client.rest->get("/bad"); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().reason, kTimedOut) << r.error().message;
+  EXPECT_LT(took, 6.0);
+}
+
+TEST(HostileServer, TooManyRequestsStormEndsAfterBoundedAttempts) {
+  ScriptedHttpServer server(serving([](Connection& c) {
+    c.respond(429, R"({"kind":"Status","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429})",
+              "Retry-After: 0\r\n");
+  }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().httpCode, 429);
+  EXPECT_EQ(r.error().message, "slow down");
+  EXPECT_EQ(server.requests(), 5) << "Retry-After is honoured a bounded number of times";
+}
+
+TEST(HostileServer, ServerErrorStormEndsAfterBoundedAttempts) {
+  ScriptedHttpServer server(serving([](Connection& c) { c.respond(500, "internal error"); }));
+  Client client(server);
+  auto r = client.rest->get("/bad");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().httpCode, 500);
+  EXPECT_EQ(server.requests(), 5);
+}
+
+TEST(HostileServer, MalformedWatchEventEndsTheWatchWithAnError) {
+  ScriptedHttpServer server([](const std::string&, Connection& c) {
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const std::string good = R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a"}}})"
+                             "\n";
+    const std::string bad = "{\"type\":\"ADDED\",\"object\":{\"kind\":\n";
+    for (const auto& event : {good, bad}) {
+      char size[32];
+      std::snprintf(size, sizeof size, "%zx\r\n", event.size());
+      c.write(std::string(size) + event + "\r\n");
+    }
+    c.pause(seconds(30));
+    c.hangUp();
+  });
+  Client client(server);
+  auto watch = client.rest->watch("/api/v1/pods?watch=true");
+  ASSERT_TRUE(watch.ok()) << watch.error().message;
+  auto first = (*watch)->next();
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_TRUE(first->has_value());
+  EXPECT_EQ((*first)->type, WatchEventType::Added);
+  Result<std::optional<WatchEvent>> second = Error::of("not called");
+  const double took = timed([&] { second = (*watch)->next(); });
+  EXPECT_FALSE(second.ok()) << "a malformed event is an error, not an event";
+  EXPECT_LT(took, 6.0);
+}
+
+TEST(HostileServer, WatchThatNeverSpeaksEndsAtTheReadTimeout) {
+  ScriptedHttpServer server([](const std::string&, Connection& c) {
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.pause(seconds(30));
+    c.hangUp();
+  });
+  Client client(server);
+  auto watch = client.rest->watch("/api/v1/pods?watch=true");
+  ASSERT_TRUE(watch.ok()) << watch.error().message;
+  Result<std::optional<WatchEvent>> next = Error::of("not called");
+  const double took = timed([&] { next = (*watch)->next(); });
+  EXPECT_TRUE(!next.ok() || !next->has_value()) << "silence ends the watch, so the informer re-lists";
+  EXPECT_LT(took, 6.0);
+}
+
+TEST(HostileServer, WatchWhoseHeadersNeverComeTimesOut) {
+  ScriptedHttpServer server([](const std::string&, Connection& c) {
+    c.pause(seconds(30));
+    c.hangUp();
+  });
+  Client client(server);
+  Result<std::unique_ptr<WatchStream>> watch = Error::of("not called");
+  const double took = timed([&] { watch = client.rest->watch("/api/v1/pods?watch=true"); });
+  ASSERT_FALSE(watch.ok());
+  EXPECT_LT(took, 6.0);
+}
+
+}  // namespace
+}  // namespace hpa::kube
