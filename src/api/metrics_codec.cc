@@ -73,6 +73,13 @@ Error wrongKind(std::string_view want, const JsonFields& f) {
   return Error::format("expected kind {}, got {}", want, quote(f.string("kind").value_or("")));
 }
 
+// A list decoded as upstream's typed clients decode it: a body without a kind is taken as the
+// kind asked for, one naming another kind is refused (a misrouted or hostile answer).
+bool namesAnotherKind(const JsonFields& f, std::string_view want) {
+  auto kind = f.string("kind");
+  return kind && *kind != want;
+}
+
 ExternalMetricValue readExternalValue(const JsonFields& f) {
   ExternalMetricValue v;
   v.metricName = f.string("metricName").value_or("");
@@ -92,6 +99,7 @@ Result<PodMetrics> decodePodMetrics(const nlohmann::json& j) {
 
 Result<PodMetricsList> decodePodMetricsList(const nlohmann::json& j) {
   auto f = JsonFields::root(j);
+  if (namesAnotherKind(f, "PodMetricsList")) return wrongKind("PodMetricsList", f);
   PodMetricsList list;
   f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readPodMetrics(item)); });
   return detail::finish(f, std::move(list));
@@ -162,6 +170,7 @@ Result<ExternalMetricValue> decodeExternalMetricValue(const nlohmann::json& j) {
 
 Result<ExternalMetricValueList> decodeExternalMetricValueList(const nlohmann::json& j) {
   auto f = JsonFields::root(j);
+  if (namesAnotherKind(f, "ExternalMetricValueList")) return wrongKind("ExternalMetricValueList", f);
   ExternalMetricValueList list;
   f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readExternalValue(item)); });
   return detail::finish(f, std::move(list));

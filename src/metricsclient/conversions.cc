@@ -1,5 +1,7 @@
 #include "metricsclient/conversions.h"
 
+#include <limits>
+
 namespace hpa::metricsclient {
 namespace {
 
@@ -25,7 +27,11 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::Po
           complete = false;
           break;
         }
-        sum += it->second.milliValue();
+        // A broken adapter's huge values saturate rather than overflow (Go would wrap around).
+        if (__builtin_add_overflow(sum, it->second.milliValue(), &sum)) {
+          sum = it->second.milliValue() > 0 ? std::numeric_limits<std::int64_t>::max()
+                                            : std::numeric_limits<std::int64_t>::min();
+        }
       }
       if (complete) value = sum;
     } else {

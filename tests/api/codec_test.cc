@@ -340,6 +340,17 @@ TEST(PodMetricsCodec, DecodesMetricsServerOutput) {
   EXPECT_FALSE(decodePodMetricsList(json::parse(R"({"items":[{"window":"forever"}]})")).ok());
 }
 
+// As upstream's typed clients: no kind is the kind asked for, another kind is refused.
+TEST(MetricsCodec, ListsNamingAnotherKindAreRefused) {
+  EXPECT_TRUE(decodePodMetricsList(json::parse(R"({"items":[]})")).ok());
+  auto pods = decodePodMetricsList(json::parse(R"({"kind":"PodList","items":[]})"));
+  ASSERT_FALSE(pods.ok());
+  EXPECT_EQ(pods.error().message, "expected kind PodMetricsList, got \"PodList\"");
+  EXPECT_TRUE(decodeExternalMetricValueList(json::parse(R"({"items":[]})")).ok());
+  EXPECT_TRUE(decodeExternalMetricValueList(json::parse(R"({"kind":"ExternalMetricValueList","items":[]})")).ok());
+  EXPECT_FALSE(decodeExternalMetricValueList(json::parse(R"({"kind":"MetricValueList","items":[]})")).ok());
+}
+
 TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
   auto v2 = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
     "metadata":{},"items":[{"describedObject":{"kind":"Pod","namespace":"default","name":"web-1","apiVersion":"/v1"},
