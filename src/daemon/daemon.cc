@@ -10,6 +10,7 @@
 #include "daemon/api_clients.h"
 #include "daemon/api_event_recorder.h"
 #include "daemon/auth_cache.h"
+#include "daemon/cache_metrics.h"
 #include "daemon/cached_owner_lookup.h"
 #include "daemon/cached_scale_client.h"
 #include "daemon/client_set.h"
@@ -148,6 +149,7 @@ int runDaemon(const ValidatedOptions& options) {
                    logger.child("runner"),
                    RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
   runner.registerHandlers();
+  CacheMetrics cacheMetrics(observer, hpaInformer, podInformer, workloads);
 
   std::mutex mu;
   std::condition_variable cv;
@@ -188,7 +190,10 @@ int runDaemon(const ValidatedOptions& options) {
                                                                              : "standby");
                          return std::make_pair(synced, detail);
                        },
-                       [&] { return observer.serialize(); }},
+                       [&] {
+                         cacheMetrics.refresh();
+                         return observer.serialize();
+                       }},
       &requestAuth, logger.child("serving"));
   if (!endpoints.ok()) return fail(endpoints.error().message);
 

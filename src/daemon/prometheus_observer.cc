@@ -81,7 +81,17 @@ PrometheusObserver::PrometheusObserver()
       reconcilesPerHpa_(prometheus::BuildCounter()
                             .Name("hpa_controller_reconciles_total")
                             .Help("Reconciles of each HPA (its sync period in action: the global one or its own).")
-                            .Register(*registry_)) {}
+                            .Register(*registry_)),
+      cacheObjects_(prometheus::BuildGauge()
+                        .Name("hpa_controller_informer_cache_objects")
+                        .Help("Objects held by each informer cache (resource: horizontalpodautoscalers, pods, or a "
+                              "workload kind).")
+                        .Register(*registry_)),
+      cacheDigest_(prometheus::BuildGauge()
+                       .Name("hpa_controller_informer_cache_digest")
+                       .Help("Order-independent digest of each informer cache: the sum modulo 2^32 of FNV-1a-32 of "
+                             "\"namespace/name resourceVersion\" per object, to compare with the server's list.")
+                       .Register(*registry_)) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();
@@ -118,6 +128,11 @@ void PrometheusObserver::hpaReconciled(const std::string& ns, const std::string&
 void PrometheusObserver::hpaDeleted(const std::string& ns, const std::string& name) {
   const prometheus::Labels labels{{"namespace", ns}, {"name", name}};
   if (reconcilesPerHpa_.Has(labels)) reconcilesPerHpa_.Remove(&reconcilesPerHpa_.Add(labels));
+}
+
+void PrometheusObserver::informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest) {
+  cacheObjects_.Add({{"resource", resource}}).Set(static_cast<double>(objects));
+  cacheDigest_.Add({{"resource", resource}}).Set(static_cast<double>(digest));
 }
 
 std::string PrometheusObserver::serialize() const {

@@ -6,6 +6,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -33,6 +34,8 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   // and its series dropped when the HPA is deleted.
   void hpaReconciled(const std::string& ns, const std::string& name);
   void hpaDeleted(const std::string& ns, const std::string& name);
+  // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
+  void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format.
@@ -51,6 +54,8 @@ class PrometheusObserver final : public controller::ReconcileObserver {
   prometheus::Family<prometheus::Histogram>& apiLatency_;
   prometheus::Counter& staleSkips_;
   prometheus::Family<prometheus::Counter>& reconcilesPerHpa_;
+  prometheus::Family<prometheus::Gauge>& cacheObjects_;
+  prometheus::Family<prometheus::Gauge>& cacheDigest_;
 };
 
 }  // namespace hpa::daemon

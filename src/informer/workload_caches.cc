@@ -45,10 +45,12 @@ std::shared_ptr<const api::Workload> WorkloadCaches::get(const std::string& kind
   return cache->informer->cache().get(api::objectKey(ns, name));
 }
 
-std::map<std::string, std::size_t> WorkloadCaches::sizes() const {
+std::map<std::string, CacheSummary> WorkloadCaches::summaries() const {
   std::lock_guard<std::mutex> lock(mu_);
-  std::map<std::string, std::size_t> out;
-  for (const auto& [kind, cache] : caches_) out[kind] = cache.informer->cache().size();
+  std::map<std::string, CacheSummary> out;
+  for (const auto& [kind, cache] : caches_) {
+    out[kind] = summarize(cache.informer->cache(), [](const api::Workload& w) { return w.resourceVersion; });
+  }
   return out;
 }
 

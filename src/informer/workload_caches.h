@@ -9,6 +9,7 @@
 #include "api/workload.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "informer/cache_summary.h"
 #include "informer/informer.h"
 #include "informer/list_watch.h"
 
@@ -32,8 +33,8 @@ class WorkloadCaches {
   // The cached workload; nullptr when absent or when the kind's cache is not synced yet.
   std::shared_ptr<const api::Workload> get(const std::string& kind, const std::string& ns,
                                            const std::string& name) const;
-  // Objects cached per started kind (for /metrics and the debug endpoint).
-  std::map<std::string, std::size_t> sizes() const;
+  // What is cached per started kind (for /metrics).
+  std::map<std::string, CacheSummary> summaries() const;
   void stop();
 
  private:

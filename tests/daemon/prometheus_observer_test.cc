@@ -20,5 +20,13 @@ TEST(PrometheusObserver, CountsReconcilesPerHpaAndDropsADeletedHpasSeries) {
   EXPECT_NE(text.find("name=\"slow\""), std::string::npos) << text;
 }
 
+TEST(PrometheusObserver, InformerCacheDigestIsExactUpTo32Bits) {
+  PrometheusObserver observer;
+  observer.informerCache("pods", 1000, 4294967295u);
+  const std::string text = observer.serialize();
+  EXPECT_NE(text.find("hpa_controller_informer_cache_objects{resource=\"pods\"} 1000"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_informer_cache_digest{resource=\"pods\"} 4294967295"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace hpa::daemon

@@ -50,7 +50,8 @@ TEST_F(WorkloadCachesTest, AKindStartsOnFirstUseOnly) {
   ASSERT_NE(web, nullptr);
   EXPECT_EQ(web->specReplicas, 2);
   EXPECT_EQ(web->selector, "app=web");
-  EXPECT_EQ(caches_.sizes(), (std::map<std::string, std::size_t>{{"Deployment", 1}}));
+  EXPECT_EQ(caches_.summaries(),
+            (std::map<std::string, CacheSummary>{{"Deployment", {1, fnv1a32("shop/web " + web->resourceVersion)}}}));
 }
 
 TEST_F(WorkloadCachesTest, FollowsTheWatch) {
