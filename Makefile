@@ -8,6 +8,8 @@
 #   make bench           benchmarks (Release build), figures in bench/README.md
 #   make bench-scale     hpa-controller beside kube-controller-manager at scale (N=, PODS=,
 #                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
+#   make soak            100 HPAs for 30 min under apiserver restarts, etcd compactions, metrics
+#                        outages and leader kills (SOAK_FLAGS=; bench/README.md); not in `make test`
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (60) each (clang build, build-fuzz/)
 #   make fuzz-replay     time every fuzz corpus input with the Release build (slowest per target)
 #   make build           configure and build (build/)
@@ -32,7 +34,7 @@ NAMESPACES ?= 10
 DURATION ?= 120
 BENCH_SCALE_FLAGS ?=
 
-.PHONY: all demo run deps e2e-deps fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
+.PHONY: all demo run deps e2e-deps soak fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
         bench-scale fuzz-build fuzz fuzz-replay clean
 
 all: build
@@ -77,6 +79,9 @@ bench: deps
 
 bench-scale: build e2e-deps
 	@bash bench/scale/run.sh --n $(N) --pods $(PODS) --namespaces $(NAMESPACES) --duration $(DURATION) $(BENCH_SCALE_FLAGS)
+
+soak: build e2e-deps
+	@python3 -B bench/soak/soak.py $(SOAK_FLAGS)
 
 fuzz-deps: deps
 	@bash hack/install-fuzz-deps.sh
