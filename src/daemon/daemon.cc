@@ -7,6 +7,7 @@
 #include <random>
 
 #include "api/codec.h"
+#include "daemon/allocator_tuning.h"
 #include "daemon/api_clients.h"
 #include "daemon/api_event_recorder.h"
 #include "daemon/auth_cache.h"
@@ -84,7 +85,8 @@ int runDaemon(const ValidatedOptions& options) {
     return 1;
   };
 
-  // Before any client exists: completions need few threads (see configureTransportThreads).
+  // Before any other thread starts: few malloc arenas, and few transport threads (completions only).
+  tuneAllocator();
   kube::configureTransportThreads(kTransportThreads);
   auto config = kube::resolveRestConfig(kube::ConnectionFlags{o.kubeconfig, o.context, o.master});
   if (!config.ok()) return fail(config.error().message);
