@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The per-HPA controls end to end on the local control plane with hpa-sim and one daemon:
 # per-HPA sync periods of 2 s and 30 s (reconciles counted in /metrics), an HPA paused under load
-# (replicas kept, status showing the higher desired count, events) and resumed (scales at once).
+# (replicas kept, status showing the higher desired count, events) and resumed (scales at once),
+# owner-based pod selection (another Deployment's idle pods sharing the labels stop diluting).
 #
 #   controls_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
@@ -75,6 +76,18 @@ PIDS+=("$!")
 # --- pause: the held HPA computes (desired above its 2 replicas) but does not scale
 wait_for 90 "paused HPA held reports ScalingActive=False ScalingPaused" condition_is held ScalingActive ScalingPaused
 wait_for 60 "held's status shows the higher desired count while paused" desired_above held 2
+
+# --- pod selection: web's selector (app=shop) also picks other's two idle pods. Upstream's
+# label selection averages 2 x 100 % and 2 x 0 %: 50 %, on target, no scaling.
+utilization() { hpa_json "$1" | jq -r '.status.currentMetrics[0].resource.current.averageUtilization // empty'; }
+utilization_is() { [ "$(utilization "$1")" = "$2" ]; }
+wait_for 90 "web by label selector: 4 pods averaging 50 % (other's idle pods dilute)" utilization_is web 50
+[ "$(replicas deployment/web)" -eq 2 ] || fail "web scaled to $(replicas deployment/web) on a diluted metric of 50 %"
+pass "web by label selector: kept at 2 replicas, upstream's answer"
+# With OwnerReferences only web's own pods count: 100 %, so 4 replicas.
+"${K[@]}" annotate hpa web -n "$NS" hpa-controller.io/pod-selection=OwnerReferences >/dev/null
+wait_for 30 "web by owner references: scaled to 4 on its own pods' 100 %" bash -c "[ \$('$KUBECTL' --kubeconfig '$ADMIN_KUBECONFIG' get -n $NS deployment/web -o jsonpath='{.spec.replicas}') -eq 4 ]"
+[ "$(replicas deployment/other)" -eq 2 ] || fail "other changed to $(replicas deployment/other) replicas"
 
 # --- per-HPA sync periods, counted over a window (the pause holds meanwhile)
 wait_for 60 "fast and slow reconciled once" bash -c "[ \$(curl -s http://127.0.0.1:$PORT/metrics | grep -c '^hpa_controller_reconciles_total{name=\"\(fast\|slow\)\",namespace=\"$NS\"}') -eq 2 ]"
