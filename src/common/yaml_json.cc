@@ -205,6 +205,12 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       return Error::format("line {}: control character 0x{:02x} is not allowed in YAML", line,
                            static_cast<unsigned char>(c));
     }
+    // yaml-cpp 0.7 does not take a lone CR for a line break, though YAML does: "&a\rq," loops
+    // forever in it (fuzz finding) while this scan would see two lines. Only LF and CRLF pass.
+    if (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')) {
+      return Error::format("line {}: a carriage return not followed by a line feed (only LF and CRLF line breaks "
+                           "are read)", line);
+    }
     if (quote) {
       if (c == '\n') ++line;
       if (quote == '"' && c == '\\') {
@@ -218,7 +224,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       }
       continue;
     }
-    if (c == '\n' || c == '\r') {  // a lone CR breaks a line too
+    if (c == '\n' || c == '\r') {  // the CR of a CRLF
       if (c == '\n') ++line;
       lineStart = true;
       indent = 0;

@@ -141,6 +141,13 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
   auto control = yamlDocumentsToJson(std::string(kControl, sizeof kControl - 1));
   ASSERT_FALSE(control.ok());
   EXPECT_NE(control.error().message.find("control character 0x0e"), std::string::npos) << control.error().message;
+  // A lone CR is no line break to yaml-cpp, which loops on "&a\rq," (fuzz finding, kubeconfig).
+  for (const char* loneCr : {"&!!bicl\rqste,", "&a\rq,", "a: 1\rb: 2", "a: \"x\ry\"", "a: 1\r"}) {
+    auto r = yamlDocumentsToJson(loneCr);
+    ASSERT_FALSE(r.ok()) << loneCr;
+    EXPECT_NE(r.error().message.find("carriage return not followed by a line feed"), std::string::npos)
+        << r.error().message;
+  }
   auto crlf = yamlDocumentsToJson("a: 1\r\nb: [x,\r\n y]\r\n");
   ASSERT_TRUE(crlf.ok()) << crlf.error().message;
   EXPECT_EQ(nlohmann::json(*crlf).dump(), R"([{"a":1,"b":["x","y"]}])");
