@@ -197,6 +197,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   std::size_t lineBegin = 0;
   bool property = false;        // inside an anchor, tag or alias
   int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
+  bool afterQuoted = false;     // a quoted scalar ended on this line, in block context
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     // YAML text is printable (c-printable): no C0 control but tab and line breaks, no DEL. Such
@@ -220,12 +221,14 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
           ++i;
         } else {
           quote = 0;
+          afterQuoted = flowDepth == 0;
         }
       }
       continue;
     }
     if (c == '\n' || c == '\r') {  // the CR of a CRLF
       if (c == '\n') ++line;
+      afterQuoted = false;
       lineStart = true;
       indent = 0;
       property = false;
@@ -285,6 +288,13 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
     if (c == ',') {
       return Error::format("line {}: ',' begins a token outside a flow collection, which is not YAML", line);
     }
+    // After a quoted scalar only its key indicator may follow on the line ("\"a\": b"). Other text
+    // ("\"a\" b") is not YAML, and yaml-cpp 0.7 reads it as a plain scalar running on over the
+    // next lines, where a ',' then loops it forever (fuzz finding, config file target).
+    if (afterQuoted && c != ':') {
+      return Error::format("line {}: text after a quoted scalar, which is not YAML", line);
+    }
+    afterQuoted = false;
     if (i == lineBegin && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {
       i += 2;  // a document marker, not a scalar
     } else if (c == '[' || c == '{') {

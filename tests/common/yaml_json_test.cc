@@ -141,6 +141,18 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
   auto control = yamlDocumentsToJson(std::string(kControl, sizeof kControl - 1));
   ASSERT_FALSE(control.ok());
   EXPECT_NE(control.error().message.find("control character 0x0e"), std::string::npos) << control.error().message;
+  // Text after a quoted scalar runs on as a plain scalar in yaml-cpp, over a next line's ','
+  // (fuzz finding, config file target: it looped forever).
+  for (const char* afterQuote : {"\"a\"b] \n,", "\"a\" b\n,", "'a' b", "- \"a\" b\n  , c",
+                                 "\"`0v: &[\"\\\\X\\\\12] \n,"}) {
+    auto r = yamlDocumentsToJson(afterQuote);
+    ASSERT_FALSE(r.ok()) << afterQuote;
+    EXPECT_NE(r.error().message.find("text after a quoted scalar"), std::string::npos) << r.error().message;
+  }
+  for (const char* valid : {"\"a\": b", "k: \"v\" # c", "- \"a\"\n- \"b\": c", "\"a\" : b", "[\"a\" , \"b\"]",
+                            "k: 'it''s' # c\nl: \"x\"\n"}) {
+    EXPECT_TRUE(yamlDocumentsToJson(valid).ok()) << valid;
+  }
   // A lone CR is no line break to yaml-cpp, which loops on "&a\rq," (fuzz finding, kubeconfig).
   for (const char* loneCr : {"&!!bicl\rqste,", "&a\rq,", "a: 1\rb: 2", "a: \"x\ry\"", "a: 1\r"}) {
     auto r = yamlDocumentsToJson(loneCr);
