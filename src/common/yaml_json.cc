@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <optional>
@@ -178,6 +179,13 @@ void emit(YAML::Emitter& out, const json& value) {
 // plain scalar cannot begin with one), so the input is refused before yaml-cpp sees it. The scan
 // skips comments, quoted scalars, block scalars, plain scalars (their continuation lines too) and
 // the inside of flow collections, where a ',' is valid ("[a\n, b]", "a: x,y").
+// A character yaml-cpp 0.7 reads as part of a tag (its Exp::Tag, and '!' of tag handles).
+bool tagChar(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x80) return false;
+  return std::isalnum(u) || std::string_view("-#;/?:@&=+$_.~*'()%!").find(c) != std::string_view::npos;
+}
+
 std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   auto blank = [&](std::size_t at) {
     return at >= text.size() || text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r';
@@ -196,6 +204,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   int parentForNext = -1;       // that indentation for a scalar beginning next
   std::size_t lineBegin = 0;
   bool property = false;        // inside an anchor, tag or alias
+  bool tag = false;             // ... a tag
   int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
   bool afterQuoted = false;     // a quoted scalar ended on this line, in block context
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -246,6 +255,13 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
         continue;
       }
       blockScalarIndent = -1;
+      // yaml-cpp takes a '%' in the first column for a directive line, even inside a document
+      // or a plain scalar (fuzz finding, config file target: "%\n," looped it).
+      if (indent == 0 && c == '%') {
+        plain = false;
+        skipLine(i);
+        continue;
+      }
       // A more indented line continues a plain scalar; anything else ends it.
       if (plain && indent <= plainParent) plain = false;
       parentForNext = indent - 1;
@@ -281,8 +297,10 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       }
       continue;
     }
-    // Anchor, tag and alias names end at a flow indicator, which then begins a token of its own.
-    if (property && c != ',' && c != '[' && c != ']' && c != '{' && c != '}') continue;
+    // Anchor and alias names end at a flow indicator, tags (as yaml-cpp scans them) at any byte
+    // that is not a URI character; that byte then begins a token of its own ("!t\"x\"", a tag and
+    // a quoted scalar: fuzz finding, kubeconfig target).
+    if (property && (tag ? tagChar(c) : c != ',' && c != '[' && c != ']' && c != '{' && c != '}')) continue;
     property = false;
     // Here a token begins, in block context.
     if (c == ',') {
@@ -309,6 +327,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       parentForNext = static_cast<int>(i - lineBegin);
     } else if (c == '&' || c == '!' || c == '*') {
       property = true;
+      tag = c == '!';
     } else {
       plain = true;
       plainStart = static_cast<int>(i - lineBegin);
