@@ -12,9 +12,12 @@ constexpr int kArenas = 2;
 
 }  // namespace
 
+bool setsMallocTunables(const char* glibcTunables) {
+  return glibcTunables && std::string_view(glibcTunables).find("glibc.malloc.") != std::string_view::npos;
+}
+
 bool tuneAllocator() {
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::string_view(tunables).find("glibc.malloc.") != std::string_view::npos) return false;
+  if (setsMallocTunables(std::getenv("GLIBC_TUNABLES"))) return false;
   return mallopt(M_ARENA_MAX, kArenas) == 1;  // mallopt answers 1 on success
 }
 
