@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -205,6 +206,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   std::size_t lineBegin = 0;
   bool property = false;        // inside an anchor, tag or alias
   bool tag = false;             // ... a tag
+  bool propertyOnLine = false;  // an anchor or tag began on this line (block context)
   int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
   bool afterQuoted = false;     // a quoted scalar ended on this line, in block context
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -238,6 +240,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
     if (c == '\n' || c == '\r') {  // the CR of a CRLF
       if (c == '\n') ++line;
       afterQuoted = false;
+      propertyOnLine = false;
       lineStart = true;
       indent = 0;
       property = false;
@@ -327,11 +330,14 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       parentForNext = static_cast<int>(i - lineBegin);
     } else if (c == '&' || c == '!' || c == '*') {
       property = true;
+      propertyOnLine = true;
       tag = c == '!';
     } else {
       plain = true;
       plainStart = static_cast<int>(i - lineBegin);
-      plainParent = parentForNext;
+      // After an anchor or tag, yaml-cpp continues the scalar only on lines indented deeper than
+      // this one ("&a a\n," looped it: fuzz finding, config file target).
+      plainParent = propertyOnLine ? std::max(parentForNext, indent) : parentForNext;
     }
   }
   return std::nullopt;
