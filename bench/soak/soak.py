@@ -35,6 +35,7 @@ from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 HPA_LIST = "/apis/autoscaling/v2beta2/horizontalpodautoscalers"
 MILLI_PER_REPLICA = 50  # 100m request at 50 % utilization
 METRICS_LAG = 20  # seconds from a load change until the controller can have seen it
+SYNC = 20  # the daemons' sync period (15 s) and some slack for a busy machine
 
 
 def fnv1a32(text):
@@ -183,11 +184,12 @@ class Soak(Bench):
         return [n for n, _ in self.workloads if ds.get(n) != self.expected(n)]
 
     def early_downscales(self):
-        """Downscales below what a load seen within the stabilization window still called for.
+        """Downscales sooner than the stabilization window allows after a load the controller saw.
 
-        A load level counts once the controller could have seen it (METRICS_LAG after it began,
-        for hpa-sim's samples and a sync period), until it ended; a downscale at t to r replicas
-        is early if such a level inside [t - window + 5 s, t] needed more than r.
+        The controller reconciles every SYNC seconds or sooner and sees a load METRICS_LAG after
+        it starts, so a level from `start` to `end` lasting longer than both was seen by a
+        reconcile at `end - SYNC` or later: no downscale below what it needed may come before
+        `end - SYNC + window`. One that does (with 5 s to spare) is early: the window was lost.
         """
         bad = []
         for name, changes in self.replica_log.items():
@@ -198,13 +200,12 @@ class Soak(Bench):
                     continue
                 for j, (start, milli) in enumerate(levels):
                     end = levels[j + 1][0] if j + 1 < len(levels) else math.inf
-                    seen_from = start + METRICS_LAG
-                    if seen_from < end and seen_from <= t and end >= t - self.a.window + 5:
-                        need = max(1, min(self.max_replicas, math.ceil(milli / MILLI_PER_REPLICA)))
-                        if need > r:
-                            bad.append(f"{name} scaled {changes[i - 1][1]}->{r} at {t - self.t0:.0f}s while a load "
-                                       f"needing {need} was seen {t - seen_from:.0f}s before (window {self.a.window}s)")
-                            break
+                    seen = end - SYNC >= start + METRICS_LAG and start + METRICS_LAG <= t
+                    need = max(1, min(self.max_replicas, math.ceil(milli / MILLI_PER_REPLICA)))
+                    if seen and need > r and t < end - SYNC + self.a.window - 5:
+                        bad.append(f"{name} scaled {changes[i - 1][1]}->{r} at {t - self.t0:.0f}s, {t - end:.0f}s "
+                                   f"after a load needing {need} ended (window {self.a.window}s)")
+                        break
         return bad
 
     def run(self):
@@ -229,12 +230,12 @@ class Soak(Bench):
                         ("metrics outages", self.a.outages), ("leader kills", self.a.kills)):
             plan += [((i + 0.5) * duration / n + random.uniform(-5, 5), kind) for i in range(n)]
         plan.sort()
-        load_every = max(30, duration // 8)
+        load_every = max(60, duration // 8)
         self.t0 = time.time()
         self.load_history = {n: [(self.t0 - 3600, m)] for n, m in self.loads.items()}
         next_load, next_sample = self.t0 + 20, self.t0
         # The last load change leaves time to settle inside the run.
-        last_load_change = self.t0 + duration - self.a.window - 60
+        last_load_change = self.t0 + duration - self.a.window - 30
         while time.time() - self.t0 < duration:
             now = time.time()
             if plan and now - self.t0 >= plan[0][0]:
