@@ -280,7 +280,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
     }
     if (flowDepth > 0) {
       if (c == '[' || c == '{') ++flowDepth;
-      if (c == ']' || c == '}') --flowDepth;
+      if (c == ']' || c == '}') afterQuoted = --flowDepth == 0;  // a whole node ended, as after a quote
       // A quote opens a quoted scalar only where a node begins, not inside "don't".
       const char before = i > 0 ? text[i - 1] : ' ';
       if ((c == '"' || c == '\'') && (before == '[' || before == '{' || before == ',' || before == ':' ||
@@ -309,11 +309,12 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
     if (c == ',') {
       return Error::format("line {}: ',' begins a token outside a flow collection, which is not YAML", line);
     }
-    // After a quoted scalar only its key indicator may follow on the line ("\"a\": b"). Other text
-    // ("\"a\" b") is not YAML, and yaml-cpp 0.7 reads it as a plain scalar running on over the
-    // next lines, where a ',' then loops it forever (fuzz finding, config file target).
+    // After a quoted scalar or a flow collection only its key indicator may follow on the line
+    // ("\"a\": b"). Other text ("\"a\" b", "[a]b") is not YAML, and yaml-cpp 0.7 reads it as a
+    // plain scalar running on over the next lines, where a ',' then loops it forever (fuzz
+    // findings, config file target).
     if (afterQuoted && c != ':') {
-      return Error::format("line {}: text after a quoted scalar, which is not YAML", line);
+      return Error::format("line {}: text after a quoted scalar or a flow collection, which is not YAML", line);
     }
     afterQuoted = false;
     if (i == lineBegin && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {

@@ -144,13 +144,15 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
   // Text after a quoted scalar runs on as a plain scalar in yaml-cpp, over a next line's ','
   // (fuzz finding, config file target: it looped forever).
   for (const char* afterQuote : {"\"a\"b] \n,", "\"a\" b\n,", "'a' b", "- \"a\" b\n  , c",
-                                 "\"`0v: &[\"\\\\X\\\\12] \n,"}) {
+                                 "\"`0v: &[\"\\\\X\\\\12] \n,",
+                                 "[a] b\n,", "[-]-x \n\n,o"}) {
     auto r = yamlDocumentsToJson(afterQuote);
     ASSERT_FALSE(r.ok()) << afterQuote;
-    EXPECT_NE(r.error().message.find("text after a quoted scalar"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("text after a quoted scalar or a flow collection"), std::string::npos)
+        << r.error().message;
   }
   for (const char* valid : {"\"a\": b", "k: \"v\" # c", "- \"a\"\n- \"b\": c", "\"a\" : b", "[\"a\" , \"b\"]",
-                            "k: 'it''s' # c\nl: \"x\"\n"}) {
+                            "k: 'it''s' # c\nl: \"x\"\n", "[a] # c", "{a: 1} # c\nb: [x]\n", "- [a, b]\n- c"}) {
     EXPECT_TRUE(yamlDocumentsToJson(valid).ok()) << valid;
   }
   // yaml-cpp ends a tag at a byte that is no URI character, which then begins a token, and it
