@@ -35,7 +35,7 @@ from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 HPA_LIST = "/apis/autoscaling/v2beta2/horizontalpodautoscalers"
 MILLI_PER_REPLICA = 50  # 100m request at 50 % utilization
 METRICS_LAG = 20  # seconds from a load change until the controller can have seen it
-SYNC = 20  # the daemons' sync period (15 s) and some slack for a busy machine
+SYNC = 30  # the daemons' sync period (15 s), the batched metrics' reuse (7.5 s) and slack
 
 
 def fnv1a32(text):
@@ -118,10 +118,20 @@ class Soak(Bench):
         return None
 
     def check_alive(self):
-        for name, (p, _) in self.daemons.items():
-            if p.poll() is not None and p.pid not in self.killed:
+        for name, (p, _) in list(self.daemons.items()):
+            if p.poll() is None or p.pid in self.killed:
+                continue
+            self.killed.add(p.pid)  # handled once
+            with open(os.path.join(self.dir, f"{name}.log"), errors="replace") as f:
+                lost_lease = "leadership lost" in f.read()
+            if p.returncode == 1 and lost_lease:
+                # As kube-controller-manager does, a leader that cannot renew its lease (here
+                # across an apiserver restart) exits; its Deployment would start it again.
+                self.counts["restarts after a lost lease"] = self.counts.get("restarts after a lost lease", 0) + 1
+                os.rename(os.path.join(self.dir, f"{name}.log"), os.path.join(self.dir, f"{name}-{p.pid}.log"))
+                self.start_daemon(name)
+            else:
                 self.failures.append(f"{name} (pid {p.pid}) exited by itself with {p.returncode}")
-                self.killed.add(p.pid)  # reported once
 
     # ------------------------------------------------------------ load and observation
     def change_load(self):
