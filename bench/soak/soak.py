@@ -193,6 +193,31 @@ class Soak(Bench):
         ds = {d["metadata"]["name"]: d["spec"].get("replicas", 1) for d in items}
         return [n for n, _ in self.workloads if ds.get(n) != self.expected(n)]
 
+    def explain_unsettled(self, names):
+        """Why a workload is not at its size, in the controller's own words: the live explain of its
+        HPA (read-only) and its pods' readiness, written to DIR/unsettled.txt."""
+        ns_of = dict(self.workloads)
+        path = os.path.join(self.dir, "unsettled.txt")
+        with open(path, "w") as out:
+            for name in names:
+                if name not in ns_of:
+                    continue
+                ns = ns_of[name]
+                out.write(f"==== {ns}/{name}: load {self.loads[name]}m, expected {self.expected(name)} replicas\n")
+                try:
+                    pods, _ = self.kube.list(f"/api/v1/namespaces/{ns}/pods?labelSelector=app%3D{name}")
+                    for pod in pods:
+                        conds = {c["type"]: c["status"] for c in pod.get("status", {}).get("conditions", [])}
+                        out.write(f"pod {pod['metadata']['name']} phase={pod.get('status', {}).get('phase')} "
+                                  f"ready={conds.get('Ready')} deleting={'deletionTimestamp' in pod['metadata']}\n")
+                except Exception as e:
+                    out.write(f"pods: {e}\n")
+                r = subprocess.run([self.a.controller, "explain", f"{ns}/{name}", "--kubeconfig",
+                                    self.kubeconfigs["hpa-controller"], "-o", "text"],
+                                   capture_output=True, text=True, timeout=60)
+                out.write(r.stdout + r.stderr + "\n")
+        log(f"  the unsettled workloads explained in {path}")
+
     def early_downscales(self):
         """Downscales sooner than the stabilization window allows after a load the controller saw.
 
@@ -279,6 +304,7 @@ class Soak(Bench):
         self.stop_watch.set()
         if off:
             self.failures.append(f"{len(off)} workloads not at their size: {off[:10]}")
+            self.explain_unsettled(off[:5])
 
         leader = self.leader()
         caches = {}
