@@ -209,6 +209,7 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
   bool propertyOnLine = false;  // an anchor or tag began on this line (block context)
   int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
   bool afterQuoted = false;     // a quoted scalar ended on this line, in block context
+  int propertyColumn = -1;      // the column of an anchor or tag whose indentation yaml-cpp keeps
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     // YAML text is printable (c-printable): no C0 control but tab and line breaks, no DEL. Such
@@ -265,6 +266,15 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
         skipLine(i);
         continue;
       }
+      // A document marker in the first column ends a plain scalar, however deep the scalar's
+      // parent: "a\n---\n," (fuzz finding, config file target) is a scalar, a marker and a ','.
+      if (indent == 0 && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {
+        plain = false;
+        propertyColumn = -1;
+      }
+      // A line indented less than an anchor's or tag's column ends the indentation yaml-cpp
+      // keeps for it.
+      if (indent < propertyColumn) propertyColumn = -1;
       // A more indented line continues a plain scalar; anything else ends it.
       if (plain && indent <= plainParent) plain = false;
       parentForNext = indent - 1;
@@ -333,12 +343,16 @@ std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
       property = true;
       propertyOnLine = true;
       tag = c == '!';
+      if (c != '*') propertyColumn = std::max(propertyColumn, static_cast<int>(i - lineBegin));
     } else {
       plain = true;
       plainStart = static_cast<int>(i - lineBegin);
       // After an anchor or tag, yaml-cpp continues the scalar only on lines indented deeper than
-      // this one ("&a a\n," looped it: fuzz finding, config file target).
+      // this one ("&a a\n," looped it: fuzz finding, config file target), and any later plain
+      // scalar only on lines deeper than the anchor's column, until a line indented less ends
+      // that ("&a a\nx\n," looped it too).
       plainParent = propertyOnLine ? std::max(parentForNext, indent) : parentForNext;
+      plainParent = std::max(plainParent, propertyColumn);
     }
   }
   return std::nullopt;

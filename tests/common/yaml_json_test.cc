@@ -159,14 +159,15 @@ TEST(YamlJson, ALineStartingWithACommaOutsideFlowIsRefused) {
   // reads a '%' in the first column as a directive line (fuzz findings, kubeconfig and config
   // file targets: both looped forever on the ',' that followed).
   for (const char* hidden : {"!P/ce\": x\", y", "!t\"a\", b", "a: 1\n%\n,", "%YAML 1.2\n,\n", "a\n%\n\n, b",
-                             "&>0p\ta\n,", "&a a\n,", "!t\ta\n,"}) {
+                             "&>0p\ta\n,", "&a a\n,", "!t\ta\n,", "a\n---\n,", "a\n...\n, b", "&a a\nx\n,", "!t a\nx\ny\n,", "&: =\n\xf7\n,"}) {
     auto r = yamlDocumentsToJson(hidden);
     ASSERT_FALSE(r.ok()) << hidden;
     EXPECT_NE(r.error().message.find("',' begins a token outside a flow collection"), std::string::npos)
         << r.error().message;
   }
   for (const char* valid : {"!!str a, b", "a: !!int 1", "a: !t x,y", "%YAML 1.2\n---\na: [x, y]", "!<tag:yaml.org,2002:str> a",
-                            "&a a\n  b, c", "a\n, b"}) {
+                            "&a a\n  b, c", "a\n, b", "a\n---\nb, c", "a\n ---\n, b", "a: &x 1\nb: foo\n  , bar",
+                            "&a a\n---\nx\n, b"}) {
     EXPECT_TRUE(yamlDocumentsToJson(valid).ok()) << valid;
   }
   // A lone CR is no line break to yaml-cpp, which loops on "&a\rq," (fuzz finding, kubeconfig).
