@@ -15,7 +15,8 @@ Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock
                                     PrometheusObserver& observer) {
   ClientSet set;
   for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
-                               std::pair{"status", &set.status}, std::pair{"metrics", &set.metrics},
+                               std::pair{"status", &set.status}, std::pair{"history", &set.history},
+                               std::pair{"metrics", &set.metrics},
                                std::pair{"events", &set.events}, std::pair{"leases", &set.leases},
                                std::pair{"auth", &set.auth}}) {
     kube::RestConfig own = config;

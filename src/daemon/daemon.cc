@@ -150,7 +150,7 @@ int runDaemon(const ValidatedOptions& options) {
                                          logger.child("controller"), &observer, &owners},
       controllerOptions);
   std::unique_ptr<HistoryPersister> persister;
-  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(*clients->status, hpaApiVersion, logger.child("history"));
+  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(*clients->history, hpaApiVersion, logger.child("history"));
   HpaRunner runner(controller, hpaInformer, metricsApi, persister.get(), observer, writtenVersions, clock,
                    logger.child("runner"),
                    RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
