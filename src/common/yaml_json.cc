@@ -1,14 +1,16 @@
 #include "common/yaml_json.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/yaml.h>  // the emitter only: jsonToYaml
+#include <yaml.h>           // libyaml: the parser
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace hpa {
 namespace {
@@ -78,54 +80,206 @@ json plainScalar(const std::string& s) {
   return s;
 }
 
-// Kubernetes objects nest a dozen levels; yaml-cpp itself refuses more than 2000 while parsing.
-// The conversion has its own bound because an alias may name its own ancestor (`&a [*a]`), a
-// cycle yaml-cpp builds without complaint.
+// Parsing is libyaml's, composing and conversion ours. Why libyaml: yaml-cpp 0.7's parser (Debian
+// bookworm's) loops forever, allocating without bound, on malformed input (fuzz findings kept
+// coming past a hand-written pre-scan); libyaml is fuzzed continuously upstream. Its events are
+// composed here rather than by its loader (yaml_parser_load), which recurses once per nesting
+// level without a bound, looks anchors up linearly, refuses a redefined anchor (YAML lets a later
+// one replace it, as yaml-cpp did) and drops whether a scalar had a tag, which `!!str 1` needs.
+
+// Kubernetes objects nest a dozen levels; composing refuses more than this as it reads (libyaml
+// has no bound of its own). The conversion has the same bound because an alias may name its own
+// ancestor (`&a [*a]`), a cycle in the composed nodes.
 constexpr int kMaxDepth = 1000;
 
 struct Limits {
   size_t valuesLeft;  // values the conversion may still produce (aliases expand)
 };
 
-Error at(const YAML::Node& node, const std::string& what) {
-  return Error::format("line {}, column {}: {}", node.Mark().line + 1, node.Mark().column + 1, what);
+// A composed node. An alias is no node of its own: its parent refers to the anchored node.
+struct Node {
+  enum class Kind { kScalar, kSequence, kMapping };
+  Kind kind = Kind::kScalar;
+  yaml_mark_t mark{};          // where the node (its anchor or tag, if any) begins
+  bool untaggedPlain = false;  // a plain scalar without a tag: it resolves by the core schema
+  std::string scalar{};
+  std::vector<size_t> children{};  // a sequence's items; a mapping's keys and values, alternately
+};
+using Document = std::vector<Node>;  // its root first
+
+Error at(const yaml_mark_t& mark, std::string_view what) {
+  return Error::format("line {}, column {}: {}", mark.line + 1, mark.column + 1, what);
 }
 
-Result<json> convert(const YAML::Node& node, int depth, Limits& limits) {
-  if (depth > kMaxDepth) return at(node, fmt::format("nested deeper than {} levels (or a recursive alias)", kMaxDepth));
+// A null to yaml-cpp, whose reading this keeps: such a key is refused, such a document skipped.
+bool isNull(const Node& node) {
+  return node.kind == Node::Kind::kScalar && node.untaggedPlain && plainScalar(node.scalar).is_null();
+}
+
+Result<json> convert(const Document& doc, size_t index, int depth, Limits& limits) {
+  const Node& node = doc[index];
+  if (depth > kMaxDepth) return at(node.mark, fmt::format("nested deeper than {} levels (or a recursive alias)", kMaxDepth));
   if (limits.valuesLeft == 0) {
-    return at(node, "excessive aliasing: the document expands to more values than its size allows");
+    return at(node.mark, "excessive aliasing: the document expands to more values than its size allows");
   }
   --limits.valuesLeft;
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return json(nullptr);
-    case YAML::NodeType::Scalar:
-      // yaml-cpp tags quoted scalars "!" and plain ones "?".
-      if (node.Tag() == "?") return plainScalar(node.Scalar());
-      return json(node.Scalar());
-    case YAML::NodeType::Sequence: {
+  switch (node.kind) {
+    case Node::Kind::kScalar:
+      if (node.untaggedPlain) return plainScalar(node.scalar);
+      return json(node.scalar);  // quoted, literal, folded or tagged (`!!str 1`, `!!int 1`): a string
+    case Node::Kind::kSequence: {
       json arr = json::array();
-      for (const auto& item : node) {
-        auto v = convert(item, depth + 1, limits);
+      for (size_t item : node.children) {
+        auto v = convert(doc, item, depth + 1, limits);
         if (!v.ok()) return v;
         arr.push_back(std::move(*v));
       }
       return arr;
     }
-    case YAML::NodeType::Map: {
+    case Node::Kind::kMapping: {
       json obj = json::object();
-      for (const auto& kv : node) {
-        if (!kv.first.IsScalar()) return at(kv.first, "mapping keys must be scalars");
-        auto v = convert(kv.second, depth + 1, limits);
+      for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
+        const Node& key = doc[node.children[i]];
+        if (key.kind != Node::Kind::kScalar || isNull(key)) return at(key.mark, "mapping keys must be scalars");
+        auto v = convert(doc, node.children[i + 1], depth + 1, limits);
         if (!v.ok()) return v;
-        obj[kv.first.Scalar()] = std::move(*v);
+        obj[key.scalar] = std::move(*v);  // a repeated key: the last value wins
       }
       return obj;
     }
   }
   return json(nullptr);
+}
+
+// A libyaml parser reading `text` (not copied: it must outlive the parser), freed on scope exit.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : initialized_(yaml_parser_initialize(&parser_) != 0) {
+    static const unsigned char kNothing = 0;  // libyaml wants a non-null pointer even for no input
+    if (initialized_) {
+      yaml_parser_set_input_string(
+          &parser_, text.empty() ? &kNothing : reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    }
+  }
+  ~Parser() {
+    if (initialized_) yaml_parser_delete(&parser_);
+  }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  bool initialized() const { return initialized_; }
+  yaml_parser_t* get() { return &parser_; }
+
+ private:
+  yaml_parser_t parser_{};
+  bool initialized_;
+};
+
+// One event; yaml_parser_parse fills it (zeroed when it fails), and it is freed on scope exit.
+struct Event {
+  yaml_event_t event{};
+  Event() = default;
+  ~Event() { yaml_event_delete(&event); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+};
+
+// The position of byte `offset`: libyaml's reader errors name an offset, not a mark.
+yaml_mark_t markAt(std::string_view text, size_t offset) {
+  yaml_mark_t mark{std::min(offset, text.size()), 0, 0};
+  size_t lineStart = 0;
+  for (size_t i = 0; i < mark.index; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
+      ++mark.line;
+      lineStart = i + 1;
+    }
+  }
+  mark.column = mark.index - lineStart;
+  return mark;
+}
+
+Error parseError(const yaml_parser_t& parser, std::string_view text) {
+  if (parser.error == YAML_MEMORY_ERROR) return Error::of("out of memory while parsing YAML");
+  std::string what = parser.problem != nullptr ? parser.problem : "not YAML";
+  yaml_mark_t mark = parser.problem_mark;
+  if (parser.error == YAML_READER_ERROR) {
+    mark = markAt(text, parser.problem_offset);
+    if (parser.problem_value != -1) what += fmt::format(" (0x{:02x})", parser.problem_value);
+  }
+  if (parser.context != nullptr) {
+    what += fmt::format(" ({} at line {}, column {})", parser.context, parser.context_mark.line + 1,
+                        parser.context_mark.column + 1);
+  }
+  return at(mark, what);
+}
+
+std::string_view chars(const yaml_char_t* s) { return reinterpret_cast<const char*>(s); }
+
+// Every document of the text, composed from libyaml's events. Anchors belong to their document.
+Result<std::vector<Document>> compose(std::string_view text) {
+  Parser parser(text);
+  if (!parser.initialized()) return Error::of("out of memory while parsing YAML");
+  std::vector<Document> docs;
+  std::unordered_map<std::string, size_t> anchors;
+  std::vector<size_t> open;  // the collections being read, outermost first
+  for (;;) {
+    Event event;
+    if (!yaml_parser_parse(parser.get(), &event.event)) return parseError(*parser.get(), text);
+    const yaml_event_t& e = event.event;
+    if (e.type == YAML_STREAM_END_EVENT) return docs;
+    if (e.type == YAML_DOCUMENT_START_EVENT) {
+      docs.emplace_back();
+      anchors.clear();
+      open.clear();
+      continue;
+    }
+    if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
+      open.pop_back();
+      continue;
+    }
+    if (e.type != YAML_ALIAS_EVENT && e.type != YAML_SCALAR_EVENT && e.type != YAML_SEQUENCE_START_EVENT &&
+        e.type != YAML_MAPPING_START_EVENT) {
+      continue;  // stream start, document end
+    }
+    // A node: the document's root, or the next item, key or value of the innermost open collection.
+    if (open.size() > static_cast<size_t>(kMaxDepth)) {
+      return at(e.start_mark, fmt::format("nested deeper than {} levels", kMaxDepth));
+    }
+    Document& doc = docs.back();
+    size_t index = doc.size();
+    const yaml_char_t* anchor = nullptr;
+    switch (e.type) {
+      case YAML_ALIAS_EVENT: {
+        auto it = anchors.find(std::string(chars(e.data.alias.anchor)));
+        if (it == anchors.end()) {
+          return at(e.start_mark, fmt::format("alias *{} names no anchor before it", chars(e.data.alias.anchor)));
+        }
+        index = it->second;
+        break;
+      }
+      case YAML_SCALAR_EVENT: {
+        const auto& s = e.data.scalar;
+        Node node{.kind = Node::Kind::kScalar, .mark = e.start_mark};
+        // A quoted, literal or folded scalar, or one with any tag (`! 1` too), stays a string.
+        node.untaggedPlain = s.style == YAML_PLAIN_SCALAR_STYLE && s.tag == nullptr;
+        node.scalar.assign(chars(s.value).data(), s.length);
+        doc.push_back(std::move(node));
+        anchor = s.anchor;
+        break;
+      }
+      default: {  // a sequence or a mapping begins
+        const bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
+        doc.push_back(Node{.kind = sequence ? Node::Kind::kSequence : Node::Kind::kMapping, .mark = e.start_mark});
+        anchor = sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
+        break;
+      }
+    }
+    if (!open.empty()) doc[open.back()].children.push_back(index);
+    // Registered before the node's children are read, so `&a [*a]` names its own sequence; a
+    // later anchor of the same name replaces this one.
+    if (anchor != nullptr) anchors[std::string(chars(anchor))] = index;
+    if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) open.push_back(index);
+  }
 }
 
 void emit(YAML::Emitter& out, const json& value) {
@@ -174,190 +328,6 @@ void emit(YAML::Emitter& out, const json& value) {
   }
 }
 
-// yaml-cpp 0.7 (Debian bookworm's) can loop forever, allocating without bound, on a ',' (the
-// flow entry indicator) where a token begins outside any flow collection: ",", "- a\n, b",
-// "[a], b" and "{\"a\": 1}, 2" do (fuzz findings; 4 GB in 20 s). Such a ',' is never YAML (a
-// plain scalar cannot begin with one), so the input is refused before yaml-cpp sees it. The scan
-// skips comments, quoted scalars, block scalars, plain scalars (their continuation lines too) and
-// the inside of flow collections, where a ',' is valid ("[a\n, b]", "a: x,y").
-// A character yaml-cpp 0.7 reads as part of a tag (its Exp::Tag, and '!' of tag handles).
-bool tagChar(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x80) return false;
-  return std::isalnum(u) || std::string_view("-#;/?:@&=+$_.~*'()%!").find(c) != std::string_view::npos;
-}
-
-std::optional<Error> flowEntryOutsideFlow(std::string_view text) {
-  auto blank = [&](std::size_t at) {
-    return at >= text.size() || text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r';
-  };
-  auto skipLine = [&](std::size_t& i) {
-    while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-  };
-  int line = 1;
-  int indent = 0;
-  bool lineStart = true;
-  int flowDepth = 0;
-  char quote = 0;
-  bool plain = false;           // inside a plain scalar (block context)
-  int plainStart = 0;           // its column
-  int plainParent = 0;          // the indentation of the node holding it: continuation lines go deeper
-  int parentForNext = -1;       // that indentation for a scalar beginning next
-  std::size_t lineBegin = 0;
-  bool property = false;        // inside an anchor, tag or alias
-  bool tag = false;             // ... a tag
-  bool propertyOnLine = false;  // an anchor or tag began on this line (block context)
-  int blockScalarIndent = -1;   // >= 0: inside a block scalar begun on a line of this indentation
-  bool afterQuoted = false;     // a quoted scalar ended on this line, in block context
-  int propertyColumn = -1;      // the column of an anchor or tag whose indentation yaml-cpp keeps
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    // YAML text is printable (c-printable): no C0 control but tab and line breaks, no DEL. Such
-    // bytes also drive yaml-cpp 0.7 into its endless loop (fuzz finding), so they are refused.
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\x7f') {
-      return Error::format("line {}: control character 0x{:02x} is not allowed in YAML", line,
-                           static_cast<unsigned char>(c));
-    }
-    // yaml-cpp 0.7 does not take a lone CR for a line break, though YAML does: "&a\rq," loops
-    // forever in it (fuzz finding) while this scan would see two lines. Only LF and CRLF pass.
-    if (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')) {
-      return Error::format("line {}: a carriage return not followed by a line feed (only LF and CRLF line breaks "
-                           "are read)", line);
-    }
-    if (quote) {
-      if (c == '\n') ++line;
-      if (quote == '"' && c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-          ++i;
-        } else {
-          quote = 0;
-          afterQuoted = flowDepth == 0;
-        }
-      }
-      continue;
-    }
-    if (c == '\n' || c == '\r') {  // the CR of a CRLF
-      if (c == '\n') ++line;
-      afterQuoted = false;
-      propertyOnLine = false;
-      lineStart = true;
-      indent = 0;
-      property = false;
-      lineBegin = i + 1;
-      continue;
-    }
-    if (lineStart && c == ' ') {
-      ++indent;
-      continue;
-    }
-    if (lineStart) {
-      lineStart = false;
-      if (blockScalarIndent >= 0 && indent > blockScalarIndent) {
-        skipLine(i);
-        continue;
-      }
-      blockScalarIndent = -1;
-      // yaml-cpp takes a '%' in the first column for a directive line, even inside a document
-      // or a plain scalar (fuzz finding, config file target: "%\n," looped it).
-      if (indent == 0 && c == '%') {
-        plain = false;
-        skipLine(i);
-        continue;
-      }
-      // A document marker in the first column ends a plain scalar, however deep the scalar's
-      // parent: "a\n---\n," (fuzz finding, config file target) is a scalar, a marker and a ','.
-      if (indent == 0 && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {
-        plain = false;
-        propertyColumn = -1;
-      }
-      // A line indented less than an anchor's or tag's column ends the indentation yaml-cpp
-      // keeps for it.
-      if (indent < propertyColumn) propertyColumn = -1;
-      // A more indented line continues a plain scalar; anything else ends it.
-      if (plain && indent <= plainParent) plain = false;
-      parentForNext = indent - 1;
-      if (c == '#') {  // a comment line; it ends a plain scalar
-        plain = false;
-        skipLine(i);
-        continue;
-      }
-    } else if (c == '#' && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
-      if (flowDepth == 0) plain = false;
-      skipLine(i);
-      continue;
-    }
-    if (flowDepth > 0) {
-      if (c == '[' || c == '{') ++flowDepth;
-      if (c == ']' || c == '}') afterQuoted = --flowDepth == 0;  // a whole node ended, as after a quote
-      // A quote opens a quoted scalar only where a node begins, not inside "don't".
-      const char before = i > 0 ? text[i - 1] : ' ';
-      if ((c == '"' || c == '\'') && (before == '[' || before == '{' || before == ',' || before == ':' ||
-                                       before == ' ' || before == '\t')) {
-        quote = c;
-      }
-      continue;
-    }
-    if (c == ' ' || c == '\t') {
-      property = false;
-      continue;
-    }
-    if (plain) {
-      if (c == ':' && blank(i + 1)) {  // "key: " ends the key; the value is a new token
-        plain = false;
-        parentForNext = plainStart;
-      }
-      continue;
-    }
-    // Anchor and alias names end at a flow indicator, tags (as yaml-cpp scans them) at any byte
-    // that is not a URI character; that byte then begins a token of its own ("!t\"x\"", a tag and
-    // a quoted scalar: fuzz finding, kubeconfig target).
-    if (property && (tag ? tagChar(c) : c != ',' && c != '[' && c != ']' && c != '{' && c != '}')) continue;
-    property = false;
-    // Here a token begins, in block context.
-    if (c == ',') {
-      return Error::format("line {}: ',' begins a token outside a flow collection, which is not YAML", line);
-    }
-    // After a quoted scalar or a flow collection only its key indicator may follow on the line
-    // ("\"a\": b"). Other text ("\"a\" b", "[a]b") is not YAML, and yaml-cpp 0.7 reads it as a
-    // plain scalar running on over the next lines, where a ',' then loops it forever (fuzz
-    // findings, config file target).
-    if (afterQuoted && c != ':') {
-      return Error::format("line {}: text after a quoted scalar or a flow collection, which is not YAML", line);
-    }
-    afterQuoted = false;
-    if (i == lineBegin && (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") && blank(i + 3)) {
-      i += 2;  // a document marker, not a scalar
-    } else if (c == '[' || c == '{') {
-      flowDepth = 1;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '|' || c == '>') {
-      blockScalarIndent = indent;
-      skipLine(i);
-    } else if ((c == '-' || c == '?' || c == ':') && blank(i + 1)) {
-      // an indicator: the next token begins after it, inside this one
-      parentForNext = static_cast<int>(i - lineBegin);
-    } else if (c == '&' || c == '!' || c == '*') {
-      property = true;
-      propertyOnLine = true;
-      tag = c == '!';
-      if (c != '*') propertyColumn = std::max(propertyColumn, static_cast<int>(i - lineBegin));
-    } else {
-      plain = true;
-      plainStart = static_cast<int>(i - lineBegin);
-      // After an anchor or tag, yaml-cpp continues the scalar only on lines indented deeper than
-      // this one ("&a a\n," looped it: fuzz finding, config file target), and any later plain
-      // scalar only on lines deeper than the anchor's column, until a line indented less ends
-      // that ("&a a\nx\n," looped it too).
-      plainParent = propertyOnLine ? std::max(parentForNext, indent) : parentForNext;
-      plainParent = std::max(plainParent, propertyColumn);
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::string jsonToYaml(const json& value) {
@@ -369,21 +339,17 @@ std::string jsonToYaml(const json& value) {
 }
 
 Result<std::vector<nlohmann::json>> yamlDocumentsToJson(std::string_view text) {
-  if (auto refused = flowEntryOutsideFlow(text)) return *refused;
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return Error::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg);
-  }
+  // Every document is read before any is converted: a parse error anywhere fails the whole text.
+  auto docs = compose(text);
+  if (!docs.ok()) return docs.error();
   std::vector<nlohmann::json> out;
   // Without aliases a document has at most about one value per byte; with them it may expand,
   // but never past this: `a: &a [x,x]` `b: &b [*a,*a]` ... grows exponentially otherwise (a
   // "billion laughs" document of a few hundred bytes took minutes and gigabytes).
   Limits limits{2 * text.size() + 1024};
-  for (const auto& doc : docs) {
-    if (doc.IsNull() || !doc.IsDefined()) continue;
-    auto j = convert(doc, 0, limits);
+  for (const Document& doc : *docs) {
+    if (doc.empty() || isNull(doc.front())) continue;  // an empty document, or a null
+    auto j = convert(doc, 0, 0, limits);
     if (!j.ok()) return j.error();
     out.push_back(std::move(*j));
   }
