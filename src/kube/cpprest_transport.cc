@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/ssl.hpp>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 #include <cctype>
 #include <chrono>
 #include <future>
@@ -33,21 +36,47 @@ std::string lower(std::string s) {
   return s;
 }
 
-void applyTls(boost::asio::ssl::context& ctx, const TlsSettings& tls) {
-  if (!tls.caData.empty()) ctx.add_certificate_authority(boost::asio::buffer(tls.caData));
+// The certificates a transport trusts, parsed once and shared by every connection it opens.
+// cpprest gives each new connection a context loaded with the system trust store (its
+// set_default_verify_paths: about 870 KiB of parsed certificates, kept as long as the
+// connection is pooled; a daemon holds a few dozen connections, so most of its heap was trust
+// stores). Replacing that store with this one frees it. With a cluster CA, only that CA is
+// trusted, as client-go trusts only the kubeconfig's CA when one is given.
+using TrustStore = std::shared_ptr<X509_STORE>;
+
+TrustStore makeTrustStore(const TlsSettings& tls) {
+  TrustStore store(X509_STORE_new(), X509_STORE_free);
+  if (!store) throw std::bad_alloc();
+  if (tls.caData.empty()) {
+    X509_STORE_set_default_paths(store.get());
+    return store;
+  }
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(tls.caData.data(), static_cast<int>(tls.caData.size())),
+                                                BIO_free);
+  while (bio) {
+    std::unique_ptr<X509, decltype(&X509_free)> cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr), X509_free);
+    if (!cert) break;
+    X509_STORE_add_cert(store.get(), cert.get());
+  }
+  ERR_clear_error();  // the read past the last certificate
+  return store;
+}
+
+void applyTls(boost::asio::ssl::context& ctx, const TlsSettings& tls, const TrustStore& trust) {
+  SSL_CTX_set1_cert_store(ctx.native_handle(), trust.get());
   if (!tls.clientCertData.empty()) {
     ctx.use_certificate_chain(boost::asio::buffer(tls.clientCertData));
     ctx.use_private_key(boost::asio::buffer(tls.clientKeyData), boost::asio::ssl::context::pem);
   }
 }
 
-client::http_client_config makeConfig(const TlsSettings& tls, Duration timeout) {
+client::http_client_config makeConfig(const TlsSettings& tls, const TrustStore& trust, Duration timeout) {
   client::http_client_config config;
   config.set_validate_certificates(!tls.insecureSkipVerify);
   // cpprest's timeout bounds each read, not the whole request: for streams it must exceed the
   // longest silence a watch can have (the server's timeout; bookmarks arrive about every minute).
   config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
-  config.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) { applyTls(ctx, tls); });
+  config.set_ssl_context_callback([tls, trust](boost::asio::ssl::context& ctx) { applyTls(ctx, tls, trust); });
   return config;
 }
 
@@ -128,8 +157,11 @@ std::optional<T> awaitUntil(pplx::task<T> task, std::chrono::steady_clock::time_
 class CpprestTransport final : public Transport {
  public:
   CpprestTransport(const std::string& server, const TlsSettings& tls, const TransportLimits& limits)
-      : requests_(utility::conversions::to_string_t(server), makeConfig(tls, limits.timeout)),
-        streams_(utility::conversions::to_string_t(server), makeConfig(tls, limits.streamReadTimeout)),
+      : CpprestTransport(server, tls, limits, makeTrustStore(tls)) {}
+  CpprestTransport(const std::string& server, const TlsSettings& tls, const TransportLimits& limits,
+                   const TrustStore& trust)
+      : requests_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.timeout)),
+        streams_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.streamReadTimeout)),
         server_(server),
         limits_(limits) {}
 
