@@ -218,7 +218,7 @@ class Soak(Bench):
                 ns = ns_of[name]
                 out.write(f"==== {ns}/{name}: load {self.loads[name]}m, expected {self.expected(name)} replicas\n")
                 try:
-                    pods, _ = self.kube.list(f"/api/v1/namespaces/{ns}/pods?labelSelector=app%3D{name}")
+                    pods, _ = self.kube.list(f"/api/v1/namespaces/{ns}/pods", {"labelSelector": f"app={name}"})
                     for pod in pods:
                         conds = {c["type"]: c["status"] for c in pod.get("status", {}).get("conditions", [])}
                         out.write(f"pod {pod['metadata']['name']} phase={pod.get('status', {}).get('phase')} "
