@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "controller/conditions.h"
 #include "controller/horizontal_controller.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
@@ -152,10 +153,7 @@ class HostileAdapterReconcile : public ::testing::Test {
 
   static const api::HorizontalPodAutoscalerCondition* condition(const api::HorizontalPodAutoscaler& hpa,
                                                                 const std::string& type) {
-    for (const auto& c : hpa.status.conditions) {
-      if (c.type == type) return &c;
-    }
-    return nullptr;
+    return controller::findCondition(hpa.status, type);
   }
 
   // The reconcile's time, 20 s after the samples; the REST client's retries wait in real time.
