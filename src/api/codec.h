@@ -30,6 +30,10 @@ Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscaler(const nlohmann::js
 nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa, std::string_view apiVersion);
 nlohmann::json encodeHorizontalPodAutoscalerSpec(const HorizontalPodAutoscalerSpec& spec);
 nlohmann::json encodeHorizontalPodAutoscalerStatus(const HorizontalPodAutoscalerStatus& status);
+// A JSON merge patch (RFC 7396) of the status subresource that makes the stored status equal to
+// hpa.status, guarded by hpa.metadata.resourceVersion (a stale one gets 409 Conflict): every
+// field the status model has is set, absent ones to null; the metadata is not touched.
+nlohmann::json statusMergePatch(const HorizontalPodAutoscaler& hpa);
 Result<HorizontalPodAutoscalerStatus> decodeHorizontalPodAutoscalerStatus(const nlohmann::json& j);
 nlohmann::json encodeMetricStatus(const MetricStatus& status);
 

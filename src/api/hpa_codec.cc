@@ -291,6 +291,17 @@ nlohmann::json encodeHorizontalPodAutoscalerStatus(const HorizontalPodAutoscaler
   return j;
 }
 
+nlohmann::json statusMergePatch(const HorizontalPodAutoscaler& hpa) {
+  json status = encodeHorizontalPodAutoscalerStatus(hpa.status);
+  // In a merge patch an absent key keeps the stored value: fields the new status leaves out are
+  // removed with null, and currentReplicas is written even when 0.
+  for (const char* key : {"observedGeneration", "lastScaleTime", "currentMetrics", "conditions"}) {
+    if (!status.contains(key)) status[key] = nullptr;
+  }
+  status["currentReplicas"] = hpa.status.currentReplicas;
+  return json{{"metadata", {{"resourceVersion", hpa.metadata.resourceVersion}}}, {"status", std::move(status)}};
+}
+
 nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa, std::string_view apiVersion) {
   return json{{"apiVersion", apiVersion},
               {"kind", "HorizontalPodAutoscaler"},

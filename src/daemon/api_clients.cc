@@ -43,11 +43,15 @@ Result<api::Scale> ApiScaleClient::updateScale(const std::string& ns, const cont
 }
 
 Result<api::HorizontalPodAutoscaler> ApiStatusWriter::updateStatus(const api::HorizontalPodAutoscaler& hpa) {
-  nlohmann::json body = api::encodeHorizontalPodAutoscaler(hpa, apiVersion_);
-  auto stored = client_.send("PUT",
+  // A merge patch of the status alone, not upstream's PUT of the whole object: an apiserver
+  // applies the metadata of a status PUT too, and the cached HPA keeps only the metadata the
+  // controller reads, so a PUT would drop ownerReferences, finalizers, labels and annotations.
+  // The resourceVersion in the patch keeps upstream's optimistic concurrency (409 when stale).
+  nlohmann::json body = api::statusMergePatch(hpa);
+  auto stored = client_.send("PATCH",
                              fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}/status", apiVersion_,
                                          hpa.metadata.namespace_, hpa.metadata.name),
-                             &body);
+                             &body, "application/merge-patch+json");
   if (!stored.ok()) return stored.error();
   auto decoded = api::decodeHorizontalPodAutoscaler(*stored);
   if (decoded.ok() && written_) {

@@ -31,7 +31,7 @@ class ApiScaleClient final : public controller::ScaleClient {
   kube::Discovery& discovery_;
 };
 
-// PUT of the HPA status subresource in the version the server serves (v2, else v2beta2).
+// Merge patch of the HPA status subresource in the version the server serves (v2, else v2beta2).
 class ApiStatusWriter final : public controller::StatusWriter {
  public:
   ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, WrittenVersions* written = nullptr)

@@ -111,6 +111,34 @@ TEST(HpaCodec, StatusEncodingFollowsGoFieldPresence) {
   EXPECT_EQ(j.at("currentMetrics")[0], json::parse(R"({"type": ""})"));
 }
 
+TEST(HpaCodec, StatusMergePatchMakesTheStoredStatusEqualAndLeavesTheMetadata) {
+  auto hpa = decodeHorizontalPodAutoscaler(kFullHpa);
+  ASSERT_TRUE(hpa.ok());
+  HorizontalPodAutoscaler next = *hpa;
+  next.status.currentReplicas = 0;  // scaled to zero: written, not omitted
+  next.status.lastScaleTime.reset();
+  next.status.observedGeneration.reset();
+  next.status.currentMetrics.clear();
+  next.status.conditions[0].reason = "BackoffBoth";
+  const json patch = statusMergePatch(next);
+  EXPECT_EQ(patch.at("metadata"), json::parse(R"({"resourceVersion": "42"})"));
+
+  json stored = kFullHpa;
+  stored.merge_patch(patch);  // what the apiserver does with application/merge-patch+json
+  EXPECT_EQ(stored.at("metadata"), kFullHpa.at("metadata"));
+  EXPECT_EQ(stored.at("spec"), kFullHpa.at("spec"));
+  auto after = decodeHorizontalPodAutoscaler(stored);
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_EQ(after->status, next.status);
+  EXPECT_EQ(stored.at("status").at("currentReplicas"), 0);
+  EXPECT_FALSE(stored.at("status").contains("lastScaleTime"));
+  EXPECT_FALSE(stored.at("status").contains("currentMetrics"));
+
+  json again = stored;
+  again.merge_patch(statusMergePatch(*hpa));  // and back: every field returns
+  EXPECT_EQ(again.at("status"), encodeHorizontalPodAutoscalerStatus(hpa->status));
+}
+
 struct BadHpa {
   const char* name;
   const char* body;

@@ -68,6 +68,11 @@ KC
 wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/daemon_e2e_objects.yaml" | "${K[@]}" apply -f - >/dev/null
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/daemon_e2e_scenario.yaml" >"$WORK/scenario.yaml"
+# Metadata the controller does not keep must survive its status writes.
+WEB_UID=$("${K[@]}" get deployment web -n "$NS" -o jsonpath='{.metadata.uid}')
+"${K[@]}" patch hpa web -n "$NS" --type merge -p "{\"metadata\":{\"labels\":{\"team\":\"shop\"},
+  \"annotations\":{\"example.com/note\":\"kept\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",
+  \"kind\":\"Deployment\",\"name\":\"web\",\"uid\":\"$WEB_UID\"}]}}" >/dev/null
 
 METRICS_PORT=$(free_port)
 CONTROL_PORT=$(free_port)
@@ -141,6 +146,10 @@ EXPLAINED=$(jq '.desiredReplicas' "$WORK/explain.json")
 [ "$(jq -r '.status.conditions[] | select(.type=="ScalingActive") | .reason' "$WORK/explain.json")" = \
   "$(condition_reason web ScalingActive)" ] || fail "explain and the live HPA disagree on ScalingActive"
 pass "explain agrees with the live HPA ($LIVE replicas)"
+hpa_json web | jq -e --arg uid "$WEB_UID" '.metadata.ownerReferences[0].uid == $uid and .metadata.labels.team == "shop"
+  and .metadata.annotations["example.com/note"] == "kept"' >/dev/null ||
+  fail "status writes lost web's metadata: $(hpa_json web | jq -c '.metadata | del(.managedFields)')"
+pass "status writes kept web's ownerReferences, labels and annotations"
 
 # --- the metrics API goes away: no scaling, upstream's condition; then recovery
 kill -TERM "$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true

@@ -48,8 +48,8 @@ hpa_json() { "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horiz
 # --- the read-only role, and a kubeconfig for its ServiceAccount's token
 "${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 SA=system:serviceaccount:hpa-controller:hpa-explain
-for verb in "update horizontalpodautoscalers/status" "patch horizontalpodautoscalers" "update deployments/scale" \
-            "create events"; do
+for verb in "update horizontalpodautoscalers/status" "patch horizontalpodautoscalers/status" \
+            "patch horizontalpodautoscalers" "update deployments/scale" "create events"; do
   [ "$("${K[@]}" auth can-i $verb -n default --as "$SA" || true)" = "no" ] || fail "the explain role may $verb"
 done
 pass "the explain role cannot write"
