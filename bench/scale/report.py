@@ -4,6 +4,8 @@ import json
 import os
 import statistics
 
+import memory
+
 
 def percentile(values, p):
     """The nearest-rank percentile."""
@@ -96,6 +98,9 @@ def write(directory, results):
         cats = res["window"]["byCategory"]
         lines.append(f"- {c}, steady state, requests per reconcile: " + (", ".join(
             f"{k} {v / rec:.2f}" for k, v in cats.items()) if rec else "no reconciles") + ".")
+        if res.get("memory"):
+            lines.append(f"- {c}, resident memory at the end of the steady window, by mapping: "
+                         f"{memory.describe(res['memory'])}.")
         cold = res["coldStartRequests"]["byCategory"]
         lines.append(f"- {c}, cold start, requests per HPA: " + ", ".join(
             f"{k} {v / run['n']:.2f}" for k, v in cold.items()) + ".")

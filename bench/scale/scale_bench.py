@@ -25,6 +25,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import audit  # noqa: E402
+import memory  # noqa: E402
 import report  # noqa: E402
 from kube import ApiError, Kube  # noqa: E402
 from observer import Observer  # noqa: E402
@@ -381,6 +382,7 @@ current-context: bench
         w1, cpu1 = time.time(), proc_cpu_seconds(proc.pid)
         rec1 = self.scrape_reconciles(port) if controller == "hpa-controller" else None
         res.update({"windowStart": w0, "windowEnd": w1, "cpuSeconds": cpu1 - cpu0, "rssMiB": proc_rss_mib(proc.pid),
+                    "memory": memory.breakdown(proc.pid),
                     "reconcilesScraped": None if rec0 is None else rec1 - rec0,
                     "scaleChangesInWindow": self.obs.changes_between(w0, w1), "loadInWindow": uptime()})
 
@@ -500,6 +502,12 @@ current-context: bench
         if settle > 0:
             time.sleep(settle)
 
+        if a.hold:
+            log(f"holding the cluster for controllers run by hand: --kubeconfig {self.kubeconfigs['hpa-controller']}"
+                " (Ctrl-C stops everything)")
+            while True:
+                time.sleep(3600)
+
         for i, controller in enumerate(a.controllers):
             if i > 0:
                 self.reset()
@@ -534,6 +542,8 @@ def main():
     p.add_argument("--settle", type=int, default=20, help="pause between cold start and the steady window, seconds")
     p.add_argument("--latency-samples", type=int, default=30)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hold", action="store_true",
+                   help="set up the cluster, workloads and HPAs, then wait (to run controllers by hand)")
     p.add_argument("--workload-qps", type=int, default=300, help="--kube-api-qps of the cluster's workload controllers")
     p.add_argument("--sim-qps", type=int, default=400, help="hpa-sim's --kube-api-qps")
     p.add_argument("--dir", help="scratch directory (default build/bench-scale/nN-pPODS-nsNAMESPACES)")
