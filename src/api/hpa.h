@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api/heap_optional.h"
 #include "api/label_selector.h"
 #include "api/meta.h"
 #include "api/quantity.h"
@@ -82,11 +83,11 @@ inline constexpr const char* kExternalMetric = "External";
 
 struct MetricSpec {
   std::string type;  // kept as text: an unknown type is reported, not rejected
-  std::optional<ObjectMetricSource> object;
-  std::optional<PodsMetricSource> pods;
-  std::optional<ResourceMetricSource> resource;
-  std::optional<ContainerResourceMetricSource> containerResource;
-  std::optional<ExternalMetricSource> external;
+  HeapOptional<ObjectMetricSource> object;
+  HeapOptional<PodsMetricSource> pods;
+  HeapOptional<ResourceMetricSource> resource;
+  HeapOptional<ContainerResourceMetricSource> containerResource;
+  HeapOptional<ExternalMetricSource> external;
   bool operator==(const MetricSpec&) const = default;
 };
 
@@ -171,11 +172,11 @@ struct ExternalMetricStatus {
 // A failed metric leaves a zero-valued entry (type "") in status.currentMetrics, as upstream.
 struct MetricStatus {
   std::string type;
-  std::optional<ObjectMetricStatus> object;
-  std::optional<PodsMetricStatus> pods;
-  std::optional<ResourceMetricStatus> resource;
-  std::optional<ContainerResourceMetricStatus> containerResource;
-  std::optional<ExternalMetricStatus> external;
+  HeapOptional<ObjectMetricStatus> object;
+  HeapOptional<PodsMetricStatus> pods;
+  HeapOptional<ResourceMetricStatus> resource;
+  HeapOptional<ContainerResourceMetricStatus> containerResource;
+  HeapOptional<ExternalMetricStatus> external;
   bool operator==(const MetricStatus&) const = default;
 };
 

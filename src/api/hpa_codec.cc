@@ -242,6 +242,15 @@ Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscaler(const nlohmann::js
   return detail::finish(f, std::move(hpa));
 }
 
+Result<HorizontalPodAutoscaler> decodeCachedHorizontalPodAutoscaler(const nlohmann::json& j) {
+  auto hpa = decodeHorizontalPodAutoscaler(j);
+  if (!hpa.ok()) return hpa;
+  hpa->metadata.labels.clear();
+  std::erase_if(hpa->metadata.annotations,
+                [](const auto& entry) { return !entry.first.starts_with(kControllerAnnotationPrefix); });
+  return hpa;
+}
+
 Result<HorizontalPodAutoscalerStatus> decodeHorizontalPodAutoscalerStatus(const nlohmann::json& j) {
   auto f = JsonFields::root(j);
   return detail::finish(f, readStatus(f));

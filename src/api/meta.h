@@ -9,6 +9,9 @@
 
 namespace hpa::api {
 
+// The prefix of the annotations hpa-controller reads and writes (controls, persisted history).
+inline constexpr const char* kControllerAnnotationPrefix = "hpa-controller.io/";
+
 // The part of metav1.ObjectMeta the controller reads or writes back.
 struct ObjectMeta {
   std::string name;

@@ -111,7 +111,7 @@ int runDaemon(const ValidatedOptions& options) {
   kube::RestListWatch hpaSource(*clients->informers, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers");
   kube::RestListWatch podSource(*clients->informers, "/api/v1" + nsPath + "/pods");
   informer::Informer<api::HorizontalPodAutoscaler> hpaInformer(
-      hpaSource, api::decodeHorizontalPodAutoscaler,
+      hpaSource, api::decodeCachedHorizontalPodAutoscaler,
       [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
       clock, logger.child("hpa-informer"), options.syncPeriod);
   informer::Informer<api::Pod> podInformer(

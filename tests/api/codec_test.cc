@@ -139,6 +139,24 @@ TEST(HpaCodec, StatusMergePatchMakesTheStoredStatusEqualAndLeavesTheMetadata) {
   EXPECT_EQ(again.at("status"), encodeHorizontalPodAutoscalerStatus(hpa->status));
 }
 
+TEST(HpaCodec, TheCachedHpaKeepsOnlyTheMetadataTheControllerReads) {
+  json j = kFullHpa;
+  j["metadata"]["labels"] = {{"team", "shop"}};
+  j["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] = std::string(4000, 'x');
+  j["metadata"]["annotations"]["hpa-controller.io/paused"] = "true";
+  j["metadata"]["annotations"]["hpa-controller.io/history"] = "{}";
+  auto full = decodeHorizontalPodAutoscaler(j);
+  auto cached = decodeCachedHorizontalPodAutoscaler(j);
+  ASSERT_TRUE(cached.ok());
+  EXPECT_TRUE(cached->metadata.labels.empty());
+  EXPECT_EQ(cached->metadata.annotations,
+            (std::map<std::string, std::string>{{"hpa-controller.io/history", "{}"}, {"hpa-controller.io/paused", "true"}}));
+  EXPECT_EQ(cached->spec, full->spec);
+  EXPECT_EQ(cached->status, full->status);
+  EXPECT_EQ(cached->metadata.resourceVersion, "42");
+  EXPECT_FALSE(decodeCachedHorizontalPodAutoscaler(json::parse(R"({"spec": {"maxReplicas": "x"}})")).ok());
+}
+
 struct BadHpa {
   const char* name;
   const char* body;
