@@ -1,8 +1,11 @@
 #include "daemon/allocator_tuning.h"
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string_view>
 
 namespace hpa::daemon {
@@ -16,6 +19,49 @@ constexpr int kTrimThresholdBytes = 1024 * 1024;
 
 bool setsMallocTunables(const char* glibcTunables) {
   return glibcTunables && std::string_view(glibcTunables).find("glibc.malloc.") != std::string_view::npos;
+}
+
+std::optional<std::string> tunablesToRunWith(const char* glibcTunables) {
+  if (setsMallocTunables(glibcTunables)) return std::nullopt;
+  const std::string current = glibcTunables ? glibcTunables : "";
+  return current.empty() ? std::string(kDaemonMallocTunables) : current + ":" + kDaemonMallocTunables;
+}
+
+std::vector<std::string> splitCommandLine(std::string_view cmdline) {
+  std::vector<std::string> args;
+  while (!cmdline.empty()) {
+    const auto end = cmdline.find('\0');
+    args.emplace_back(cmdline.substr(0, end));
+    if (end == std::string_view::npos) break;
+    cmdline.remove_prefix(end + 1);
+  }
+  return args;
+}
+
+void reexecWithMallocTunables() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return;
+#else
+  const char* original = std::getenv("GLIBC_TUNABLES");
+  auto tunables = tunablesToRunWith(original);
+  if (!tunables) return;
+  const std::optional<std::string> saved = original ? std::optional<std::string>(original) : std::nullopt;
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args = splitCommandLine(cmdline);
+  if (args.empty()) return;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
+  ::execv("/proc/self/exe", argv.data());
+  // Still here: the exec failed (no /proc, say). Run on, tuned by mallopt alone.
+  if (saved) {
+    ::setenv("GLIBC_TUNABLES", saved->c_str(), 1);
+  } else {
+    ::unsetenv("GLIBC_TUNABLES");
+  }
+#endif
 }
 
 bool tuneAllocator() {

@@ -3,7 +3,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 namespace hpa::daemon {
 
@@ -22,6 +26,29 @@ bool tuneAllocator();
 
 // Whether a GLIBC_TUNABLES value (nullptr: unset) sets any malloc tunable.
 bool setsMallocTunables(const char* glibcTunables);
+
+// glibc sizes its per-thread caches (tcache) from GLIBC_TUNABLES only, read once at start:
+// mallopt cannot change them. Each of the daemon's 20 threads keeps up to 7 freed chunks of every
+// small size in its cache, where neither other threads nor malloc_trim can reuse or return them:
+// at 500 HPAs 1.5 to 2.5 MiB of the 10 MiB heap (bench/README.md). So the daemon runs with these
+// tunables: tuneAllocator's settings, and no per-thread caches.
+inline constexpr const char* kDaemonMallocTunables =
+    "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576:"
+    "glibc.malloc.tcache_count=0";
+
+// The GLIBC_TUNABLES value the daemon should run with, given the current one (nullptr: unset):
+// the current one plus kDaemonMallocTunables, or nullopt when it already sets malloc tunables
+// (the operator's own choice, or an earlier re-execution).
+std::optional<std::string> tunablesToRunWith(const char* glibcTunables);
+
+// The arguments in a /proc/PID/cmdline text (each one NUL-terminated).
+std::vector<std::string> splitCommandLine(std::string_view cmdline);
+
+// Executes this program again, same pid and arguments, with tunablesToRunWith in GLIBC_TUNABLES
+// (inherited by the processes the daemon starts, such as exec credential plugins). Call first,
+// before any thread starts. Returns when it did not: malloc tunables already set, a sanitizer's
+// allocator (which ignores them), or a failed exec (then tuneAllocator's mallopt settings apply).
+void reexecWithMallocTunables();
 
 // Returns the arenas' free pages to the kernel (malloc_trim) every `interval`, on its own thread,
 // until destroyed. Fragmented free memory inside an arena is not released by free() at all: at

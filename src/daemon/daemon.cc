@@ -79,6 +79,7 @@ class SignalWaiter {
 }  // namespace
 
 int runDaemon(const ValidatedOptions& options) {
+  reexecWithMallocTunables();  // returns only when it did not re-execute
   const DaemonOptions& o = options.raw;
   SignalWaiter signals;  // before any thread starts, so every thread inherits the mask
   Logger logger = Logger::stderrLogger("hpa-controller", o.verbosity);

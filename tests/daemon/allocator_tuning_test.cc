@@ -23,6 +23,23 @@ TEST(AllocatorTuning, TheOperatorsMallocTunablesWin) {
   ::unsetenv("GLIBC_TUNABLES");
 }
 
+TEST(AllocatorTuning, TheDaemonAddsItsTunablesUnlessMallocIsTunedAlready) {
+  EXPECT_EQ(tunablesToRunWith(nullptr), std::optional<std::string>(kDaemonMallocTunables));
+  EXPECT_EQ(tunablesToRunWith(""), std::optional<std::string>(kDaemonMallocTunables));
+  EXPECT_EQ(tunablesToRunWith("glibc.rtld.nns=2"), std::optional<std::string>(std::string("glibc.rtld.nns=2:") +
+                                                                               kDaemonMallocTunables));
+  EXPECT_EQ(tunablesToRunWith("glibc.malloc.tcache_count=7"), std::nullopt) << "the operator's choice";
+  EXPECT_EQ(tunablesToRunWith(kDaemonMallocTunables), std::nullopt) << "after the re-execution: no loop";
+  EXPECT_NE(std::string(kDaemonMallocTunables).find("glibc.malloc.tcache_count=0"), std::string::npos);
+}
+
+TEST(AllocatorTuning, SplitsACommandLineKeepingEmptyArguments) {
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(splitCommandLine(std::string_view("hpa-controller\0--v\0002\0", 21)), (Args{"hpa-controller", "--v", "2"}));
+  EXPECT_EQ(splitCommandLine(std::string_view("a\0\0b\0", 5)), (Args{"a", "", "b"}));
+  EXPECT_EQ(splitCommandLine(""), Args{});
+}
+
 TEST(FreeMemoryReleaser, ReleasesEveryIntervalAndStopsAtOnce) {
   {
     FreeMemoryReleaser releaser(std::chrono::milliseconds(5));

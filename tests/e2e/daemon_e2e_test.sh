@@ -109,6 +109,10 @@ leaders() { grep -l "started leading" "$WORK"/A.log "$WORK"/B.log 2>/dev/null | 
 wait_for 60 "one daemon leads" bash -c "[ \$(grep -l 'started leading' '$WORK'/A.log '$WORK'/B.log 2>/dev/null | wc -l) -eq 1 ]"
 LEADER=A; STANDBY=B
 grep -q "started leading" "$WORK/B.log" && { LEADER=B; STANDBY=A; }
+# The daemon re-executes itself with its malloc tunables (no per-thread caches): same pid.
+tr '\0' '\n' <"/proc/$A_PID/environ" | grep -q '^GLIBC_TUNABLES=glibc\.malloc\.' ||
+  fail "daemon A runs without its malloc tunables: $(tr '\0' '\n' <"/proc/$A_PID/environ" | grep GLIBC || echo none)"
+pass "the daemon runs with its malloc tunables"
 
 # --- every metric type does its job
 wait_for 120 "cpu utilization scales Deployment web out" replicas_at_least deployment/web 4
