@@ -86,7 +86,8 @@ def write(directory, results):
     lines = [f"### N = {run['n']:,} HPAs ({run['pods']} pod each, {run['namespaces']} namespaces)", "",
              f"{run['date']}, commit {run['commit']}, {run['cpus']} cores, machine load {run['loadAtStart']} at start "
              f"and {run['loadAtEnd']} at end; steady window {run['duration']} s; run took {run['seconds'] // 60} min "
-             f"{run['seconds'] % 60} s.", "",
+             f"{run['seconds'] % 60} s." + (f" hpa-controller's extra flags: `{run['controllerArgs']}`."
+                                              if run.get("controllerArgs") else ""), "",
              "| N = " + f"{run['n']:,} | " + " | ".join(names) + " |",
              "|---|" + "---:|" * len(names)]
     for i, (label, _, _) in enumerate(columns[names[0]] if names else []):

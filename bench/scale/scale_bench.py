@@ -324,7 +324,7 @@ current-context: bench
     def controller_argv(self, controller, port):
         if controller == "hpa-controller":
             return [self.a.controller, "--kubeconfig", self.kubeconfigs[controller], "--leader-elect=false",
-                    "--address", "127.0.0.1", "--port", str(port), "--secure-port=0"]
+                    "--address", "127.0.0.1", "--port", str(port), "--secure-port=0"] + self.a.controller_args.split()
         k8s = self.env["K8S_BIN_DIR"]
         cfg = self.kubeconfigs[controller]
         # Only the HPA controller, every HPA flag at its default; no serving (ports 0).
@@ -470,7 +470,7 @@ current-context: bench
         run = self.results["run"]
         run.update({"n": a.n, "pods": a.pods, "namespaces": a.namespaces, "duration": a.duration, "sample": a.sample,
                     "stepFactor": a.step_factor, "maxReplicas": self.max_replicas, "loadAtStart": uptime(),
-                    "stepTimeout": a.step_timeout, "coldTimeout": a.cold_timeout,
+                    "stepTimeout": a.step_timeout, "coldTimeout": a.cold_timeout, "controllerArgs": a.controller_args,
                     "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "cpus": os.cpu_count(),
                     "commit": subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                                              capture_output=True, text=True).stdout.strip()})
@@ -542,6 +542,8 @@ def main():
     p.add_argument("--settle", type=int, default=20, help="pause between cold start and the steady window, seconds")
     p.add_argument("--latency-samples", type=int, default=30)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--controller-args", default="",
+                   help="extra flags for hpa-controller, space-separated (the table is then not 'default flags')")
     p.add_argument("--hold", action="store_true",
                    help="set up the cluster, workloads and HPAs, then wait (to run controllers by hand)")
     p.add_argument("--workload-qps", type=int, default=300, help="--kube-api-qps of the cluster's workload controllers")
