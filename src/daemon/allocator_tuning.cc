@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string_view>
@@ -14,6 +15,7 @@ namespace {
 constexpr int kArenas = 2;
 constexpr int kMmapThresholdBytes = 128 * 1024;
 constexpr int kTrimThresholdBytes = 1024 * 1024;
+constexpr const char* kSelfExe = "/proc/self/exe";
 
 }  // namespace
 
@@ -25,6 +27,13 @@ std::optional<std::string> tunablesToRunWith(const char* glibcTunables) {
   if (setsMallocTunables(glibcTunables)) return std::nullopt;
   const std::string current = glibcTunables ? glibcTunables : "";
   return current.empty() ? std::string(kDaemonMallocTunables) : current + ":" + kDaemonMallocTunables;
+}
+
+std::string executableToRerun(std::string_view selfExeTarget) {
+  constexpr std::string_view kDeleted = " (deleted)";
+  const bool usable = !selfExeTarget.empty() && selfExeTarget.front() == '/' &&
+                      !selfExeTarget.ends_with(kDeleted);
+  return usable ? std::string(selfExeTarget) : std::string(kSelfExe);
 }
 
 std::vector<std::string> splitCommandLine(std::string_view cmdline) {
@@ -54,7 +63,9 @@ void reexecWithMallocTunables() {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
-  ::execv("/proc/self/exe", argv.data());
+  std::error_code error;
+  const std::string target = std::filesystem::read_symlink(kSelfExe, error).string();
+  ::execv(executableToRerun(error ? std::string_view() : target).c_str(), argv.data());
   // Still here: the exec failed (no /proc, say). Run on, tuned by mallopt alone.
   if (saved) {
     ::setenv("GLIBC_TUNABLES", saved->c_str(), 1);

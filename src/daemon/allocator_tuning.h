@@ -41,6 +41,11 @@ inline constexpr const char* kDaemonMallocTunables =
 // (the operator's own choice, or an earlier re-execution).
 std::optional<std::string> tunablesToRunWith(const char* glibcTunables);
 
+// The file to execute again, given where /proc/self/exe points: that path, so that the process
+// keeps its name (executing /proc/self/exe itself renames it "exe" for ps, top and pgrep), or
+// /proc/self/exe when the link is unreadable or the file was replaced or deleted since start.
+std::string executableToRerun(std::string_view selfExeTarget);
+
 // The arguments in a /proc/PID/cmdline text (each one NUL-terminated).
 std::vector<std::string> splitCommandLine(std::string_view cmdline);
 

@@ -40,6 +40,13 @@ TEST(AllocatorTuning, SplitsACommandLineKeepingEmptyArguments) {
   EXPECT_EQ(splitCommandLine(""), Args{});
 }
 
+TEST(AllocatorTuning, RerunsTheExecutableByItsPathSoThatTheProcessKeepsItsName) {
+  EXPECT_EQ(executableToRerun("/usr/bin/hpa-controller"), "/usr/bin/hpa-controller");
+  EXPECT_EQ(executableToRerun("/usr/bin/hpa-controller (deleted)"), "/proc/self/exe");
+  EXPECT_EQ(executableToRerun(""), "/proc/self/exe");
+  EXPECT_EQ(executableToRerun("hpa-controller"), "/proc/self/exe");
+}
+
 TEST(FreeMemoryReleaser, ReleasesEveryIntervalAndStopsAtOnce) {
   {
     FreeMemoryReleaser releaser(std::chrono::milliseconds(5));

@@ -113,6 +113,9 @@ grep -q "started leading" "$WORK/B.log" && { LEADER=B; STANDBY=A; }
 tr '\0' '\n' <"/proc/$A_PID/environ" | grep -q '^GLIBC_TUNABLES=glibc\.malloc\.' ||
   fail "daemon A runs without its malloc tunables: $(tr '\0' '\n' <"/proc/$A_PID/environ" | grep GLIBC || echo none)"
 pass "the daemon runs with its malloc tunables"
+# ... and keeps its name for ps, top and pgrep (executing /proc/self/exe would name it "exe").
+[ "$(cat "/proc/$A_PID/comm")" = hpa-controller ] || fail "daemon A is named '$(cat "/proc/$A_PID/comm")' after re-executing"
+pass "the daemon keeps its process name"
 
 # --- every metric type does its job
 wait_for 120 "cpu utilization scales Deployment web out" replicas_at_least deployment/web 4
