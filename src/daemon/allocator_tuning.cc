@@ -12,9 +12,6 @@
 namespace hpa::daemon {
 namespace {
 
-constexpr int kArenas = 2;
-constexpr int kMmapThresholdBytes = 128 * 1024;
-constexpr int kTrimThresholdBytes = 1024 * 1024;
 constexpr const char* kSelfExe = "/proc/self/exe";
 
 }  // namespace
@@ -26,7 +23,7 @@ bool setsMallocTunables(const char* glibcTunables) {
 std::optional<std::string> tunablesToRunWith(const char* glibcTunables) {
   if (setsMallocTunables(glibcTunables)) return std::nullopt;
   const std::string current = glibcTunables ? glibcTunables : "";
-  return current.empty() ? std::string(kDaemonMallocTunables) : current + ":" + kDaemonMallocTunables;
+  return current.empty() ? kDaemonMallocTunables : current + ":" + kDaemonMallocTunables;
 }
 
 std::string executableToRerun(std::string_view selfExeTarget) {
@@ -78,9 +75,9 @@ void reexecWithMallocTunables() {
 bool tuneAllocator() {
   if (setsMallocTunables(std::getenv("GLIBC_TUNABLES"))) return false;
   // mallopt answers 1 on success; setting either threshold also stops glibc from moving it.
-  const bool arenas = mallopt(M_ARENA_MAX, kArenas) == 1;
-  const bool mmap = mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes) == 1;
-  const bool trim = mallopt(M_TRIM_THRESHOLD, kTrimThresholdBytes) == 1;
+  const bool arenas = mallopt(M_ARENA_MAX, kMallocArenas) == 1;
+  const bool mmap = mallopt(M_MMAP_THRESHOLD, kMallocMmapThresholdBytes) == 1;
+  const bool trim = mallopt(M_TRIM_THRESHOLD, kMallocTrimThresholdBytes) == 1;
   return arenas && mmap && trim;
 }
 

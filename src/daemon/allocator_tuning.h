@@ -31,10 +31,14 @@ bool setsMallocTunables(const char* glibcTunables);
 // mallopt cannot change them. Each of the daemon's 20 threads keeps up to 7 freed chunks of every
 // small size in its cache, where neither other threads nor malloc_trim can reuse or return them:
 // at 500 HPAs 1.5 to 2.5 MiB of the 10 MiB heap (bench/README.md). So the daemon runs with these
-// tunables: tuneAllocator's settings, and no per-thread caches.
-inline constexpr const char* kDaemonMallocTunables =
-    "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576:"
-    "glibc.malloc.tcache_count=0";
+// tunables: tuneAllocator's settings (the same constants), and no per-thread caches.
+inline constexpr int kMallocArenas = 2;
+inline constexpr int kMallocMmapThresholdBytes = 128 * 1024;
+inline constexpr int kMallocTrimThresholdBytes = 1024 * 1024;
+inline const std::string kDaemonMallocTunables =
+    "glibc.malloc.arena_max=" + std::to_string(kMallocArenas) +
+    ":glibc.malloc.mmap_threshold=" + std::to_string(kMallocMmapThresholdBytes) +
+    ":glibc.malloc.trim_threshold=" + std::to_string(kMallocTrimThresholdBytes) + ":glibc.malloc.tcache_count=0";
 
 // The GLIBC_TUNABLES value the daemon should run with, given the current one (nullptr: unset):
 // the current one plus kDaemonMallocTunables, or nullopt when it already sets malloc tunables

@@ -29,7 +29,7 @@ TEST(AllocatorTuning, TheDaemonAddsItsTunablesUnlessMallocIsTunedAlready) {
   EXPECT_EQ(tunablesToRunWith("glibc.rtld.nns=2"), std::optional<std::string>(std::string("glibc.rtld.nns=2:") +
                                                                                kDaemonMallocTunables));
   EXPECT_EQ(tunablesToRunWith("glibc.malloc.tcache_count=7"), std::nullopt) << "the operator's choice";
-  EXPECT_EQ(tunablesToRunWith(kDaemonMallocTunables), std::nullopt) << "after the re-execution: no loop";
+  EXPECT_EQ(tunablesToRunWith(kDaemonMallocTunables.c_str()), std::nullopt) << "after the re-execution: no loop";
   EXPECT_NE(std::string(kDaemonMallocTunables).find("glibc.malloc.tcache_count=0"), std::string::npos);
 }
 
