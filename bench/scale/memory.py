@@ -32,7 +32,8 @@ def _thread_count(pid):
 
 
 def breakdown(pid):
-    """A dict of MiB: binary, libraries (with the five largest by name), heap, stack, other; total."""
+    """A dict of MiB: binary, libraries (with the six largest by name), heap, stack, other; total
+    (the sum of every mapping's Rss: the pages VmRSS counts)."""
     exe = os.path.realpath(f"/proc/{pid}/exe")
     kib = {"binary": 0, "libraries": 0, "heap": 0, "stack": 0, "other": 0}
     libs = {}

@@ -110,13 +110,6 @@ def proc_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def proc_rss_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return None
-
 
 class Bench:
     def __init__(self, args):
@@ -381,8 +374,9 @@ current-context: bench
                 log(f"{controller}: steady window {time.time() - w0:.0f}/{a.duration}s")
         w1, cpu1 = time.time(), proc_cpu_seconds(proc.pid)
         rec1 = self.scrape_reconciles(port) if controller == "hpa-controller" else None
-        res.update({"windowStart": w0, "windowEnd": w1, "cpuSeconds": cpu1 - cpu0, "rssMiB": proc_rss_mib(proc.pid),
-                    "memory": memory.breakdown(proc.pid),
+        resident = memory.breakdown(proc.pid)
+        res.update({"windowStart": w0, "windowEnd": w1, "cpuSeconds": cpu1 - cpu0, "rssMiB": resident["total"],
+                    "memory": resident,
                     "reconcilesScraped": None if rec0 is None else rec1 - rec0,
                     "scaleChangesInWindow": self.obs.changes_between(w0, w1), "loadInWindow": uptime()})
 
