@@ -27,6 +27,15 @@ def _mappings(pid):
         yield path, perms, rss
 
 
+def resident_mib(pid):
+    """VmRSS in MiB: the total alone, cheap enough to sample often (bench/soak)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
 def _thread_count(pid):
     return len(os.listdir(f"/proc/{pid}/task"))
 

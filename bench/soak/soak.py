@@ -30,6 +30,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scale"))
+import memory  # noqa: E402
 import scale_bench  # noqa: E402
 from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 
@@ -157,7 +158,7 @@ class Soak(Bench):
     def sample(self):
         for name, (p, _) in self.daemons.items():
             if p.poll() is None:
-                rss = scale_bench.proc_rss_mib(p.pid)
+                rss = memory.resident_mib(p.pid)
                 self.samples.append((time.time() - self.t0, name, p.pid, rss, proc_fds(p.pid)))
 
     # ------------------------------------------------------------ faults
