@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "common/time.h"
@@ -29,6 +30,27 @@ class NoopReconcileObserver final : public ReconcileObserver {
   void reconciliation(const std::string&, const std::string&, Duration) override {}
   void metricComputation(const std::string&, const std::string&, Duration, const std::string&) override {}
   void desiredReplicas(const std::string&, const std::string&, int) override {}
+};
+
+// What the run loop reports around the reconciles (the daemon exports it to Prometheus).
+class RunLoopObserver {
+ public:
+  virtual ~RunLoopObserver() = default;
+  virtual void hpaCountChanged(int delta) = 0;
+  virtual void queueDepth(std::size_t depth) = 0;
+  // A reconcile skipped because the HPA cache is older than our own last status write.
+  virtual void staleSkip() = 0;
+  virtual void hpaReconciled(const std::string& ns, const std::string& name) = 0;
+  virtual void hpaDeleted(const std::string& ns, const std::string& name) = 0;
+};
+
+class NoopRunLoopObserver final : public RunLoopObserver {
+ public:
+  void hpaCountChanged(int) override {}
+  void queueDepth(std::size_t) override {}
+  void staleSkip() override {}
+  void hpaReconciled(const std::string&, const std::string&) override {}
+  void hpaDeleted(const std::string&, const std::string&) override {}
 };
 
 }  // namespace hpa::controller

@@ -8,25 +8,26 @@
 
 #include "api/codec.h"
 #include "daemon/allocator_tuning.h"
-#include "daemon/api_clients.h"
-#include "daemon/api_event_recorder.h"
-#include "daemon/auth_cache.h"
-#include "daemon/cache_metrics.h"
-#include "daemon/cached_owner_lookup.h"
-#include "daemon/cached_scale_client.h"
-#include "daemon/client_set.h"
-#include "daemon/delegated_auth.h"
-#include "daemon/history_persistence.h"
-#include "daemon/hpa_runner.h"
-#include "daemon/http_endpoints.h"
-#include "daemon/leader_election.h"
-#include "daemon/prometheus_observer.h"
-#include "daemon/request_auth.h"
-#include "informer/cache_listers.h"
+#include "live/api_clients.h"
+#include "live/api_event_recorder.h"
+#include "serving/auth_cache.h"
+#include "telemetry/cache_metrics.h"
+#include "live/cached_owner_lookup.h"
+#include "live/cached_scale_client.h"
+#include "live/client_set.h"
+#include "serving/delegated_auth.h"
+#include "live/history_persister.h"
+#include "controller/run_loop.h"
+#include "serving/http_endpoints.h"
+#include "leaderelection/leader_election.h"
+#include "telemetry/prometheus_observer.h"
+#include "serving/request_auth.h"
+#include "live/cache_listers.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
 #include "metricsclient/batching_metrics_client.h"
+#include "metricsclient/rest_metrics_client.h"
 
 namespace hpa::daemon {
 namespace {
@@ -98,8 +99,11 @@ int runDaemon(const ValidatedOptions& options) {
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
   RealClock clock;
-  PrometheusObserver observer;
-  auto clients = ClientSet::create(*config, clock, logger, observer);
+  telemetry::PrometheusObserver observer;
+  auto clients = live::ClientSet::create(
+      *config, clock, logger, [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
+        observer.apiRequest(purpose, verb, code, latency);
+      });
   if (!clients.ok()) return fail(clients.error().message);
   kube::Discovery discovery(*clients->informers);
   auto hpaVersion = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
@@ -125,8 +129,8 @@ int runDaemon(const ValidatedOptions& options) {
       },
       clock, logger.child("workload-informer"));
 
-  informer::CacheHpaLister hpaLister(hpaInformer);
-  informer::CachePodLister podLister(podInformer);
+  live::CacheHpaLister hpaLister(hpaInformer);
+  live::CachePodLister podLister(podInformer);
   metricsclient::RestMetricsClient metricsApi(*clients->metrics, discovery);
   metricsclient::BatchingMetricsClient metrics(
       metricsApi,
@@ -135,12 +139,12 @@ int runDaemon(const ValidatedOptions& options) {
         return std::nullopt;
       },
       clock, options.syncPeriod / 2);
-  ApiScaleClient scaleApi(*clients->scales, discovery);
-  CachedScaleClient scales(scaleApi, workloads);
-  CachedOwnerLookup owners(workloads);
-  WrittenVersions writtenVersions;
-  ApiStatusWriter statusWriter(*clients->status, hpaApiVersion, &writtenVersions);
-  ApiEventRecorder events(*clients->events, clock, logger.child("events"));
+  live::ApiScaleClient scaleApi(*clients->scales, discovery);
+  live::CachedScaleClient scales(scaleApi, workloads);
+  live::CachedOwnerLookup owners(workloads);
+  controller::WrittenVersions writtenVersions;
+  live::ApiStatusWriter statusWriter(*clients->status, hpaApiVersion, &writtenVersions);
+  live::ApiEventRecorder events(*clients->events, clock, logger.child("events"));
   controller::ControllerOptions controllerOptions;
   controllerOptions.downscaleStabilizationWindow = options.downscaleStabilization;
   controllerOptions.tolerance = o.tolerance;
@@ -150,13 +154,16 @@ int runDaemon(const ValidatedOptions& options) {
       controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
                                          logger.child("controller"), &observer, &owners},
       controllerOptions);
-  std::unique_ptr<HistoryPersister> persister;
-  if (o.persistHistory) persister = std::make_unique<HistoryPersister>(*clients->history, hpaApiVersion, logger.child("history"));
-  HpaRunner runner(controller, hpaInformer, metricsApi, persister.get(), observer, writtenVersions, clock,
-                   logger.child("runner"),
-                   RunnerSettings{options.syncPeriod, o.concurrentSyncs, o.persistHistory});
+  std::unique_ptr<live::ApiHistoryPersister> persister;
+  if (o.persistHistory) {
+    persister = std::make_unique<live::ApiHistoryPersister>(*clients->history, hpaApiVersion, logger.child("history"));
+  }
+  controller::RunLoop runner(controller, hpaInformer, persister.get(), observer, writtenVersions, clock,
+                             logger.child("runner"),
+                             controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
+                                                         [&metricsApi] { metricsApi.invalidate(); }});
   runner.registerHandlers();
-  CacheMetrics cacheMetrics(observer, hpaInformer, podInformer, workloads);
+  telemetry::CacheMetrics cacheMetrics(observer, hpaInformer, podInformer, workloads);
 
   std::mutex mu;
   std::condition_variable cv;
@@ -176,19 +183,19 @@ int runDaemon(const ValidatedOptions& options) {
   hpaInformer.start();
   podInformer.start();
 
-  ApiTokenReviewer tokenReviewer(*clients->auth);
-  ApiAccessReviewer accessReviewer(*clients->auth);
-  CachingTokenReviewer cachedTokenReviewer(tokenReviewer, clock, options.tokenCacheTtl);
-  CachingAccessReviewer cachedAccessReviewer(accessReviewer, clock, options.authorizedCacheTtl,
+  serving::ApiTokenReviewer tokenReviewer(*clients->auth);
+  serving::ApiAccessReviewer accessReviewer(*clients->auth);
+  serving::CachingTokenReviewer cachedTokenReviewer(tokenReviewer, clock, options.tokenCacheTtl);
+  serving::CachingAccessReviewer cachedAccessReviewer(accessReviewer, clock, options.authorizedCacheTtl,
                                              options.unauthorizedCacheTtl);
-  RequestAuthSettings authSettings;
+  serving::RequestAuthSettings authSettings;
   authSettings.alwaysAllowPaths = options.alwaysAllowPaths;
-  RequestAuth requestAuth(cachedTokenReviewer, cachedAccessReviewer, authSettings, logger.child("auth"));
+  serving::RequestAuth requestAuth(cachedTokenReviewer, cachedAccessReviewer, authSettings, logger.child("auth"));
 
-  auto endpoints = startHttpEndpoints(
-      ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile, o.clientCaFile, o.address,
+  auto endpoints = serving::startHttpEndpoints(
+      serving::ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile, o.clientCaFile, o.address,
                       o.port},
-      EndpointHandlers{[] { return true; },
+      serving::EndpointHandlers{[] { return true; },
                        [&] {
                          const bool synced = hpaInformer.hasSynced() && podInformer.hasSynced();
                          std::string detail = fmt::format("informers {}; {}", synced ? "synced" : "syncing",
@@ -214,12 +221,12 @@ int runDaemon(const ValidatedOptions& options) {
   logger.info("caches synced", "hpas", hpaInformer.cache().size(), "pods", podInformer.cache().size());
   runner.startWorkers();
 
-  std::unique_ptr<ApiLeaseStore> leaseStore;
-  std::unique_ptr<LeaderElector> elector;
+  std::unique_ptr<leaderelection::ApiLeaseStore> leaseStore;
+  std::unique_ptr<leaderelection::LeaderElector> elector;
   if (o.leaderElect) {
-    leaseStore = std::make_unique<ApiLeaseStore>(*clients->leases, o.leaseNamespace, o.leaseName);
-    elector = std::make_unique<LeaderElector>(
-        *leaseStore, LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline, options.retryPeriod},
+    leaseStore = std::make_unique<leaderelection::ApiLeaseStore>(*clients->leases, o.leaseNamespace, o.leaseName);
+    elector = std::make_unique<leaderelection::LeaderElector>(
+        *leaseStore, leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline, options.retryPeriod},
         clock, logger.child("leader-election"), [&] { runner.startedLeading(); },
         [&] {
           runner.stoppedLeading();

@@ -6,7 +6,7 @@
 
 #include "common/quote.h"
 #include "common/yaml_json.h"
-#include "daemon/request_auth.h"
+#include "serving/request_auth.h"
 #include "kube/kubeconfig.h"
 
 namespace hpa::daemon {
@@ -58,7 +58,7 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   if (o.tlsCertFile.empty() != o.tlsPrivateKeyFile.empty()) {
     return Error::of("--tls-cert-file and --tls-private-key-file must be given together");
   }
-  auto paths = parseAlwaysAllowPaths(o.alwaysAllowPaths);
+  auto paths = serving::parseAlwaysAllowPaths(o.alwaysAllowPaths);
   if (!paths.ok()) return Error::format("invalid value for --authorization-always-allow-paths: {}", paths.error().message);
   v.alwaysAllowPaths = *paths;
   if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "daemon/api_clients.h"
-#include "daemon/history_persistence.h"
+#include "live/api_clients.h"
+#include "controller/history_annotation.h"
 #include "explain/explainer.h"
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
@@ -34,7 +34,7 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
-  daemon::ApiScaleClient scales(client, discovery);
+  live::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
   Explainer explainer(hpas, pods, metrics, scales, options, &owners);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
@@ -42,7 +42,7 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   LiveExplanations out;
   for (const auto& hpa : hpas.all()) {
     if (!query.name.empty() && hpa->metadata.name != query.name) continue;
-    if (auto history = daemon::historyFromAnnotation(*hpa, Logger::discard())) {
+    if (auto history = controller::historyFromAnnotation(*hpa, Logger::discard())) {
       out.histories.push_back(*history);
       explainer.giveHistory(*hpa, std::move(*history));
     }

@@ -93,12 +93,12 @@ class Informer final : public ListWatchSink {
     }
   }
 
-  void apply(kube::WatchEventType type, const nlohmann::json& object) override {
+  void apply(api::WatchEventType type, const nlohmann::json& object) override {
     auto obj = decodeLogged(object);
     if (!obj) return;
     auto [ns, name] = identity_(*obj);
     const std::string k = key(ns, name);
-    if (type == kube::WatchEventType::Deleted) {
+    if (type == api::WatchEventType::Deleted) {
       Ptr removed = cache_.remove(ns, k);
       notifyDelete(removed ? removed : obj);
       return;

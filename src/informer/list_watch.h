@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "kube/watch.h"
+#include "api/watch.h"
 
 namespace hpa::informer {
 
@@ -39,7 +39,7 @@ class ListerWatcher {
   virtual ~ListerWatcher() = default;
   // Errors carry the HTTP code (410 Gone for an expired continue token or resourceVersion).
   virtual Result<ListResult> list(const ListOptions& options) = 0;
-  virtual Result<std::unique_ptr<kube::WatchStream>> watch(const WatchOptions& options) = 0;
+  virtual Result<std::unique_ptr<api::WatchStream>> watch(const WatchOptions& options) = 0;
 };
 
 }  // namespace hpa::informer

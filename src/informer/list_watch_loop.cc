@@ -112,7 +112,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
     failed = true;
     return false;
   }
-  kube::WatchStream* stream = opened->get();
+  api::WatchStream* stream = opened->get();
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return false;
@@ -135,7 +135,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
       return true;  // ended normally: resume from the last resourceVersion
     }
     const auto& event = **ev;
-    if (event.type == kube::WatchEventType::Error) {
+    if (event.type == api::WatchEventType::Error) {
       const int code = int32Value(event.object, "code");
       release();
       if (code == kHttpGone) {
@@ -147,7 +147,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
       return false;
     }
     const std::string rv = stringValue(member(event.object, "metadata"), "resourceVersion");
-    if (event.type != kube::WatchEventType::Bookmark) sink_.apply(event.type, event.object);
+    if (event.type != api::WatchEventType::Bookmark) sink_.apply(event.type, event.object);
     if (!rv.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
       resourceVersion_ = rv;

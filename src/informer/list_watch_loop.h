@@ -22,7 +22,7 @@ class ListWatchSink {
  public:
   virtual ~ListWatchSink() = default;
   virtual void replace(std::vector<nlohmann::json> items) = 0;
-  virtual void apply(kube::WatchEventType type, const nlohmann::json& object) = 0;
+  virtual void apply(api::WatchEventType type, const nlohmann::json& object) = 0;
 };
 
 struct ListWatchTiming {
@@ -68,7 +68,7 @@ class ListWatchLoop {
   std::condition_variable_any cv_;
   bool stopping_ = false;
   std::string resourceVersion_;
-  std::unique_ptr<kube::WatchStream> currentWatch_;
+  std::unique_ptr<api::WatchStream> currentWatch_;
   std::atomic<bool> synced_{false};
   std::atomic<int> completedLists_{0};
   Duration backoff_{0};

@@ -46,11 +46,11 @@ std::optional<Duration> retryAfter(const HttpResponse& r) {
   return std::chrono::seconds(seconds);
 }
 
-class RestWatchStream final : public WatchStream {
+class RestWatchStream final : public api::WatchStream {
  public:
   explicit RestWatchStream(std::unique_ptr<ResponseStream> stream) : stream_(std::move(stream)) {}
 
-  Result<std::optional<WatchEvent>> next() override {
+  Result<std::optional<api::WatchEvent>> next() override {
     while (true) {
       auto event = ended_ ? decoder_.finish() : decoder_.next();
       if (!event.ok() || *event || ended_) return event;
@@ -234,7 +234,7 @@ Result<nlohmann::json> RestClient::send(const std::string& method, const std::st
   return parseJsonBody(*response, method, path);
 }
 
-Result<std::unique_ptr<WatchStream>> RestClient::watch(const std::string& path) {
+Result<std::unique_ptr<api::WatchStream>> RestClient::watch(const std::string& path) {
   limiter_.wait();
   auto auth = authHeaders();
   if (!auth.ok()) return auth.error();
@@ -266,7 +266,7 @@ Result<std::unique_ptr<WatchStream>> RestClient::watch(const std::string& path) 
     (*stream)->cancel();
     return apiError(failed, "GET", path);
   }
-  return std::unique_ptr<WatchStream>(std::make_unique<RestWatchStream>(std::move(*stream)));
+  return std::unique_ptr<api::WatchStream>(std::make_unique<RestWatchStream>(std::move(*stream)));
 }
 
 }  // namespace hpa::kube

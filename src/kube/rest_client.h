@@ -14,7 +14,7 @@
 #include "kube/exec_credentials.h"
 #include "kube/rest_config.h"
 #include "kube/transport.h"
-#include "kube/watch.h"
+#include "api/watch.h"
 
 namespace hpa::kube {
 
@@ -40,7 +40,7 @@ class RestClient {
   Result<nlohmann::json> send(const std::string& method, const std::string& pathAndQuery, const nlohmann::json* body,
                               const std::string& contentType = "application/json");
   // Opens a watch (the query must include watch=true); the stream yields decoded events.
-  Result<std::unique_ptr<WatchStream>> watch(const std::string& pathAndQuery);
+  Result<std::unique_ptr<api::WatchStream>> watch(const std::string& pathAndQuery);
 
   void setObserver(RequestObserver observer) { observer_ = std::move(observer); }
   const RestConfig& config() const { return config_; }

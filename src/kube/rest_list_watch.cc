@@ -51,7 +51,7 @@ Result<informer::ListResult> RestListWatch::list(const informer::ListOptions& op
   return out;
 }
 
-Result<std::unique_ptr<WatchStream>> RestListWatch::watch(const informer::WatchOptions& options) {
+Result<std::unique_ptr<api::WatchStream>> RestListWatch::watch(const informer::WatchOptions& options) {
   return client_.watch(query({{"watch", "true"},
                               {"resourceVersion", options.resourceVersion},
                               {"allowWatchBookmarks", options.allowWatchBookmarks ? "true" : ""},

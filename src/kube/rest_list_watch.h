@@ -16,7 +16,7 @@ class RestListWatch final : public informer::ListerWatcher {
       : client_(client), path_(std::move(collectionPath)), labelSelector_(std::move(labelSelector)) {}
 
   Result<informer::ListResult> list(const informer::ListOptions& options) override;
-  Result<std::unique_ptr<WatchStream>> watch(const informer::WatchOptions& options) override;
+  Result<std::unique_ptr<api::WatchStream>> watch(const informer::WatchOptions& options) override;
 
  private:
   std::string query(std::vector<std::pair<std::string, std::string>> params) const;

@@ -15,23 +15,23 @@ bool isBlank(std::string_view line) { return line.find_first_not_of(" \t\r\n") =
 
 }  // namespace
 
-Result<WatchEvent> decodeWatchEvent(std::string_view line) {
+Result<api::WatchEvent> decodeWatchEvent(std::string_view line) {
   auto j = parseUntrustedJson(line);
   if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) {
     return Error::format("undecodable watch event: {}", line.substr(0, 200));
   }
   const std::string& type = j["type"].get_ref<const std::string&>();
-  WatchEvent ev{WatchEventType::Added, nlohmann::json()};
+  api::WatchEvent ev{api::WatchEventType::Added, nlohmann::json()};
   if (type == "ADDED") {
-    ev.type = WatchEventType::Added;
+    ev.type = api::WatchEventType::Added;
   } else if (type == "MODIFIED") {
-    ev.type = WatchEventType::Modified;
+    ev.type = api::WatchEventType::Modified;
   } else if (type == "DELETED") {
-    ev.type = WatchEventType::Deleted;
+    ev.type = api::WatchEventType::Deleted;
   } else if (type == "BOOKMARK") {
-    ev.type = WatchEventType::Bookmark;
+    ev.type = api::WatchEventType::Bookmark;
   } else if (type == "ERROR") {
-    ev.type = WatchEventType::Error;
+    ev.type = api::WatchEventType::Error;
   } else {
     return Error::format("unknown watch event type {}", quote(type));
   }
@@ -48,7 +48,7 @@ void WatchDecoder::feed(std::string_view bytes) {
   buffer_.append(bytes);
 }
 
-Result<std::optional<WatchEvent>> WatchDecoder::fail(Error error) {
+Result<std::optional<api::WatchEvent>> WatchDecoder::fail(Error error) {
   error_ = error;
   buffer_.clear();
   buffer_.shrink_to_fit();
@@ -56,7 +56,7 @@ Result<std::optional<WatchEvent>> WatchDecoder::fail(Error error) {
   return error;
 }
 
-Result<std::optional<WatchEvent>> WatchDecoder::next() {
+Result<std::optional<api::WatchEvent>> WatchDecoder::next() {
   if (error_) return *error_;
   while (true) {
     const std::size_t newline = buffer_.find('\n', start_ + scanned_);
@@ -65,7 +65,7 @@ Result<std::optional<WatchEvent>> WatchDecoder::next() {
       if (scanned_ > maxEventBytes_) {
         return fail(Error::format("watch event larger than {} bytes", maxEventBytes_));
       }
-      return std::optional<WatchEvent>();
+      return std::optional<api::WatchEvent>();
     }
     const std::string_view line(buffer_.data() + start_, newline - start_);
     start_ = newline + 1;
@@ -74,20 +74,20 @@ Result<std::optional<WatchEvent>> WatchDecoder::next() {
     if (isBlank(line)) continue;
     auto event = decodeWatchEvent(line);
     if (!event.ok()) return fail(event.error());
-    return std::optional<WatchEvent>(std::move(*event));
+    return std::optional<api::WatchEvent>(std::move(*event));
   }
 }
 
-Result<std::optional<WatchEvent>> WatchDecoder::finish() {
+Result<std::optional<api::WatchEvent>> WatchDecoder::finish() {
   auto complete = next();
   if (!complete.ok() || *complete) return complete;
   const std::string_view rest(buffer_.data() + start_, buffer_.size() - start_);
   start_ = buffer_.size();
   scanned_ = 0;
-  if (isBlank(rest)) return std::optional<WatchEvent>();
+  if (isBlank(rest)) return std::optional<api::WatchEvent>();
   auto event = decodeWatchEvent(rest);
   if (!event.ok()) return fail(event.error());
-  return std::optional<WatchEvent>(std::move(*event));
+  return std::optional<api::WatchEvent>(std::move(*event));
 }
 
 }  // namespace hpa::kube

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/result.h"
-#include "kube/watch.h"
+#include "api/watch.h"
 
 namespace hpa::kube {
 
@@ -26,16 +26,16 @@ class WatchDecoder {
   // Appends the next bytes of the body.
   void feed(std::string_view bytes);
   // The next complete event; nullopt when it needs more bytes.
-  Result<std::optional<WatchEvent>> next();
+  Result<std::optional<api::WatchEvent>> next();
   // At the end of the body: the last event if it lacked its newline, nullopt when nothing is
   // left, an error for a truncated event.
-  Result<std::optional<WatchEvent>> finish();
+  Result<std::optional<api::WatchEvent>> finish();
 
   // Bytes held for an event not yet complete (bounded by maxEventBytes plus one chunk).
   std::size_t buffered() const { return buffer_.size() - start_; }
 
  private:
-  Result<std::optional<WatchEvent>> fail(Error error);
+  Result<std::optional<api::WatchEvent>> fail(Error error);
 
   std::size_t maxEventBytes_;
   std::string buffer_;
@@ -45,6 +45,6 @@ class WatchDecoder {
 };
 
 // One line of a watch stream decoded into an event.
-Result<WatchEvent> decodeWatchEvent(std::string_view line);
+Result<api::WatchEvent> decodeWatchEvent(std::string_view line);
 
 }  // namespace hpa::kube

@@ -9,8 +9,7 @@
 #include "api/metrics.h"
 #include "common/clock.h"
 #include "metricsclient/batch_cache.h"
-#include "metricsclient/metrics_client.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/metrics_api.h"
 
 namespace hpa::metricsclient {
 
@@ -28,7 +27,7 @@ class BatchingMetricsClient final : public MetricsClient {
   // The labels of pod `name` in namespace `ns`, nullopt when unknown (the pod cache).
   using PodLabels = std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
 
-  BatchingMetricsClient(RestMetricsClient& api, PodLabels podLabels, Clock& clock, Duration window)
+  BatchingMetricsClient(MetricsApi& api, PodLabels podLabels, Clock& clock, Duration window)
       : api_(api), podLabels_(std::move(podLabels)), resourceLists_(clock, window), customLists_(clock, window) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
@@ -48,7 +47,7 @@ class BatchingMetricsClient final : public MetricsClient {
  private:
   PodLabelsLookup labelsIn(const std::string& ns) const;
 
-  RestMetricsClient& api_;
+  MetricsApi& api_;
   PodLabels podLabels_;
   BatchCache<std::string, api::PodMetricsList> resourceLists_;  // by namespace
   // by namespace, metric name and metric selector string

@@ -8,7 +8,7 @@
 #include "api/metrics.h"
 #include "kube/rest_client.h"
 #include "metricsclient/api_selection.h"
-#include "metricsclient/metrics_client.h"
+#include "metricsclient/metrics_api.h"
 
 namespace hpa::metricsclient {
 
@@ -16,7 +16,7 @@ namespace hpa::metricsclient {
 // metrics.k8s.io (v1 preferred, else v1beta1), custom.metrics.k8s.io (the preferred of v1beta2 /
 // v1beta1, found by discovery and forgotten by invalidate() every sync period) and
 // external.metrics.k8s.io/v1beta1. Thread-safe.
-class RestMetricsClient final : public MetricsClient {
+class RestMetricsClient final : public MetricsApi {
  public:
   RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery) : client_(client), discovery_(discovery) {}
 
@@ -33,10 +33,8 @@ class RestMetricsClient final : public MetricsClient {
   // Forgets the custom metrics API version (upstream re-discovers it every sync period).
   void invalidate();
 
-  // The lists behind getResourceMetric and getRawMetric, unconverted and with the API's own
-  // errors (not yet wrapped as fetch errors). An empty selector string selects everything.
-  Result<api::PodMetricsList> listPodMetrics(const ResourceMetricsRequest& request);
-  Result<api::MetricValueList> listPodsCustomMetric(const PodsMetricRequest& request);
+  Result<api::PodMetricsList> listPodMetrics(const ResourceMetricsRequest& request) override;
+  Result<api::MetricValueList> listPodsCustomMetric(const PodsMetricRequest& request) override;
 
  private:
   Result<std::string> resourceMetricsVersion();

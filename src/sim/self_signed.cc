@@ -2,16 +2,16 @@
 
 #include <fstream>
 
-#include "kube/self_signed_cert.h"
+#include "serving/self_signed_cert.h"
 
 namespace hpa::sim {
 
 Result<CertificateFiles> writeSelfSignedCertificate(const std::string& directory) {
-  kube::SelfSignedRequest request;
+  serving::SelfSignedRequest request;
   request.commonName = "hpa-sim";
   request.dnsNames = {"localhost"};
   request.ipAddresses = {"127.0.0.1"};
-  auto pem = kube::makeSelfSignedCertificate(request);
+  auto pem = serving::makeSelfSignedCertificate(request);
   if (!pem.ok()) return pem.error();
   CertificateFiles files{directory + "/serving.crt", directory + "/serving.key"};
   std::ofstream cert(files.certFile);

@@ -15,6 +15,7 @@
 namespace hpa::kube {
 namespace {
 
+using api::WatchEventType;
 using Steady = std::chrono::steady_clock;
 
 class WatchE2E : public ::testing::Test {

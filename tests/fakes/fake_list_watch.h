@@ -20,19 +20,19 @@ using nlohmann::json;
 // scriptable failures.
 class FakeListWatch final : public informer::ListerWatcher {
  public:
-  class Stream final : public kube::WatchStream {
+  class Stream final : public api::WatchStream {
    public:
-    Result<std::optional<kube::WatchEvent>> next() override {
+    Result<std::optional<api::WatchEvent>> next() override {
       std::unique_lock<std::mutex> lock(mu);
       cv.wait(lock, [&] { return !events.empty() || closed; });
-      if (events.empty()) return std::optional<kube::WatchEvent>();
+      if (events.empty()) return std::optional<api::WatchEvent>();
       auto e = std::move(events.front());
       events.pop_front();
       if (!e.ok()) return e.error();
-      return std::optional<kube::WatchEvent>(std::move(*e));
+      return std::optional<api::WatchEvent>(std::move(*e));
     }
     void stop() override { close(); }
-    void push(Result<kube::WatchEvent> e) {
+    void push(Result<api::WatchEvent> e) {
       std::lock_guard<std::mutex> lock(mu);
       events.push_back(std::move(e));
       cv.notify_all();
@@ -44,7 +44,7 @@ class FakeListWatch final : public informer::ListerWatcher {
     }
     std::mutex mu;
     std::condition_variable cv;
-    std::deque<Result<kube::WatchEvent>> events;
+    std::deque<Result<api::WatchEvent>> events;
     bool closed = false;
   };
 
@@ -60,7 +60,7 @@ class FakeListWatch final : public informer::ListerWatcher {
     bool existed = objects_.count(key) > 0;
     o["metadata"]["resourceVersion"] = std::to_string(++rv_);
     objects_[key] = o;
-    broadcast(existed ? kube::WatchEventType::Modified : kube::WatchEventType::Added, o);
+    broadcast(existed ? api::WatchEventType::Modified : api::WatchEventType::Added, o);
   }
   void remove(const std::string& name, bool tell = true) { removeObject("ns/" + name, tell); }
   void removeObject(const std::string& key, bool tell = true) {
@@ -68,18 +68,18 @@ class FakeListWatch final : public informer::ListerWatcher {
     json o = objects_.at(key);
     objects_.erase(key);
     o["metadata"]["resourceVersion"] = std::to_string(++rv_);
-    if (tell) broadcast(kube::WatchEventType::Deleted, o);
+    if (tell) broadcast(api::WatchEventType::Deleted, o);
   }
   void bookmark() {
     std::lock_guard<std::mutex> lock(mu_);
-    broadcast(kube::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
+    broadcast(api::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
   }
   void goneEvent() {
     std::lock_guard<std::mutex> lock(mu_);
-    broadcast(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
+    broadcast(api::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
   }
   // An event as given, however malformed.
-  void rawEvent(kube::WatchEventType t, const json& o) {
+  void rawEvent(api::WatchEventType t, const json& o) {
     std::lock_guard<std::mutex> lock(mu_);
     broadcast(t, o);
   }
@@ -112,7 +112,7 @@ class FakeListWatch final : public informer::ListerWatcher {
     if (end < all.size()) r.continueToken = std::to_string(end);
     return r;
   }
-  Result<std::unique_ptr<kube::WatchStream>> watch(const informer::WatchOptions& o) override {
+  Result<std::unique_ptr<api::WatchStream>> watch(const informer::WatchOptions& o) override {
     std::lock_guard<std::mutex> lock(mu_);
     ++watches;
     watchVersions.push_back(o.resourceVersion);
@@ -123,15 +123,15 @@ class FakeListWatch final : public informer::ListerWatcher {
     }
     auto s = std::make_shared<Stream>();
     streams_.push_back(s);
-    struct Handle final : kube::WatchStream {
+    struct Handle final : api::WatchStream {
       std::shared_ptr<Stream> s;
-      Result<std::optional<kube::WatchEvent>> next() override { return s->next(); }
+      Result<std::optional<api::WatchEvent>> next() override { return s->next(); }
       void stop() override { s->stop(); }
       ~Handle() override { s->close(); }  // a dropped watch is a closed connection
     };
     auto h = std::make_unique<Handle>();
     h->s = s;
-    return std::unique_ptr<kube::WatchStream>(std::move(h));
+    return std::unique_ptr<api::WatchStream>(std::move(h));
   }
   int openWatches() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -156,8 +156,8 @@ class FakeListWatch final : public informer::ListerWatcher {
   bool expireContinue = false;
 
  private:
-  void broadcast(kube::WatchEventType t, const json& o) {
-    for (auto& s : streams_) s->push(kube::WatchEvent{t, o});
+  void broadcast(api::WatchEventType t, const json& o) {
+    for (auto& s : streams_) s->push(api::WatchEvent{t, o});
   }
 };
 

@@ -3,7 +3,7 @@
 // the input being the annotation's value). Whatever decodes must encode to JSON that decodes to
 // the same history; an unreadable annotation is ignored, never trusted.
 #include "api/codec.h"
-#include "daemon/history_persistence.h"
+#include "controller/history_annotation.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,9 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   HorizontalPodAutoscaler hpa;
   hpa.metadata.name = "web";
   hpa.metadata.namespace_ = "default";
-  hpa.metadata.annotations[hpa::daemon::kHistoryAnnotation] = std::string(text);
+  hpa.metadata.annotations[hpa::controller::kHistoryAnnotation] = std::string(text);
   static const hpa::Logger logger = hpa::Logger::discard();
-  if (auto h = hpa::daemon::historyFromAnnotation(hpa, logger)) {
+  if (auto h = hpa::controller::historyFromAnnotation(hpa, logger)) {
     FUZZ_CHECK(h->name == "web" && h->namespace_ == "default", "the history is not the HPA's");
   }
   return 0;

@@ -7,7 +7,6 @@
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
 #include "api/codec.h"
-#include "informer/cache_listers.h"
 #include "fakes/eventually.h"
 
 namespace hpa::informer {
@@ -110,13 +109,13 @@ TEST_F(InformerTest, BookmarksAdvanceTheResourceVersionOnly) {
 TEST_F(InformerTest, EventFieldsOfTheWrongTypeReadAsAbsent) {
   informer_->start();
   ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
-  source_.rawEvent(kube::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", 5}}}});
-  source_.rawEvent(kube::WatchEventType::Bookmark, json("not an object"));
+  source_.rawEvent(api::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", 5}}}});
+  source_.rawEvent(api::WatchEventType::Bookmark, json("not an object"));
   source_.put("a", "1");
   ASSERT_TRUE(eventually([&] { return log().size() == 1; }));
   EXPECT_EQ(informer_->lastResourceVersion(), "101");
   // A Status whose code is a string is an error event, not a 410: back off and watch again.
-  source_.rawEvent(kube::WatchEventType::Error, json{{"kind", "Status"}, {"code", "410"}});
+  source_.rawEvent(api::WatchEventType::Error, json{{"kind", "Status"}, {"code", "410"}});
   ASSERT_TRUE(eventually([&] { return source_.openWatches() == 0; }));
   // Step the clock until the loop's backoff sleep (which may start after any one step) ends.
   ASSERT_TRUE(eventually([&] {
@@ -211,36 +210,6 @@ TEST(InformerResync, ReannouncesEveryObject) {
   ASSERT_TRUE(eventually([&] { return informer.hasSynced() && clock.waiterCount() >= 1; }));
   clock.step(seconds(16));
   ASSERT_TRUE(eventually([&] { return updates.load() == 1; }));
-}
-
-TEST(CacheListers, FilterByNamespaceAndSelector) {
-  hpa::testing::FakeClock clock;
-  struct PodSource final : ListerWatcher {
-    Result<ListResult> list(const ListOptions&) override {
-      ListResult r;
-      for (auto [ns, name, app] : {std::tuple{"a", "p1", "web"}, {"a", "p2", "db"}, {"b", "p3", "web"}}) {
-        r.items.push_back(json{{"metadata", {{"name", name}, {"namespace", ns}, {"labels", {{"app", app}}}}},
-                               {"status", {{"phase", "Running"}}}});
-      }
-      r.resourceVersion = "1";
-      return r;
-    }
-    Result<std::unique_ptr<kube::WatchStream>> watch(const WatchOptions&) override {
-      return Error{"not now", 500, ""};
-    }
-  } source;
-  Informer<api::Pod> pods(source, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); },
-                          clock, Logger::discard());
-  pods.start();
-  ASSERT_TRUE(eventually([&] { return pods.hasSynced(); }));
-  CachePodLister lister(pods);
-  auto web = lister.list("a", *api::Selector::parse("app=web"));
-  ASSERT_TRUE(web.ok());
-  ASSERT_EQ(web->size(), 1u);
-  EXPECT_EQ((*web)[0]->name, "p1");
-  EXPECT_EQ(lister.list("a", api::Selector::everything())->size(), 2u);
-  EXPECT_TRUE(lister.list("c", api::Selector::everything())->empty());
-  pods.stop();
 }
 
 }  // namespace

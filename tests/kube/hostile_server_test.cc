@@ -195,8 +195,8 @@ TEST(HostileServer, MalformedWatchEventEndsTheWatchWithAnError) {
   auto first = (*watch)->next();
   ASSERT_TRUE(first.ok()) << first.error().message;
   ASSERT_TRUE(first->has_value());
-  EXPECT_EQ((*first)->type, WatchEventType::Added);
-  Result<std::optional<WatchEvent>> second = Error::of("not called");
+  EXPECT_EQ((*first)->type, api::WatchEventType::Added);
+  Result<std::optional<api::WatchEvent>> second = Error::of("not called");
   const double took = timed([&] { second = (*watch)->next(); });
   EXPECT_FALSE(second.ok()) << "a malformed event is an error, not an event";
   EXPECT_LT(took, 6.0);
@@ -211,7 +211,7 @@ TEST(HostileServer, WatchThatNeverSpeaksEndsAtTheReadTimeout) {
   Client client(server);
   auto watch = client.rest->watch("/api/v1/pods?watch=true");
   ASSERT_TRUE(watch.ok()) << watch.error().message;
-  Result<std::optional<WatchEvent>> next = Error::of("not called");
+  Result<std::optional<api::WatchEvent>> next = Error::of("not called");
   const double took = timed([&] { next = (*watch)->next(); });
   EXPECT_TRUE(!next.ok() || !next->has_value()) << "silence ends the watch, so the informer re-lists";
   EXPECT_LT(took, 6.0);
@@ -223,7 +223,7 @@ TEST(HostileServer, WatchWhoseHeadersNeverComeTimesOut) {
     c.hangUp();
   });
   Client client(server);
-  Result<std::unique_ptr<WatchStream>> watch = Error::of("not called");
+  Result<std::unique_ptr<api::WatchStream>> watch = Error::of("not called");
   const double took = timed([&] { watch = client.rest->watch("/api/v1/pods?watch=true"); });
   ASSERT_FALSE(watch.ok());
   EXPECT_LT(took, 6.0);

@@ -14,7 +14,7 @@ const std::string kBookmark = R"({"type":"BOOKMARK","object":{"kind":"Pod","meta
 const std::string kError = R"({"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}})";
 
 struct Decoded {
-  std::vector<WatchEvent> events;
+  std::vector<api::WatchEvent> events;
   std::optional<Error> error;
 };
 
@@ -47,12 +47,12 @@ TEST(WatchDecoder, SameEventsWhereverTheBodyIsSplit) {
     auto d = decode(body, chunk);
     ASSERT_FALSE(d.error) << "chunk " << chunk << ": " << d.error->message;
     ASSERT_EQ(d.events.size(), 4u) << "chunk " << chunk;
-    EXPECT_EQ(d.events[0].type, WatchEventType::Added);
+    EXPECT_EQ(d.events[0].type, api::WatchEventType::Added);
     EXPECT_EQ(d.events[0].object["metadata"]["name"], "a");
-    EXPECT_EQ(d.events[1].type, WatchEventType::Modified);
+    EXPECT_EQ(d.events[1].type, api::WatchEventType::Modified);
     EXPECT_EQ(d.events[1].object["metadata"]["resourceVersion"], "2");
-    EXPECT_EQ(d.events[2].type, WatchEventType::Bookmark);
-    EXPECT_EQ(d.events[3].type, WatchEventType::Error);
+    EXPECT_EQ(d.events[2].type, api::WatchEventType::Bookmark);
+    EXPECT_EQ(d.events[3].type, api::WatchEventType::Error);
     EXPECT_EQ(d.events[3].object["code"], 410);
   }
 }
@@ -61,7 +61,7 @@ TEST(WatchDecoder, LastEventWithoutNewlineAndEmptyBody) {
   auto d = decode(kAdded + "\n" + kModified, 7);
   ASSERT_FALSE(d.error);
   ASSERT_EQ(d.events.size(), 2u);
-  EXPECT_EQ(d.events[1].type, WatchEventType::Modified);
+  EXPECT_EQ(d.events[1].type, api::WatchEventType::Modified);
   EXPECT_TRUE(decode("", 1).events.empty());
   EXPECT_FALSE(decode("", 1).error);
   EXPECT_FALSE(decode("\n\r\n  \n", 2).error);
@@ -107,7 +107,7 @@ TEST(WatchDecoder, OversizedEventIsAnErrorWithBoundedMemory) {
   // A line that never ends: refused once it passes the bound, and the buffer is released.
   WatchDecoder d(1024);
   const std::string chunk(100, 'x');
-  Result<std::optional<WatchEvent>> ev = std::optional<WatchEvent>();
+  Result<std::optional<api::WatchEvent>> ev = std::optional<api::WatchEvent>();
   size_t fed = 0;
   while (ev.ok() && fed < 100000) {
     d.feed(chunk);

@@ -8,6 +8,8 @@
 #include "fakes/fake_clock.h"
 #include "fakes/fake_transport.h"
 #include "fakes/pod_builder.h"
+#include "kube/discovery.h"
+#include "metricsclient/rest_metrics_client.h"
 
 namespace hpa::metricsclient {
 namespace {

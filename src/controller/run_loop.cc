@@ -1,0 +1,208 @@
+#include "controller/run_loop.h"
+
+#include <fmt/format.h>
+
+#include "controller/decision_summary.h"
+#include "controller/hpa_controls.h"
+#include "workqueue/rate_limiter.h"
+
+namespace hpa::controller {
+namespace {
+
+std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
+  return api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+}
+
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+  auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+// The HPA's limiter, keeping a pointer to it for the per-HPA intervals.
+workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod, workqueue::FixedIntervalRateLimiter*& out) {
+  auto limiter = std::make_unique<workqueue::FixedIntervalRateLimiter>(syncPeriod);
+  out = limiter.get();
+  return limiter;
+}
+
+}  // namespace
+
+RunLoop::RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+                 HistoryPersister* persister, RunLoopObserver& observer, WrittenVersions& written, Clock& clock,
+                 Logger logger, RunLoopSettings settings)
+    : controller_(controller),
+      hpas_(hpas),
+      persister_(persister),
+      observer_(observer),
+      written_(written),
+      clock_(clock),
+      logger_(std::move(logger)),
+      settings_(settings),
+      // The HPA's limiter: every requeue waits exactly the sync period (no back-off), the HPA's
+      // own when its controls set one.
+      queue_(clock, intervalLimiter(settings.syncPeriod, intervals_)) {}
+
+RunLoop::~RunLoop() { shutDown(); }
+
+void RunLoop::registerHandlers() {
+  hpas_.addHandlers(informer::EventHandlers<api::HorizontalPodAutoscaler>{
+      [this](const auto& hpa) {
+        const std::string key = keyOf(*hpa);
+        if (controller_.hpaAdded(key)) observer_.hpaCountChanged(1);
+        if (leading_) restoreHistory(*hpa);
+        queue_.add(key);
+      },
+      [this](const auto& oldHpa, const auto& newHpa) {
+        const std::string key = keyOf(*newHpa);
+        // A changed spec or control is acted on at once (a new sync period takes effect
+        // without waiting out the old one); status writes, other annotation updates and resyncs
+        // wait for the sync period.
+        if (!(oldHpa->spec == newHpa->spec) ||
+            !(parseControls(*oldHpa) == parseControls(*newHpa))) {
+          queue_.add(key);
+        } else {
+          queue_.addRateLimited(key);
+        }
+      },
+      [this](const auto& hpa) {
+        const std::string key = keyOf(*hpa);
+        controller_.hpaDeleted(key);
+        observer_.hpaCountChanged(-1);
+        if (persister_) persister_->forget(key);
+        written_.forget(key);
+        forgetKey(key);
+        queue_.add(key);  // the reconcile sees it gone and drops its history
+      }});
+}
+
+void RunLoop::forgetKey(const std::string& key) {
+  queue_.forget(key);
+  intervals_->setInterval(key, std::nullopt);
+  auto [ns, name] = splitKey(key);
+  observer_.hpaDeleted(ns, name);
+}
+
+void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
+  if (!persister_) return;
+  const std::string key = keyOf(hpa);
+  if (controller_.history().get(key)) return;
+  if (auto history = historyFromAnnotation(hpa, logger_)) {
+    const std::size_t recommendations = history->recommendations.size();
+    controller_.history().put(key, restoredAt(std::move(*history), clock_.now()));
+    logger_.v(2, "restored history", "HPA", key, "recommendations", recommendations);
+  }
+}
+
+void RunLoop::startWorkers() {
+  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { worker(); });
+  ticker_ = std::thread([this] { ticker(); });
+}
+
+void RunLoop::startedLeading() {
+  // Restore before the first reconcile, so a failover keeps the stabilization window.
+  for (const auto& [key, hpa] : hpas_.cache().all()) restoreHistory(*hpa);
+  leading_ = true;
+  for (const auto& [key, hpa] : hpas_.cache().all()) queue_.add(key);
+  logger_.info("started leading: reconciling", "hpas", hpas_.cache().size());
+}
+
+void RunLoop::stoppedLeading() {
+  leading_ = false;
+  logger_.info("stopped leading: no more scaling");
+}
+
+void RunLoop::worker() {
+  while (true) {
+    auto key = queue_.get();
+    if (!key) return;
+    if (!leading_) {
+      // Not the leader: keep the key cycling so it is there when leadership comes.
+      queue_.addRateLimited(*key);
+      queue_.done(*key);
+      continue;
+    }
+    // Upstream's staleness guard: not from a cache older than our own last status write.
+    if (auto writtenVersion = written_.staleAgainst(*key, hpas_.lastResourceVersion())) {
+      logger_.v(2, "skipping reconcile from a stale cache", "HPA", *key, "err",
+                fmt::format("read version: {} is not as new as written version: {} for group resource "
+                            "autoscaling/horizontalpodautoscalers",
+                            hpas_.lastResourceVersion(), *writtenVersion));
+      observer_.staleSkip();
+      queue_.addRateLimited(*key);
+      queue_.done(*key);
+      continue;
+    }
+    const Time start = clock_.now();
+    auto result = controller_.reconcileKey(*key);
+    const auto& report = result.report;
+    if (result.deleted) {
+      written_.forget(*key);
+      forgetKey(*key);
+      queue_.done(*key);
+      continue;
+    }
+    auto [ns, name] = splitKey(*key);
+    observer_.hpaReconciled(ns, name);
+    if (!result.status.ok()) {
+      logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
+    }
+    // A line per rescale at the default level; decisions that change nothing (paused ones
+    // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
+    // lines per sync period. The line shows the size the target keeps or gets (a failed metric
+    // keeps it) and why.
+    const int level = report.rescaled ? 0 : 2;
+    if (logger_.enabled(level)) {
+      const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
+      const auto summary = summarize(report);
+      logger_.v(level, verdict, "HPA", *key, "replicas", fmt::format("{} -> {}", summary.current, summary.next),
+                "branch", branchName(report.branch), "reason", summary.why);
+    }
+    logger_.v(4, "reconciled", "HPA", *key, "took",
+              std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
+    if (persister_ && report.history && (leading_ || handingOver_)) {
+      if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
+    }
+    // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
+    intervals_->setInterval(*key, report.controls.controls.syncPeriod);
+    queue_.addRateLimited(*key);
+    queue_.done(*key);
+    observer_.queueDepth(queue_.len());
+  }
+}
+
+void RunLoop::ticker() {
+  // Upstream forgets the custom metrics API version every sync period.
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    const Time deadline = clock_.now() + settings_.syncPeriod;
+    while (!stopping_ && clock_.now() < deadline) clock_.waitUntil(cv_, lock, deadline);
+    if (stopping_) return;
+    if (settings_.everySyncPeriod) settings_.everySyncPeriod();
+    observer_.queueDepth(queue_.len());
+  }
+}
+
+void RunLoop::shutDown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  handingOver_ = leading_.load();
+  leading_ = false;
+  if (handingOver_) logger_.info("handing over: no new reconciles; finishing those in flight");
+  queue_.shutDownWithDrain();
+  for (auto& w : workers_) {
+    if (w.joinable()) w.join();
+  }
+  if (ticker_.joinable()) ticker_.join();
+  if (handingOver_ && persister_) {
+    const int written = persister_->flush();
+    logger_.info("handing over: histories persisted", "written", written);
+  }
+  handingOver_ = false;
+}
+
+}  // namespace hpa::controller

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "controller/history_annotation.h"
+#include "controller/horizontal_controller.h"
+#include "controller/reconcile_observer.h"
+#include "controller/written_versions.h"
+#include "informer/informer.h"
+#include "workqueue/rate_limiter.h"
+#include "workqueue/rate_limiting_queue.h"
+
+namespace hpa::controller {
+
+struct RunLoopSettings {
+  Duration syncPeriod = std::chrono::seconds(15);
+  int workers = 5;
+  // Called once per sync period on the loop's own thread (the daemon forgets the custom metrics
+  // API version then, as upstream does).
+  std::function<void()> everySyncPeriod;
+};
+
+// The daemon's control loop around the reconcile, as upstream's HorizontalController.Run:
+// informer handlers enqueue HPA keys (new HPAs, spec changes and control annotation changes at
+// once, everything else on the sync period), workers reconcile each key (never two at once) and
+// requeue it after its sync period (the global one, or the HPA's own from its controls) unless
+// it was deleted. Workers only reconcile while this instance leads; on gaining leadership every
+// HPA's persisted history is restored and every key is queued.
+class RunLoop {
+ public:
+  // `persister` may be null (history persistence off).
+  RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+          HistoryPersister* persister, RunLoopObserver& observer, WrittenVersions& written, Clock& clock,
+          Logger logger, RunLoopSettings settings);
+  ~RunLoop();
+
+  // Registers the handlers; call before the informers start.
+  void registerHandlers();
+  void startWorkers();
+  void startedLeading();
+  void stoppedLeading();
+  // Stop taking work, let in-flight reconciles finish, join the workers; if leading, persist
+  // every history that changed since it was last written (the successor starts from it).
+  void shutDown();
+
+  bool leading() const { return leading_.load(); }
+  std::size_t queueDepth() const { return queue_.len(); }
+
+ private:
+  void worker();
+  void ticker();
+  void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
+  void forgetKey(const std::string& key);
+
+  HorizontalController& controller_;
+  informer::Informer<api::HorizontalPodAutoscaler>& hpas_;
+  HistoryPersister* persister_;
+  RunLoopObserver& observer_;
+  WrittenVersions& written_;
+  Clock& clock_;
+  Logger logger_;
+  RunLoopSettings settings_;
+  workqueue::FixedIntervalRateLimiter* intervals_ = nullptr;  // owned by queue_
+  workqueue::RateLimitingQueue queue_;
+  std::atomic<bool> leading_{false};
+  // Set by shutDown() when it stops a leader: reconciles still in flight may persist their
+  // history (we still hold the Lease until the elector releases it after us).
+  std::atomic<bool> handingOver_{false};
+  std::mutex mu_;
+  std::condition_variable_any cv_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+  std::thread ticker_;
+};
+
+}  // namespace hpa::controller

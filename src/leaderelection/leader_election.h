@@ -1,0 +1,126 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/result.h"
+#include "kube/rest_client.h"
+
+namespace hpa::leaderelection {
+
+// A coordination.k8s.io/v1 Lease's spec, as leader election reads and writes it.
+struct LeaseRecord {
+  std::string holderIdentity;
+  int leaseDurationSeconds = 0;
+  std::optional<Time> acquireTime;
+  std::optional<Time> renewTime;
+  int leaseTransitions = 0;
+  std::string resourceVersion;  // of the Lease object, for optimistic concurrency
+  bool operator==(const LeaseRecord&) const = default;
+};
+
+// The changes of a Lease as they happen.
+class LeaseWatch {
+ public:
+  virtual ~LeaseWatch() = default;
+  // Blocks until the Lease changes and returns it (a deleted Lease comes back without a holder);
+  // nullopt when the watch ended (open another).
+  virtual Result<std::optional<LeaseRecord>> next() = 0;
+  // Makes a blocked next() return promptly; from any thread.
+  virtual void stop() = 0;
+};
+
+// Where the Lease lives (an interface so tests need no API server).
+class LeaseStore {
+ public:
+  virtual ~LeaseStore() = default;
+  // nullopt: the Lease does not exist.
+  virtual Result<std::optional<LeaseRecord>> get() = 0;
+  virtual Status create(const LeaseRecord& record) = 0;
+  // Fails with a 409 Conflict when record.resourceVersion is stale.
+  virtual Status update(const LeaseRecord& record) = 0;
+  // Watches the Lease, so a standby sees a release at once instead of at its next retry. A store
+  // that cannot watch returns an error; the elector then only polls.
+  virtual Result<std::unique_ptr<LeaseWatch>> watch() { return Error::of("this lease store cannot watch"); }
+};
+
+class ApiLeaseStore final : public LeaseStore {
+ public:
+  ApiLeaseStore(kube::RestClient& client, std::string ns, std::string name)
+      : client_(client), ns_(std::move(ns)), name_(std::move(name)) {}
+  Result<std::optional<LeaseRecord>> get() override;
+  Status create(const LeaseRecord& record) override;
+  Status update(const LeaseRecord& record) override;
+  // A watch of the one Lease (fieldSelector metadata.name: RBAC's resourceNames apply).
+  Result<std::unique_ptr<LeaseWatch>> watch() override;
+
+ private:
+  kube::RestClient& client_;
+  std::string ns_;
+  std::string name_;
+};
+
+struct LeaderElectionConfig {
+  std::string identity;
+  Duration leaseDuration = std::chrono::seconds(15);  // --leader-elect-lease-duration
+  Duration renewDeadline = std::chrono::seconds(10);  // --leader-elect-renew-deadline
+  Duration retryPeriod = std::chrono::seconds(2);     // --leader-elect-retry-period
+};
+
+// client-go's leader election on a Lease: acquire when the Lease is free or its holder has not
+// renewed it within leaseDuration of *our* observation (clock skew between nodes is irrelevant),
+// renew every retryPeriod, give up leadership when renewals fail for renewDeadline, and release
+// the Lease on stop so a successor need not wait (client-go's ReleaseOnCancel). Unlike client-go,
+// a standby also watches the Lease and tries at once when it is released, so a graceful handover
+// takes a round trip instead of up to retryPeriod; a holder that vanishes still costs
+// leaseDuration.
+class LeaderElector {
+ public:
+  LeaderElector(LeaseStore& store, LeaderElectionConfig config, Clock& clock, Logger logger,
+                std::function<void()> onStartedLeading, std::function<void()> onStoppedLeading);
+  ~LeaderElector();
+
+  void start();
+  // Stops campaigning; if leading, calls onStoppedLeading and releases the Lease.
+  void stop();
+  bool isLeader() const { return leading_.load(); }
+
+  // One acquire-or-renew attempt (exposed for tests); true when we hold the Lease afterwards.
+  bool tryAcquireOrRenew();
+
+ private:
+  void run();
+  // Waits `d`; false when stopping. With wakeOnRelease, a release seen by the watch ends it early.
+  bool sleep(Duration d, bool wakeOnRelease = false);
+  void release();
+  // The standby's watch on the Lease (its own thread, until leading or stopping).
+  void watchForRelease();
+
+  LeaseStore& store_;
+  LeaderElectionConfig config_;
+  Clock& clock_;
+  Logger logger_;
+  std::function<void()> onStartedLeading_;
+  std::function<void()> onStoppedLeading_;
+
+  std::mutex mu_;
+  std::condition_variable_any cv_;
+  bool stopping_ = false;            // guarded by mu_
+  bool releaseSeen_ = false;         // guarded by mu_
+  LeaseWatch* activeWatch_ = nullptr;  // guarded by mu_
+  std::atomic<bool> leading_{false};
+  // Only the run() thread touches these.
+  std::optional<LeaseRecord> observed_;
+  Time observedAt_{};
+  std::thread thread_;
+  std::thread watcher_;
+};
+
+}  // namespace hpa::leaderelection

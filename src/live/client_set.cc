@@ -1,0 +1,37 @@
+#include "live/client_set.h"
+
+#include <chrono>
+#include <string_view>
+
+namespace hpa::live {
+namespace {
+
+// k8s.io/apiserver's delegated authentication/authorization client timeout.
+constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
+
+}  // namespace
+
+Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
+                                    RequestObserver observer) {
+  ClientSet set;
+  for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
+                               std::pair{"status", &set.status}, std::pair{"history", &set.history},
+                               std::pair{"metrics", &set.metrics},
+                               std::pair{"events", &set.events}, std::pair{"leases", &set.leases},
+                               std::pair{"auth", &set.auth}}) {
+    kube::RestConfig own = config;
+    if (std::string_view(purpose) == "auth") own.timeout = kDelegatedAuthTimeout;
+    auto client = kube::RestClient::create(own, clock, logger.child(std::string("rest-") + purpose));
+    if (!client.ok()) return client.error();
+    if (observer) {
+      (*client)->setObserver([observer, purpose = std::string(purpose)](const std::string& verb, int code,
+                                                                        Duration latency) {
+        observer(purpose, verb, code, latency);
+      });
+    }
+    *slot = std::move(*client);
+  }
+  return set;
+}
+
+}  // namespace hpa::live

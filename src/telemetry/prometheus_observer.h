@@ -1,0 +1,61 @@
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "controller/reconcile_observer.h"
+
+namespace hpa::telemetry {
+
+// Upstream's HPA controller metrics (names, labels, help texts and buckets as
+// kube-controller-manager exports them), plus work-queue depth and API request counts/latency.
+class PrometheusObserver final : public controller::ReconcileObserver, public controller::RunLoopObserver {
+ public:
+  PrometheusObserver();
+
+  void reconciliation(const std::string& action, const std::string& error, Duration duration) override;
+  void metricComputation(const std::string& action, const std::string& error, Duration duration,
+                         const std::string& metricType) override;
+  void desiredReplicas(const std::string& ns, const std::string& name, int replicas) override;
+
+  void hpaCountChanged(int delta) override;
+  void queueDepth(std::size_t depth) override;
+  // `client`: the purpose of the API client that sent it (ClientSet).
+  void apiRequest(const std::string& client, const std::string& verb, int code, Duration latency);
+  void staleSkip() override;
+  // Reconciles per HPA (hpa_controller_reconciles_total{namespace,name}): one more for an HPA,
+  // and its series dropped when the HPA is deleted.
+  void hpaReconciled(const std::string& ns, const std::string& name) override;
+  void hpaDeleted(const std::string& ns, const std::string& name) override;
+  // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
+  void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);
+
+  std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
+  // The text exposition format.
+  std::string serialize() const;
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>& reconciliations_;
+  prometheus::Family<prometheus::Histogram>& reconciliationDuration_;
+  prometheus::Family<prometheus::Counter>& metricComputations_;
+  prometheus::Family<prometheus::Histogram>& metricComputationDuration_;
+  prometheus::Gauge& hpaCount_;
+  prometheus::Family<prometheus::Gauge>& desiredReplicas_;
+  prometheus::Gauge& queueDepth_;
+  prometheus::Family<prometheus::Counter>& apiRequests_;
+  prometheus::Family<prometheus::Histogram>& apiLatency_;
+  prometheus::Counter& staleSkips_;
+  prometheus::Family<prometheus::Counter>& reconcilesPerHpa_;
+  prometheus::Family<prometheus::Gauge>& cacheObjects_;
+  prometheus::Family<prometheus::Gauge>& cacheDigest_;
+};
+
+}  // namespace hpa::telemetry

@@ -1,0 +1,217 @@
+#include "leaderelection/leader_election.h"
+
+#include <gtest/gtest.h>
+
+#include "fakes/fake_clock.h"
+#include "fakes/eventually.h"
+
+namespace hpa::leaderelection {
+namespace {
+
+using std::chrono::seconds;
+
+// One Lease with optimistic concurrency, shared by several electors, with watches that see
+// every change (the current state first, as a watch from "now" on an API server).
+class FakeLeaseStore final : public LeaseStore {
+ public:
+  class Watch final : public LeaseWatch {
+   public:
+    Watch(FakeLeaseStore& store, int seen) : store_(store), seen_(seen) {}
+    Result<std::optional<LeaseRecord>> next() override {
+      std::unique_lock<std::mutex> lock(store_.mu);
+      store_.changed.wait(lock, [&] { return stopped_ || seen_ < store_.version; });
+      if (stopped_) return std::optional<LeaseRecord>();
+      seen_ = store_.version;
+      return std::optional<LeaseRecord>(store_.lease.value_or(LeaseRecord{}));
+    }
+    void stop() override {
+      std::lock_guard<std::mutex> lock(store_.mu);
+      stopped_ = true;
+      store_.changed.notify_all();
+    }
+
+   private:
+    FakeLeaseStore& store_;
+    int seen_;
+    bool stopped_ = false;
+  };
+  Result<std::unique_ptr<LeaseWatch>> watch() override {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!watchable) return Error::of("watch not allowed");
+    ++watches;
+    return std::unique_ptr<LeaseWatch>(std::make_unique<Watch>(*this, version - 1));
+  }
+  Result<std::optional<LeaseRecord>> get() override {
+    std::lock_guard<std::mutex> lock(mu);
+    ++gets;
+    if (failing) return Error{"etcd unavailable", 500, ""};
+    return lease;
+  }
+  Status create(const LeaseRecord& r) override {
+    std::lock_guard<std::mutex> lock(mu);
+    if (lease) return Error{"already exists", 409, "AlreadyExists"};
+    lease = r;
+    lease->resourceVersion = std::to_string(++version);
+    changed.notify_all();
+    return Status();
+  }
+  Status update(const LeaseRecord& r) override {
+    std::lock_guard<std::mutex> lock(mu);
+    if (failing) return Error{"etcd unavailable", 500, ""};
+    if (!lease || lease->resourceVersion != r.resourceVersion) return Error{"conflict", 409, "Conflict"};
+    lease = r;
+    lease->resourceVersion = std::to_string(++version);
+    changed.notify_all();
+    return Status();
+  }
+  std::mutex mu;
+  std::condition_variable changed;
+  bool watchable = true;
+  int watches = 0;
+  int gets = 0;
+  std::optional<LeaseRecord> lease;
+  int version = 0;
+  bool failing = false;
+};
+
+LeaderElectionConfig config(const std::string& id) { return {id, seconds(15), seconds(10), seconds(2)}; }
+
+TEST(LeaderElection, OnlyOneHolderUntilTheLeaseExpiresUnobserved) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  EXPECT_TRUE(a.tryAcquireOrRenew());
+  EXPECT_FALSE(b.tryAcquireOrRenew());
+  EXPECT_EQ(store.lease->holderIdentity, "a");
+  // a keeps renewing: b never gets it.
+  for (int i = 0; i < 10; ++i) {
+    clock.step(seconds(2));
+    EXPECT_TRUE(a.tryAcquireOrRenew());
+    EXPECT_FALSE(b.tryAcquireOrRenew());
+  }
+  // a stops renewing: b takes over once 15 s pass since b last saw the record change.
+  clock.step(seconds(14));
+  EXPECT_FALSE(b.tryAcquireOrRenew());
+  clock.step(seconds(2));
+  EXPECT_TRUE(b.tryAcquireOrRenew());
+  EXPECT_EQ(store.lease->holderIdentity, "b");
+  EXPECT_EQ(store.lease->leaseTransitions, 1);
+  // a's stale write now conflicts.
+  EXPECT_FALSE(a.tryAcquireOrRenew());
+}
+
+TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  std::atomic<int> started{0};
+  std::atomic<int> stopped{0};
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [&] { ++started; }, [&] { ++stopped; });
+  a.start();
+  for (int i = 0; i < 2000 && !a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(a.isLeader());
+  EXPECT_EQ(started, 1);
+  a.stop();
+  EXPECT_EQ(stopped, 1);
+  EXPECT_EQ(store.lease->holderIdentity, "");  // released: a successor need not wait
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  EXPECT_TRUE(b.tryAcquireOrRenew());
+}
+
+using hpa::testing::eventually;
+
+TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
+  hpa::testing::FakeClock clock;  // never stepped: only the watch can wake the standby
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
+  auto gets = [&] {
+    std::lock_guard<std::mutex> lock(store.mu);
+    return store.gets;
+  };
+  std::atomic<bool> bStarted{false};
+  const int before = gets();
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [&] { bStarted = true; }, [] {});
+  b.start();
+  ASSERT_TRUE(eventually([&] { return gets() > before; }));  // b tried once, and sleeps
+  EXPECT_FALSE(b.isLeader());
+  a.stop();  // graceful: releases the Lease
+  ASSERT_TRUE(eventually([&] { return b.isLeader(); })) << "the standby waited for its retry period";
+  EXPECT_TRUE(bStarted);
+  EXPECT_EQ(store.lease->holderIdentity, "b");
+  EXPECT_EQ(store.lease->leaseTransitions, 1);
+  b.stop();
+}
+
+TEST(LeaderElection, WithoutAWatchTheStandbyTakesAReleasedLeaseOnItsNextRetry) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  store.watchable = false;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
+  const int before = [&] {
+    std::lock_guard<std::mutex> lock(store.mu);
+    return store.gets;
+  }();
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  b.start();
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(store.mu);
+    return store.gets > before;
+  }));
+  a.stop();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(b.isLeader()) << "nothing but the clock should wake a standby without a watch";
+  // Retry periods pass: b takes the free Lease.
+  ASSERT_TRUE(eventually([&] {
+    clock.step(seconds(2));
+    return b.isLeader();
+  }));
+  b.stop();
+}
+
+TEST(LeaderElection, NeverReleasesALeaseSomeoneElseHolds) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
+  {
+    // Another candidate took over behind a's back (e.g. a was paused past the lease duration).
+    std::lock_guard<std::mutex> lock(store.mu);
+    store.lease->holderIdentity = "c";
+    store.lease->resourceVersion = std::to_string(++store.version);
+  }
+  a.stop();
+  EXPECT_EQ(store.lease->holderIdentity, "c");
+}
+
+TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  std::atomic<int> stopped{0};
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
+  a.start();
+  for (int i = 0; i < 2000 && !a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(a.isLeader());
+  {
+    std::lock_guard<std::mutex> lock(store.mu);
+    store.failing = true;
+  }
+  for (int i = 0; i < 20 && a.isLeader(); ++i) {
+    for (int j = 0; j < 2000 && clock.waiterCount() == 0; ++j) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    clock.step(seconds(2));
+    for (int j = 0; j < 50 && clock.waiterCount() > 0 && a.isLeader(); ++j) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  for (int i = 0; i < 2000 && a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FALSE(a.isLeader());
+  EXPECT_EQ(stopped, 1);
+  a.stop();
+}
+
+}  // namespace
+}  // namespace hpa::leaderelection
