@@ -114,7 +114,9 @@ make_local_base() {
   mkdir -p "$CACHE_DIR"
   log "making a $SUITE base with mmdebstrap (no registry)"
   # shellcheck disable=SC2016 # $1 is the hook's argument (the chroot), expanded by mmdebstrap
-  mmdebstrap --variant=minbase --quiet \
+  # merged-usr: /usr merged by mmdebstrap's own hook, as debootstrap does, rather than by the
+  # usrmerge package, which would stay installed with all of perl.
+  mmdebstrap --variant=minbase --quiet --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/info/*' \
