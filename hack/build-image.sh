@@ -104,6 +104,18 @@ EOF
 
 have_image() { "$ENGINE" image inspect "$1" >/dev/null 2>&1; }
 
+# The apt settings of the registry's debian images, so that a Dockerfile's apt-get leaves the same
+# layers on this base as on theirs: no package caches or downloaded archives kept, no translations.
+# (A hook of mmdebstrap: $1 is the chroot.)
+# shellcheck disable=SC2016
+APT_LIKE_REGISTRY_BASE='d="$1/etc/apt/apt.conf.d"
+printf "%s\n" "DPkg::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" \
+  "APT::Update::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" \
+  "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" >"$d/docker-clean"
+echo "Acquire::Languages \"none\";" >"$d/docker-no-languages"
+echo "Acquire::GzipIndexes \"true\";" >"$d/docker-gzip-indexes"
+echo "Apt::AutoRemove::SuggestsImportant \"false\";" >"$d/docker-autoremove-suggests"'
+
 # A minbase bookworm from the archive apt already uses (same sources, so apt-get inside the
 # build reaches what the machine reaches), imported under both names the Dockerfile uses.
 make_local_base() {
@@ -121,6 +133,7 @@ make_local_base() {
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --customize-hook="$APT_LIKE_REGISTRY_BASE" \
     --customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/lib/apt/lists/*' \
     "$SUITE" "$partial" "$sources"
   mv "$partial" "$tar"
