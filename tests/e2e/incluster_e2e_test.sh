@@ -277,7 +277,8 @@ STANDBY_IP=$("${K[@]}" get pod "$STANDBY" -n $CNS -o jsonpath='{.status.podIP}')
 cat >"$WORK/poll.py" <<'PY'
 # Polls each pod's /metrics (a thread per pod, so that a pod gone silent delays no other) and
 # records every change of hpa_controller_reconciles_total per HPA: "time ip namespace/name count"
-# lines. Stops when the stop file appears or after 240 s.
+# lines; the counts of a pod's first answer are marked "baseline" (reconciles from before the
+# polling). Stops when the stop file appears or after 240 s.
 import os, re, ssl, sys, threading, time, urllib.request
 out, stop, token, ips = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 line = re.compile(r'^hpa_controller_reconciles_total\{([^}]*)\} ([0-9.e+]+)$')
@@ -286,7 +287,7 @@ deadline = time.time() + 240
 lock = threading.Lock()
 f = open(out, "w")
 def poll(ip):
-    last = {}
+    last, first = {}, True
     while time.time() < deadline and not os.path.exists(stop):
         try:
             req = urllib.request.Request(f"https://{ip}:10258/metrics", headers={"Authorization": f"Bearer {token}"})
@@ -303,8 +304,9 @@ def poll(ip):
             count = float(m.group(2))
             if last.get(hpa) != count:
                 with lock:
-                    f.write(f"{now:.3f} {ip} {hpa} {count:.0f}\n"); f.flush()
+                    f.write(f"{now:.3f} {ip} {hpa} {count:.0f}{' baseline' if first else ''}\n"); f.flush()
                 last[hpa] = count
+        first = False
         time.sleep(0.1)
 threads = [threading.Thread(target=poll, args=(ip,)) for ip in ips]
 for t in threads: t.start()
@@ -342,8 +344,9 @@ released = cri_time(leader_log, "released the lease")
 leading = cri_time(standby_log, "started leading")
 events, first = {}, None
 for l in open(recs):
-    t, ip, hpa, _ = l.split()
-    t = float(t)
+    fields = l.split()
+    if len(fields) > 4: continue  # a baseline, not a reconcile seen
+    t, ip, hpa = float(fields[0]), fields[1], fields[2]
     events.setdefault(hpa, []).append(t)
     if ip == standby_ip and first is None: first = t
 # A reconcile is seen within one poll (every 0.1 s, plus the request) of happening.
