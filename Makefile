@@ -13,6 +13,11 @@
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (60) each (clang build, build-fuzz/)
 #   make fuzz-replay     time every fuzz corpus input with the Release build (slowest per target)
 #   make build           configure and build (build/)
+#   make image           the container image from deploy/Dockerfile, without a registry where none
+#                        is reachable (IMAGE=, IMAGE_ENGINE=, IMAGE_BASE=; docs/install.md)
+#   make e2e-incluster   deploy/ applied to the local cluster with a real node (containerd,
+#                        kubelet): the controller runs as pods; changes sysctls while it runs
+#                        (hack/local-node.sh, docs/install.md); not part of `make test`
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -33,9 +38,16 @@ PODS ?= 1
 NAMESPACES ?= 10
 DURATION ?= 120
 BENCH_SCALE_FLAGS ?=
+# make image: the tag, the engine (podman or docker; default the one installed) and where the bases
+# come from when missing (auto: pull, else make them from the Debian archive; pull; local).
+VERSION := $(shell sed -n 's/^project.hpa-controller VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+IMAGE ?= hpa-controller:$(VERSION)
+IMAGE_ENGINE ?=
+IMAGE_BASE ?= auto
+IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
 .PHONY: all demo run deps e2e-deps soak fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
-        bench-scale fuzz-build fuzz fuzz-replay clean
+        bench-scale fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
 
 all: build
 
@@ -83,6 +95,19 @@ bench-scale: build e2e-deps
 
 soak: build e2e-deps
 	@python3 -B bench/soak/soak.py $(SOAK_FLAGS)
+
+image:
+	@bash hack/build-image.sh --image $(IMAGE) --base $(IMAGE_BASE) $(if $(IMAGE_ENGINE),--engine $(IMAGE_ENGINE)) \
+	  $(if $(IMAGE_SAVE),--save $(IMAGE_SAVE))
+
+node-deps: e2e-deps
+	@bash hack/ensure-node-deps.sh
+
+# Its own cluster and node (build/incluster-ci); the image is saved to IMAGE_ARCHIVE for containerd.
+e2e-incluster: build node-deps
+	@$(MAKE) --no-print-directory image IMAGE_SAVE=$(IMAGE_ARCHIVE)
+	HPA_IMAGE=$(IMAGE) HPA_IMAGE_ARCHIVE=$(abspath $(IMAGE_ARCHIVE)) \
+	  ctest --test-dir $(BUILD_DIR) -L incluster --output-on-failure --timeout $(CTEST_TIMEOUT)
 
 fuzz-deps: deps
 	@bash hack/install-fuzz-deps.sh

@@ -2,6 +2,10 @@
 # Builds kube-apiserver, kube-controller-manager and kubectl v1.20.2 from Debian's
 # `kubernetes` source package, once per machine, into ~/.cache/hpa-controller/k8s-1.20.2/.
 #
+#   build-k8s.sh           the control plane's binaries (every e2e test needs them)
+#   build-k8s.sh --node    also kubelet, kube-scheduler and kube-proxy, for a real node
+#                          (hack/local-node.sh); only what is missing from the cache is built
+#
 # Why from source: Debian bookworm ships no kube-apiserver binary, and its kubectl
 # (kubernetes-client) crashes with Go >= 1.18 because of the vendored reflect2 v1.0.1.
 # We swap in Debian's reflect2 1.0.2 and build in GOPATH mode with Debian's Go.
@@ -10,12 +14,21 @@ set -euo pipefail
 K8S_VERSION=1.20.2
 CACHE_DIR="${HPA_K8S_CACHE:-$HOME/.cache/hpa-controller/k8s-$K8S_VERSION}"
 BINARIES=(kube-apiserver kube-controller-manager kubectl)
+NODE_BINARIES=(kubelet kube-scheduler kube-proxy)
 
-have_all() {
-  for b in "${BINARIES[@]}"; do [ -x "$CACHE_DIR/$b" ] || return 1; done
+case "${1:-}" in
+  "") ;;
+  --node) BINARIES+=("${NODE_BINARIES[@]}") ;;
+  *) echo "usage: build-k8s.sh [--node]" >&2; exit 2 ;;
+esac
+
+# The wanted binaries not in the cache yet: only those are built.
+missing_binaries() {
+  for b in "${BINARIES[@]}"; do [ -x "$CACHE_DIR/$b" ] || echo "$b"; done
 }
+mapfile -t TO_BUILD < <(missing_binaries)
 
-if have_all; then
+if [ ${#TO_BUILD[@]} -eq 0 ]; then
   echo "build-k8s: cached binaries in $CACHE_DIR"
   exit 0
 fi
@@ -73,13 +86,15 @@ mkdir -p .go/src/k8s.io
 ln -sfn ../../.. .go/src/k8s.io/kubernetes
 export GOPATH="$PWD/.go" CGO_ENABLED=0 GO111MODULE=off GOFLAGS=
 export KUBE_GIT_VERSION="v$K8S_VERSION" KUBE_GIT_TREE_STATE=clean
-echo "build-k8s: make WHAT=cmd/kube-apiserver cmd/kube-controller-manager cmd/kubectl (about 10 minutes on 2 cores)"
+WHAT=$(printf 'cmd/%s ' "${TO_BUILD[@]}")
+WHAT=${WHAT% }
+echo "build-k8s: make WHAT=\"$WHAT\" (about 10 minutes on 2 cores for the control plane's three)"
 cd .go/src/k8s.io/kubernetes
-make WHAT="cmd/kube-apiserver cmd/kube-controller-manager cmd/kubectl"
+make WHAT="$WHAT"
 
 mkdir -p "$CACHE_DIR"
-for b in "${BINARIES[@]}"; do
+for b in "${TO_BUILD[@]}"; do
   install -m 0755 "_output/bin/$b" "$CACHE_DIR/$b.tmp"
   mv "$CACHE_DIR/$b.tmp" "$CACHE_DIR/$b"
 done
-echo "build-k8s: installed ${BINARIES[*]} into $CACHE_DIR"
+echo "build-k8s: installed ${TO_BUILD[*]} into $CACHE_DIR"

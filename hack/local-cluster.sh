@@ -6,6 +6,7 @@
 #
 #   local-cluster.sh up --dir DIR [--controller-manager] [--min-request-timeout SECONDS]
 #                       [--apiserver-arg ARG]... [--controller-manager-arg ARG]...
+#                       [--advertise-address IP]
 #   local-cluster.sh down --dir DIR [--purge]
 #   local-cluster.sh restart-apiserver --dir DIR     (same flags and port; waits for /readyz)
 #   local-cluster.sh stop-apiserver --dir DIR | start-apiserver --dir DIR
@@ -15,6 +16,11 @@
 # --apiserver-arg / --controller-manager-arg append one flag each to those command lines (e.g.
 # audit logging, or a higher --kube-api-qps for the workload controllers in a scale benchmark);
 # a later flag overrides an earlier one of the same name. Without them nothing changes.
+# --advertise-address IP makes the apiserver reachable from pods on a real node
+# (hack/local-node.sh): it listens on every address instead of 127.0.0.1 only, its certificate
+# also names IP, and it publishes IP (with its port) as the endpoint of the `kubernetes` Service
+# (endpoint reconciler "lease"), so the Service's ClusterIP leads to it. IP must be an address of
+# this machine that is not loopback (Endpoints refuse loopback); the URLs in env stay on 127.0.0.1.
 #
 # What `up` leaves in DIR:
 #   env                      KEY=VALUE lines (sourceable; values never need quoting, so other
@@ -93,6 +99,7 @@ ETCD_ENDPOINT="" APISERVER_URL="" KCM_URL="" KCM_ENABLED=0
 MIN_REQUEST_TIMEOUT=$DEFAULT_MIN_REQUEST_TIMEOUT
 EXTRA_APISERVER_ARGS=()
 EXTRA_KCM_ARGS=()
+APISERVER_ADVERTISE_ADDRESS=""
 
 log() { echo "local-cluster: $*" >&2; }
 die() {
@@ -101,7 +108,7 @@ die() {
 }
 
 usage() {
-  sed -n '7,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -144,7 +151,7 @@ set_paths() {
 
 ENV_VARS=(HPA_E2E_DIR K8S_BIN_DIR KUBECTL
   ETCD_ENDPOINT ETCD_CLIENT_PORT ETCD_PEER_PORT ETCD_PID
-  APISERVER_URL APISERVER_PORT APISERVER_PID MIN_REQUEST_TIMEOUT
+  APISERVER_URL APISERVER_PORT APISERVER_PID MIN_REQUEST_TIMEOUT APISERVER_ADVERTISE_ADDRESS
   KCM_ENABLED KCM_URL KCM_PORT KCM_PID
   KUBECONFIG ADMIN_KUBECONFIG ADMIN_EMBEDDED_KUBECONFIG UNPRIVILEGED_KUBECONFIG UNPRIVILEGED_USER
   PKI_DIR CA_CERT ADMIN_CERT ADMIN_KEY UNPRIVILEGED_CERT UNPRIVILEGED_KEY
@@ -323,6 +330,7 @@ prepare_dir() {
 
 make_pki() {
   local apiserver_sans="IP:127.0.0.1,IP:$FIRST_SERVICE_IP,DNS:localhost,DNS:kubernetes"
+  [ -z "$APISERVER_ADVERTISE_ADDRESS" ] || apiserver_sans+=",IP:$APISERVER_ADVERTISE_ADDRESS"
   apiserver_sans+=",DNS:kubernetes.default,DNS:kubernetes.default.svc"
   apiserver_sans+=",DNS:kubernetes.default.svc.cluster.local"
   hpa_pki_req_config "$PKI_DIR"
@@ -414,10 +422,15 @@ start_apiserver_fresh() {
   # --cert-dir: never write generated certificates outside DIR.
   # --enable-priority-and-fairness=false: fewer moving parts; no test needs APF's 429s.
   # --endpoint-reconciler-type=none: Endpoints may not hold loopback addresses, so the reconciler
-  #   would fail every 10 s to publish 127.0.0.1 for the `kubernetes` Service; no pod needs it.
+  #   would fail every 10 s to publish 127.0.0.1 for the `kubernetes` Service; no pod needs it
+  #   unless --advertise-address gives an address pods reach (then "lease" publishes it).
+  local bind=127.0.0.1 advertise=127.0.0.1 reconciler=none
+  if [ -n "$APISERVER_ADVERTISE_ADDRESS" ]; then
+    bind=0.0.0.0 advertise=$APISERVER_ADVERTISE_ADDRESS reconciler=lease
+  fi
   start_daemon kube-apiserver "$K8S_BIN_DIR/kube-apiserver" \
     --etcd-servers="$ETCD_ENDPOINT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
+    --bind-address="$bind" --advertise-address="$advertise" \
     --secure-port="$APISERVER_PORT" --insecure-port=0 \
     --cert-dir="$PKI_DIR/apiserver-generated" \
     --tls-cert-file="$APISERVER_CERT" --tls-private-key-file="$APISERVER_KEY" \
@@ -439,7 +452,7 @@ start_apiserver_fresh() {
     --min-request-timeout="$MIN_REQUEST_TIMEOUT" \
     --allow-privileged=true \
     --enable-priority-and-fairness=false \
-    --endpoint-reconciler-type=none \
+    --endpoint-reconciler-type="$reconciler" \
     --profiling=false \
     --v=2 \
     ${EXTRA_APISERVER_ARGS[@]+"${EXTRA_APISERVER_ARGS[@]}"}
@@ -497,6 +510,11 @@ cmd_up() {
         shift 2 ;;
       --apiserver-arg) EXTRA_APISERVER_ARGS+=("${2:?--apiserver-arg needs a value}"); shift 2 ;;
       --controller-manager-arg) EXTRA_KCM_ARGS+=("${2:?--controller-manager-arg needs a value}"); shift 2 ;;
+      --advertise-address)
+        APISERVER_ADVERTISE_ADDRESS=${2:?--advertise-address needs a value}
+        [[ $APISERVER_ADVERTISE_ADDRESS =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--advertise-address takes an IPv4 address"
+        [[ $APISERVER_ADVERTISE_ADDRESS != 127.* ]] || die "--advertise-address must not be a loopback address"
+        shift 2 ;;
       *) die "up: unknown option $1" ;;
     esac
   done

@@ -49,7 +49,7 @@ replicas_equal() { [ "$(replicas "$1")" -eq "$2" ]; }
 condition_is() { [ "$(condition_reason "$1" "$2")" = "$3" ]; }
 
 # --- the deploy/ RBAC, and a kubeconfig for its ServiceAccount's token
-"${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/rbac.yaml" >/dev/null
+"${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/base/rbac.yaml" >/dev/null
 wait_for 60 "ServiceAccount token issued" \
   bash -c "'$KUBECTL' --kubeconfig '$ADMIN_KUBECONFIG' get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}' | grep -q ."
 SECRET=$("${K[@]}" get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}')

@@ -46,7 +46,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 hpa_json() { "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1"; }
 
 # --- the read-only role, and a kubeconfig for its ServiceAccount's token
-"${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
+"${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 SA=system:serviceaccount:hpa-controller:hpa-explain
 for verb in "update horizontalpodautoscalers/status" "patch horizontalpodautoscalers/status" \
             "patch horizontalpodautoscalers" "update deployments/scale" "create events"; do

@@ -57,7 +57,7 @@ seconds_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 first_reconcile() { awk '/started leading/ { on = 1 } on && / runner\] (decided|rescaled) / { print; exit }' "$1"; }
 
 # --- the deploy/ RBAC and its ServiceAccount (whose Role must allow watching the Lease)
-"${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/rbac.yaml" >/dev/null
+"${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/base/rbac.yaml" >/dev/null
 has_token() { "${K[@]}" get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}' | grep -q .; }
 wait_for 60 "ServiceAccount token issued" has_token
 SECRET=$("${K[@]}" get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}')

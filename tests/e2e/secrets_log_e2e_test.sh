@@ -47,7 +47,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 # --- credentials: the deploy/ ServiceAccount's token (for the exec plugin), the admin token,
 # the admin client key (embedded)
-"${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/rbac.yaml" >/dev/null
+"${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/base/rbac.yaml" >/dev/null
 has_token() { "${K[@]}" get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}' | grep -q .; }
 wait_for 60 "ServiceAccount token issued" has_token
 SECRET=$("${K[@]}" get sa hpa-controller -n hpa-controller -o jsonpath='{.secrets[0].name}')

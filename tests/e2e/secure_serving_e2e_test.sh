@@ -54,7 +54,7 @@ sa_token() { # <namespace> <serviceaccount>
 has_token_secret() { "${K[@]}" get sa "$2" -n "$1" -o jsonpath='{.secrets[0].name}' | grep -q .; }
 
 # --- the deploy/ RBAC, the controller's ServiceAccount kubeconfig, a scraper ServiceAccount
-"${K[@]}" apply -f "$ROOT/deploy/namespace.yaml" -f "$ROOT/deploy/rbac.yaml" >/dev/null
+"${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/base/rbac.yaml" >/dev/null
 wait_for 60 "controller ServiceAccount token issued" has_token_secret hpa-controller hpa-controller
 cat >"$WORK/sa.kubeconfig" <<KC
 apiVersion: v1
@@ -150,5 +150,5 @@ expect 200 "daemon B: /metrics with the scraper's token" "$B/metrics" -k -H "Aut
 
 grep -q "Forbidden" "$WORK/A.log" "$WORK/B.log" &&
   fail "the ServiceAccount lacked a permission: $(grep -h Forbidden "$WORK"/*.log | head -1)"
-pass "deploy/rbac.yaml covers TokenReviews and SubjectAccessReviews"
+pass "deploy/base/rbac.yaml covers TokenReviews and SubjectAccessReviews"
 echo "secure serving e2e: all checks passed"
