@@ -117,11 +117,13 @@ int main(int argc, char** argv) {
   const Time syncDeadline = clock.now() + kSyncTimeout;
   while (!lifecycle.hasSynced() && clock.now() < syncDeadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   if (!lifecycle.hasSynced()) return fail("the pods of the namespaces could not be listed (see the log)");
-  auto metricsServer = sim::startMetricsServer(metricsPort, tls, pods, model, clock);
+  auto metricsTls = sim::metricsServerTls(tls);
+  if (!metricsTls.ok()) return fail(metricsTls.error().message);
+  auto metricsServer = sim::startMetricsServer(metricsPort, *metricsTls, pods, model, clock, logger.child("metrics-server"));
   if (!metricsServer.ok()) return fail(metricsServer.error().message);
-  std::unique_ptr<sim::Server> controlServer;
+  std::unique_ptr<serving::HttpServer> controlServer;
   if (controlPort > 0) {
-    auto s = sim::startControlServer(controlPort, pods, model);
+    auto s = sim::startControlServer(controlPort, pods, model, logger.child("control-server"));
     if (!s.ok()) return fail(s.error().message);
     controlServer = std::move(*s);
   }
