@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <atomic>
-#include <filesystem>
 #include <condition_variable>
 #include <iostream>
 #include <thread>
@@ -15,7 +14,6 @@
 #include "sim/pod_index.h"
 #include "sim/pod_lifecycle.h"
 #include "sim/scenario.h"
-#include "sim/self_signed.h"
 #include "sim/servers.h"
 
 namespace {
@@ -72,16 +70,6 @@ int main(int argc, char** argv) {
   if (burst < 1) return fail("--kube-api-burst must be at least 1");
 
   if (tls.certFile.empty() != tls.keyFile.empty()) return fail("--serving-cert and --serving-key go together");
-  std::string certDir;
-  if (tls.certFile.empty()) {
-    char dirTemplate[] = "/tmp/hpa-sim-XXXXXX";
-    if (!mkdtemp(dirTemplate)) return fail("cannot create a directory for the serving certificate");
-    certDir = dirTemplate;
-    auto files = sim::writeSelfSignedCertificate(certDir);
-    if (!files.ok()) return fail(files.error().message);
-    tls.certFile = files->certFile;
-    tls.keyFile = files->keyFile;
-  }
 
   sim::Scenario scenario;
   if (!scenarioFile.empty()) {
@@ -163,6 +151,5 @@ int main(int argc, char** argv) {
   sim::unregisterApiServices(**client);
   controlServer.reset();
   metricsServer->reset();
-  if (!certDir.empty()) std::filesystem::remove_all(certDir);
   return 0;
 }

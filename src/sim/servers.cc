@@ -4,6 +4,7 @@
 
 #include "api/quantity.h"
 #include "kube/kubeconfig.h"
+#include "serving/self_signed_cert.h"
 #include "sim/metrics_api.h"
 
 namespace hpa::sim {
@@ -102,6 +103,16 @@ serving::ServerResponse control(const serving::ServerRequest& request, const Pod
   }
 }
 
+// A throw-away serving certificate, kept in memory: the aggregator's APIService skips TLS
+// verification, as for any test backend.
+Result<serving::PemCertificate> selfSignedCertificate() {
+  serving::SelfSignedRequest request;
+  request.commonName = "hpa-sim";
+  request.dnsNames = {"localhost"};
+  request.ipAddresses = {"127.0.0.1"};
+  return serving::makeSelfSignedCertificate(request);
+}
+
 serving::ServerOptions onLocalhost(int port) {
   serving::ServerOptions options;
   options.bindAddress = "127.0.0.1";
@@ -113,8 +124,16 @@ serving::ServerOptions onLocalhost(int port) {
 
 Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
   serving::ServerTls tls;
-  for (auto [file, pem] : {std::pair{&files.certFile, &tls.certificatePem}, std::pair{&files.keyFile, &tls.privateKeyPem},
-                           std::pair{&files.clientCaFile, &tls.clientCaPem}}) {
+  std::vector<std::pair<const std::string*, std::string*>> toRead{{&files.clientCaFile, &tls.clientCaPem}};
+  if (files.certFile.empty()) {
+    auto made = selfSignedCertificate();
+    if (!made.ok()) return made.error();
+    tls.certificatePem = std::move(made->certificate);
+    tls.privateKeyPem = std::move(made->privateKey);
+  } else {
+    toRead.insert(toRead.end(), {{&files.certFile, &tls.certificatePem}, {&files.keyFile, &tls.privateKeyPem}});
+  }
+  for (auto [file, pem] : toRead) {
     auto text = kube::readTextFile(*file);
     if (!text.ok()) return text.error();
     *pem = std::move(*text);

@@ -13,14 +13,15 @@
 namespace hpa::sim {
 
 struct TlsFiles {
-  std::string certFile;
+  std::string certFile;  // with keyFile; both empty: a certificate made in memory
   std::string keyFile;
   std::string clientCaFile;  // only clients with a certificate signed by it may connect
 };
 
-// The metrics server's TLS from its files: the serving certificate and key, and the client CA,
-// whose certificate every client must present at the handshake (the aggregator presents its
-// front-proxy client certificate; nothing else may read the metrics).
+// The metrics server's TLS: the serving certificate and key from their files, or a throw-away one
+// made in memory (EC P-256, self-signed for localhost and 127.0.0.1, valid one year; no file is
+// written); and the client CA, whose certificate every client must present at the handshake (the
+// aggregator presents its front-proxy client certificate; nothing else may read the metrics).
 Result<serving::ServerTls> metricsServerTls(const TlsFiles& files);
 
 // The metrics APIs over HTTPS on 127.0.0.1:port (0: a free one).

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "fakes/fake_clock.h"
 #include "kube/transport.h"
@@ -94,6 +98,33 @@ TEST_F(SimServers, MetricsApisAnswerOnlyClientsWithACertificateOfTheClientCa) {
   EXPECT_FALSE(call(base, kube::TlsSettings{serving.certificate, false, stranger.certificate, stranger.privateKey},
                     get("/apis/metrics.k8s.io/v1beta1"))
                    .ok());
+}
+
+TEST_F(SimServers, WithoutServingFilesTheCertificateIsMadeInMemory) {
+  const auto aggregator = certificate("front-proxy-client", "clientAuth");
+  const std::string dir = ::testing::TempDir() + "/sim-servers-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/client-ca.crt") << aggregator.certificate;
+
+  auto tls = metricsServerTls(TlsFiles{"", "", dir + "/client-ca.crt"});
+  ASSERT_TRUE(tls.ok()) << tls.error().message;
+  EXPECT_EQ(tls->clientCaPem, aggregator.certificate);
+  EXPECT_TRUE(tls->requireClientCertificate);
+  EXPECT_EQ(tls->privateKeyPem.rfind("-----BEGIN PRIVATE KEY-----", 0), 0u);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  // It serves 127.0.0.1: a client that trusts it alone gets through.
+  auto server = startMetricsServer(0, *tls, pods_, model_, clock_, Logger::discard());
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  auto r = call("https://127.0.0.1:" + std::to_string((*server)->port()),
+                kube::TlsSettings{tls->certificatePem, false, aggregator.certificate, aggregator.privateKey},
+                get("/apis/metrics.k8s.io/v1beta1"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 200);
+
+  auto missing = metricsServerTls(TlsFiles{"", "", dir + "/nope.crt"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("nope.crt"), std::string::npos) << missing.error().message;
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(SimServers, ControlEndpointShowsAndSetsTheLoad) {
