@@ -3,8 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <signal.h>
 
-#include <atomic>
-#include <filesystem>
 #include <condition_variable>
 #include <iostream>
 #include <thread>
@@ -15,17 +13,19 @@
 #include "sim/pod_index.h"
 #include "sim/pod_lifecycle.h"
 #include "sim/scenario.h"
-#include "sim/self_signed.h"
 #include "sim/servers.h"
 
 namespace {
+
+using namespace hpa;
+
 // How long the first listing of the namespaces' pods may take before hpa-sim gives up.
 constexpr std::chrono::seconds kSyncTimeout{60};
-}  // namespace
+constexpr std::chrono::milliseconds kSyncPoll{20};
+// How often due scenario steps are looked for.
+constexpr std::chrono::milliseconds kStepPoll{500};
 
-int main(int argc, char** argv) {
-  using namespace hpa;
-  CLI::App app{"hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver"};
+struct Flags {
   std::string kubeconfig;
   std::vector<std::string> namespaces;
   std::string scenarioFile;
@@ -40,97 +40,118 @@ int main(int argc, char** argv) {
   int burst = 200;
   int verbosity = 0;
   std::uint64_t seed = 1;
-  app.add_option("--kubeconfig", kubeconfig, "kubeconfig of the cluster")->required();
-  app.add_option("--namespace", namespaces, "namespace whose pods to run (repeatable)")->required();
-  app.add_option("--scenario", scenarioFile, "load scenario (YAML)");
-  app.add_option("--metrics-port", metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")->required();
-  app.add_option("--control-port", controlPort, "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
-  app.add_option("--serving-cert", tls.certFile, "PEM serving certificate for localhost (default: made at start-up)");
-  app.add_option("--serving-key", tls.keyFile, "PEM key of the serving certificate");
-  app.add_option("--client-ca", tls.clientCaFile, "PEM CA of the aggregator's client certificate (front-proxy CA)")->required();
-  app.add_option("--start-delay", startDelay, "delay from pod creation to Running")->capture_default_str();
-  app.add_option("--readiness-delay", readinessDelay, "delay from Running to Ready")->capture_default_str();
-  app.add_option("--nodes", nodes, "fake nodes to register")->capture_default_str();
-  app.add_option("--workers", workers, "pod writes in flight at once")->capture_default_str();
-  app.add_option("--kube-api-qps", qps, "client-side rate limit of API requests (per second)")->capture_default_str();
-  app.add_option("--kube-api-burst", burst, "burst of the client-side rate limit")->capture_default_str();
-  app.add_option("--seed", seed, "random seed of the load noise")->capture_default_str();
-  app.add_option("-v", verbosity, "log verbosity");
-  CLI11_PARSE(app, argc, argv);
+};
 
-  Logger logger = Logger::stderrLogger("hpa-sim", verbosity);
-  auto fail = [&](const std::string& m) {
-    std::cerr << "hpa-sim: " << m << "\n";
-    return 2;
-  };
-  auto start = parseGoDuration(startDelay);
-  auto readiness = parseGoDuration(readinessDelay);
-  if (!start.ok()) return fail("--start-delay: " + start.error().message);
-  if (!readiness.ok()) return fail("--readiness-delay: " + readiness.error().message);
-  if (nodes < 1) return fail("--nodes must be at least 1");
-  if (workers < 1) return fail("--workers must be at least 1");
-  if (burst < 1) return fail("--kube-api-burst must be at least 1");
+void addFlags(CLI::App& app, Flags& f) {
+  app.add_option("--kubeconfig", f.kubeconfig, "kubeconfig of the cluster")->required();
+  app.add_option("--namespace", f.namespaces, "namespace whose pods to run (repeatable)")->required();
+  app.add_option("--scenario", f.scenarioFile, "load scenario (YAML)");
+  app.add_option("--metrics-port", f.metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")->required();
+  app.add_option("--control-port", f.controlPort, "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
+  app.add_option("--serving-cert", f.tls.certFile, "PEM serving certificate for localhost (default: made at start-up)");
+  app.add_option("--serving-key", f.tls.keyFile, "PEM key of the serving certificate");
+  app.add_option("--client-ca", f.tls.clientCaFile, "PEM CA of the aggregator's client certificate (front-proxy CA)")
+      ->required();
+  app.add_option("--start-delay", f.startDelay, "delay from pod creation to Running")->capture_default_str();
+  app.add_option("--readiness-delay", f.readinessDelay, "delay from Running to Ready")->capture_default_str();
+  app.add_option("--nodes", f.nodes, "fake nodes to register")->capture_default_str();
+  app.add_option("--workers", f.workers, "pod writes in flight at once")->capture_default_str();
+  app.add_option("--kube-api-qps", f.qps, "client-side rate limit of API requests (per second)")->capture_default_str();
+  app.add_option("--kube-api-burst", f.burst, "burst of the client-side rate limit")->capture_default_str();
+  app.add_option("--seed", f.seed, "random seed of the load noise")->capture_default_str();
+  app.add_option("-v", f.verbosity, "log verbosity");
+}
 
-  if (tls.certFile.empty() != tls.keyFile.empty()) return fail("--serving-cert and --serving-key go together");
-  std::string certDir;
-  if (tls.certFile.empty()) {
-    char dirTemplate[] = "/tmp/hpa-sim-XXXXXX";
-    if (!mkdtemp(dirTemplate)) return fail("cannot create a directory for the serving certificate");
-    certDir = dirTemplate;
-    auto files = sim::writeSelfSignedCertificate(certDir);
-    if (!files.ok()) return fail(files.error().message);
-    tls.certFile = files->certFile;
-    tls.keyFile = files->keyFile;
-  }
-
+// What the flags name, read and checked before anything talks to the cluster.
+struct Settings {
+  Duration startDelay{0};
+  Duration readinessDelay{0};
   sim::Scenario scenario;
-  if (!scenarioFile.empty()) {
-    auto text = kube::readTextFile(scenarioFile);
-    if (!text.ok()) return fail(text.error().message);
-    auto parsed = sim::parseScenario(scenarioFile, *text);
-    if (!parsed.ok()) return fail(parsed.error().message);
-    scenario = *parsed;
-  }
+  serving::ServerTls metricsTls;
+};
 
-  // Signals are taken by a sigwait thread; every other thread has them blocked.
+Result<sim::Scenario> readScenario(const std::string& file) {
+  if (file.empty()) return sim::Scenario{};
+  auto text = kube::readTextFile(file);
+  if (!text.ok()) return text.error();
+  return sim::parseScenario(file, *text);
+}
+
+Result<Settings> settingsOf(const Flags& f) {
+  Settings s;
+  auto start = parseGoDuration(f.startDelay);
+  if (!start.ok()) return Error::format("--start-delay: {}", start.error().message);
+  auto readiness = parseGoDuration(f.readinessDelay);
+  if (!readiness.ok()) return Error::format("--readiness-delay: {}", readiness.error().message);
+  s.startDelay = *start;
+  s.readinessDelay = *readiness;
+  if (f.nodes < 1) return Error::of("--nodes must be at least 1");
+  if (f.workers < 1) return Error::of("--workers must be at least 1");
+  if (f.burst < 1) return Error::of("--kube-api-burst must be at least 1");
+  if (f.tls.certFile.empty() != f.tls.keyFile.empty()) return Error::of("--serving-cert and --serving-key go together");
+  auto tls = sim::metricsServerTls(f.tls);
+  if (!tls.ok()) return tls.error();
+  s.metricsTls = std::move(*tls);
+  auto scenario = readScenario(f.scenarioFile);
+  if (!scenario.ok()) return scenario.error();
+  s.scenario = std::move(*scenario);
+  return s;
+}
+
+// SIGINT and SIGTERM, blocked in every thread (those started later inherit the mask), so that
+// one thread takes them with sigwait.
+sigset_t blockStopSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
 
-  auto config = kube::loadKubeconfig(kube::KubeconfigOptions{kubeconfig, "", "", "", ""});
-  if (!config.ok()) return fail(config.error().message);
-  config->qps = qps;
-  config->burst = burst;
-  RealClock clock;
-  auto client = kube::RestClient::create(*config, clock, logger.child("rest"));
-  if (!client.ok()) return fail(client.error().message);
+Result<std::unique_ptr<kube::RestClient>> connectToCluster(const Flags& f, Clock& clock, const Logger& logger) {
+  auto config = kube::loadKubeconfig(kube::KubeconfigOptions{f.kubeconfig, "", "", "", ""});
+  if (!config.ok()) return config.error();
+  config->qps = f.qps;
+  config->burst = f.burst;
+  return kube::RestClient::create(*config, clock, logger.child("rest"));
+}
 
-  sim::LoadModel model(scenario, seed);
-  sim::PodIndex pods([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
-  sim::PodLifecycle lifecycle(**client, clock, logger.child("lifecycle"),
-                              sim::LifecycleSettings{namespaces, *start, *readiness, nodes, workers}, pods);
-  if (auto s = sim::registerNodes(**client, nodes, clock); !s.ok()) return fail("registering nodes: " + s.error().message);
-  lifecycle.start();
-  // Metrics are served once every namespace's pods are known, so no early answer is missing pods.
-  const Time syncDeadline = clock.now() + kSyncTimeout;
-  while (!lifecycle.hasSynced() && clock.now() < syncDeadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  if (!lifecycle.hasSynced()) return fail("the pods of the namespaces could not be listed (see the log)");
-  auto metricsServer = sim::startMetricsServer(metricsPort, tls, pods, model, clock);
-  if (!metricsServer.ok()) return fail(metricsServer.error().message);
-  std::unique_ptr<sim::Server> controlServer;
-  if (controlPort > 0) {
-    auto s = sim::startControlServer(controlPort, pods, model);
-    if (!s.ok()) return fail(s.error().message);
-    controlServer = std::move(*s);
-  }
-  if (auto s = sim::registerApiServices(**client, metricsPort); !s.ok()) return fail("registering APIServices: " + s.error().message);
-  std::cout << "metrics-port=" << metricsPort << " control-port=" << controlPort << std::endl;
-  logger.info("serving", "metricsPort", metricsPort, "controlPort", controlPort, "namespaces", namespaces.size());
-
+// Metrics are served once every namespace's pods are known, so no early answer is missing pods.
+Status waitForPods(const sim::PodLifecycle& lifecycle, Clock& clock) {
   std::mutex mu;
-  std::condition_variable cv;
+  std::condition_variable_any never;
+  std::unique_lock<std::mutex> lock(mu);
+  const Time deadline = clock.now() + kSyncTimeout;
+  while (!lifecycle.hasSynced() && clock.now() < deadline) clock.waitFor(never, lock, kSyncPoll);
+  if (!lifecycle.hasSynced()) return Error::of("the pods of the namespaces could not be listed (see the log)");
+  return Status();
+}
+
+struct Servers {
+  std::unique_ptr<serving::HttpServer> metrics;
+  std::unique_ptr<serving::HttpServer> control;  // none without --control-port
+};
+
+Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodIndex& pods, sim::LoadModel& model,
+                             Clock& clock, const Logger& logger) {
+  Servers servers;
+  auto metrics = sim::startMetricsServer(f.metricsPort, std::move(settings.metricsTls), pods, model, clock,
+                                         logger.child("metrics-server"));
+  if (!metrics.ok()) return metrics.error();
+  servers.metrics = std::move(*metrics);
+  if (f.controlPort > 0) {
+    auto control = sim::startControlServer(f.controlPort, pods, model, logger.child("control-server"));
+    if (!control.ok()) return control.error();
+    servers.control = std::move(*control);
+  }
+  return servers;
+}
+
+// Applies the scenario's steps as they fall due, until SIGINT or SIGTERM.
+void runScenario(sim::LoadModel& model, Clock& clock, const Logger& logger, sigset_t signals) {
+  std::mutex mu;
+  std::condition_variable_any cv;
   bool stopping = false;
   std::thread signalThread([&] {
     int sig = 0;
@@ -139,7 +160,6 @@ int main(int argc, char** argv) {
     stopping = true;
     cv.notify_all();
   });
-
   const Time began = clock.now();
   Duration appliedUntil{0};
   std::unique_lock<std::mutex> lock(mu);
@@ -152,15 +172,53 @@ int main(int argc, char** argv) {
     }
     appliedUntil = elapsed;
     lock.lock();
-    cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping; });
+    if (!stopping) clock.waitFor(cv, lock, kStepPoll);
   }
   lock.unlock();
   signalThread.join();
+}
+
+int fail(const std::string& message) {
+  std::cerr << "hpa-sim: " << message << "\n";
+  return 2;
+}
+
+int run(const Flags& f, Settings settings, const Logger& logger) {
+  const sigset_t signals = blockStopSignals();
+  RealClock clock;
+  auto client = connectToCluster(f, clock, logger);
+  if (!client.ok()) return fail(client.error().message);
+  sim::LoadModel model(settings.scenario, f.seed);
+  sim::PodIndex pods([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
+  sim::PodLifecycle lifecycle(
+      **client, clock, logger.child("lifecycle"),
+      sim::LifecycleSettings{f.namespaces, settings.startDelay, settings.readinessDelay, f.nodes, f.workers}, pods);
+  if (auto s = sim::registerNodes(**client, f.nodes, clock); !s.ok()) return fail("registering nodes: " + s.error().message);
+  lifecycle.start();
+  if (auto s = waitForPods(lifecycle, clock); !s.ok()) return fail(s.error().message);
+  auto servers = startServers(f, settings, pods, model, clock, logger);
+  if (!servers.ok()) return fail(servers.error().message);
+  if (auto s = sim::registerApiServices(**client, f.metricsPort); !s.ok()) {
+    return fail("registering APIServices: " + s.error().message);
+  }
+  std::cout << "metrics-port=" << f.metricsPort << " control-port=" << f.controlPort << std::endl;
+  logger.info("serving", "metricsPort", f.metricsPort, "controlPort", f.controlPort, "namespaces", f.namespaces.size());
+  runScenario(model, clock, logger, signals);
   logger.info("stopping");
   lifecycle.stop();
   sim::unregisterApiServices(**client);
-  controlServer.reset();
-  metricsServer->reset();
-  if (!certDir.empty()) std::filesystem::remove_all(certDir);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver"};
+  Flags flags;
+  addFlags(app, flags);
+  CLI11_PARSE(app, argc, argv);
+  Logger logger = Logger::stderrLogger("hpa-sim", flags.verbosity);
+  auto settings = settingsOf(flags);
+  if (!settings.ok()) return fail(settings.error().message);
+  return run(flags, std::move(*settings), logger);
 }

@@ -7,6 +7,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -25,24 +26,65 @@ namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 
-// Scrapers and probes send small GETs: anything larger is not for us.
-constexpr std::size_t kHeaderLimit = 8 * 1024;
-constexpr std::uint64_t kBodyLimit = 64 * 1024;
-// A connection idle this long (keep-alive included) is closed, as are stalled handshakes/writes.
-constexpr auto kIdleTimeout = std::chrono::seconds(30);
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 constexpr auto kShutdownTimeout = std::chrono::seconds(5);
+// After a refusal, what the client still sends is read and dropped for this long before the
+// socket is closed: closing with unread data resets the connection, and the client could lose
+// the refusal it has not read yet.
+constexpr auto kLingerTimeout = std::chrono::seconds(1);
+constexpr std::size_t kDrainChunk = 16 * 1024;
 // Enough workers that health probes get through while scrapes wait on TokenReviews.
 constexpr int kWorkerThreads = 4;
-// Beyond this, new connections are closed at once rather than queued.
-constexpr int kMaxConnections = 256;
 
 struct Shared {
   RequestHandler handler;
   Logger logger;
+  ServerLimits limits;
   asio::thread_pool* workers = nullptr;
   std::atomic<int> connections{0};
 };
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A query's name or value: '+' is a space there (HTML form encoding, as Go's servers read it).
+std::optional<std::string> queryDecode(std::string_view text) {
+  std::string spaced(text);
+  std::replace(spaced.begin(), spaced.end(), '+', ' ');
+  return percentDecode(spaced);
+}
+
+// A pair with a malformed escape is left out, as Go's url.ParseQuery leaves it out.
+std::map<std::string, std::string> queryParameters(std::string_view query) {
+  std::map<std::string, std::string> out;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const std::size_t eq = pair.find('=');
+    auto name = queryDecode(pair.substr(0, eq));
+    auto value = queryDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+    if (name && value) out[*name] = *value;
+  }
+  return out;
+}
+
+ServerRequest requestOf(bhttp::request<bhttp::string_body>& req) {
+  ServerRequest request;
+  request.method = std::string(req.method_string());
+  const std::string_view target(req.target().data(), req.target().size());
+  const std::size_t question = target.find('?');
+  request.path = std::string(target.substr(0, question));
+  if (question != std::string_view::npos) request.query = queryParameters(target.substr(question + 1));
+  request.authorization = std::string(req[bhttp::field::authorization]);
+  request.body = std::move(req.body());
+  return request;
+}
 
 std::string nameEntry(X509_NAME* name, int index) {
   ASN1_STRING* data = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, index));
@@ -102,29 +144,47 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void readRequest() {
     parser_.emplace();
-    parser_->header_limit(kHeaderLimit);
-    parser_->body_limit(kBodyLimit);
-    beast::get_lowest_layer(stream_).expires_after(kIdleTimeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
-                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->onRead(ec); });
+    parser_->header_limit(static_cast<std::uint32_t>(shared_.limits.maxHeaderBytes));
+    parser_->body_limit(shared_.limits.maxBodyBytes);
+    beast::get_lowest_layer(stream_).expires_after(shared_.limits.idleTimeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      self->onHeader(ec);
+    });
   }
 
-  void onRead(beast::error_code ec) {
+  // A client that waits for "100 Continue" before sending its body (curl does for large ones)
+  // is told to go on; one whose declared body is too large has been refused already.
+  void onHeader(beast::error_code ec) {
+    if (ec) return onReadError(ec);
+    if (!beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) return readBody();
+    continue_ = bhttp::response<bhttp::empty_body>(bhttp::status::continue_, parser_->get().version());
+    bhttp::async_write(stream_, continue_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) self->readBody();
+    });
+  }
+
+  void readBody() {
+    if (parser_->is_done()) return onRead();
+    bhttp::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->onReadError(ec);
+      self->onRead();
+    });
+  }
+
+  void onReadError(beast::error_code ec) {
     if (ec == bhttp::error::end_of_stream) return close();
-    if (ec) {
-      if (ec != beast::error::timeout) shared_.logger.v(4, "bad request", "remote", remote_, "err", ec.message());
-      return;
-    }
-    const auto& req = parser_->get();
-    ServerRequest request;
-    request.method = std::string(req.method_string());
-    const std::string target(req.target());
-    request.path = target.substr(0, target.find('?'));
-    request.authorization = std::string(req[bhttp::field::authorization]);
-    request.clientCertificate = clientCertificate_;
-    request.remoteAddress = remote_;
+    if (ec == bhttp::error::header_limit) return refuse(431, "request header fields too large\n");
+    if (ec == bhttp::error::body_limit) return refuse(413, "request body too large\n");
+    if (ec != beast::error::timeout) shared_.logger.v(4, "bad request", "remote", remote_, "err", ec.message());
+  }
+
+  void onRead() {
+    auto& req = parser_->get();
     keepAlive_ = req.keep_alive();
     version_ = req.version();
+    ServerRequest request = requestOf(req);
+    request.clientCertificate = clientCertificate_;
+    request.remoteAddress = remote_;
     // The handler may wait on the API server: never on the network thread.
     asio::post(*shared_.workers, [self = this->shared_from_this(), request = std::move(request)] {
       ServerResponse response;
@@ -139,6 +199,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     });
   }
 
+  // Answers a request that is not read to its end, and closes the connection.
+  void refuse(int status, std::string text) {
+    shared_.logger.v(4, "request refused", "remote", remote_, "status", status);
+    keepAlive_ = false;
+    version_ = parser_->is_header_done() ? parser_->get().version() : 11;
+    write(ServerResponse{status, "text/plain; charset=utf-8", std::move(text), {}});
+  }
+
   void write(ServerResponse r) {
     response_ = {};
     response_.version(version_);
@@ -148,7 +216,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     response_.body() = std::move(r.body);
     response_.keep_alive(keepAlive_);
     response_.prepare_payload();
-    beast::get_lowest_layer(stream_).expires_after(kIdleTimeout);
+    beast::get_lowest_layer(stream_).expires_after(shared_.limits.idleTimeout);
     bhttp::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return;
       if (!self->keepAlive_) return self->close();
@@ -163,7 +231,17 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     } else {
       beast::error_code ignored;
       stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      beast::get_lowest_layer(stream_).expires_after(kLingerTimeout);
+      drain();
     }
+  }
+
+  // Reads and drops until the client closes its side (or the linger timeout closes the socket).
+  void drain() {
+    buffer_.consume(buffer_.size());
+    stream_.async_read_some(buffer_.prepare(kDrainChunk), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) self->drain();
+    });
   }
 
  private:
@@ -173,6 +251,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   bhttp::response<bhttp::string_body> response_;
+  bhttp::response<bhttp::empty_body> continue_;
   std::optional<ClientCertificate> clientCertificate_;
   bool keepAlive_ = false;
   unsigned version_ = 11;
@@ -209,17 +288,23 @@ Result<std::unique_ptr<asio::ssl::context>> tlsContext(const ServerTls& tls) {
     }
     SSL_CTX_set_client_CA_list(ctx->native_handle(), names);
     X509_VERIFY_PARAM_set_purpose(SSL_CTX_get0_param(ctx->native_handle()), X509_PURPOSE_SSL_CLIENT);
-    // Ask for a certificate without requiring one; judge it after the handshake (peerCertificate).
-    ctx->set_verify_mode(asio::ssl::verify_peer);
-    ctx->set_verify_callback([](bool, asio::ssl::verify_context&) { return true; });
+    if (tls.requireClientCertificate) {
+      // OpenSSL's verdict decides the handshake.
+      ctx->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
+    } else {
+      // Ask for a certificate without requiring one; judge it after the handshake (peerCertificate).
+      ctx->set_verify_mode(asio::ssl::verify_peer);
+      ctx->set_verify_callback([](bool, asio::ssl::verify_context&) { return true; });
+    }
   }
   return ctx;
 }
 
 class BeastServer final : public HttpServer {
  public:
-  BeastServer(RequestHandler handler, Logger logger, std::unique_ptr<asio::ssl::context> ssl)
-      : shared_{std::move(handler), std::move(logger)}, ssl_(std::move(ssl)) {
+  BeastServer(RequestHandler handler, Logger logger, const ServerOptions& options,
+              std::unique_ptr<asio::ssl::context> ssl)
+      : shared_{std::move(handler), std::move(logger), options.limits}, ssl_(std::move(ssl)), workers_(kWorkerThreads) {
     shared_.workers = &workers_;
   }
 
@@ -273,7 +358,7 @@ class BeastServer final : public HttpServer {
     beast::error_code ec;
     auto remote = socket.remote_endpoint(ec);
     const std::string remoteText = ec ? "unknown" : remote.address().to_string();
-    if (shared_.connections.load() >= kMaxConnections) {
+    if (shared_.connections.load() >= shared_.limits.maxConnections) {
       shared_.logger.v(2, "too many connections: refusing one", "remote", remoteText);
       socket.close(ec);
       return;
@@ -295,12 +380,29 @@ class BeastServer final : public HttpServer {
   std::unique_ptr<asio::ssl::context> ssl_;
   asio::io_context ioc_{1};
   tcp::acceptor acceptor_{ioc_};
-  asio::thread_pool workers_{kWorkerThreads};
+  asio::thread_pool workers_;
   std::thread thread_;
   int port_ = 0;
 };
 
 }  // namespace
+
+std::optional<std::string> percentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out.push_back(text[i]);
+      continue;
+    }
+    const int high = i + 2 < text.size() ? hexValue(text[i + 1]) : -1;
+    const int low = high >= 0 ? hexValue(text[i + 2]) : -1;
+    if (low < 0) return std::nullopt;
+    out.push_back(static_cast<char>(high * 16 + low));
+    i += 2;
+  }
+  return out;
+}
 
 Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options, RequestHandler handler,
                                                     Logger logger) {
@@ -310,7 +412,7 @@ Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options
     if (!ctx.ok()) return ctx.error();
     ssl = std::move(*ctx);
   }
-  auto server = std::make_unique<BeastServer>(std::move(handler), std::move(logger), std::move(ssl));
+  auto server = std::make_unique<BeastServer>(std::move(handler), std::move(logger), options, std::move(ssl));
   if (auto s = server->listen(options.bindAddress, options.port); !s.ok()) return s.error();
   server->start();
   return std::unique_ptr<HttpServer>(std::move(server));

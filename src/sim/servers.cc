@@ -1,47 +1,46 @@
-// cpprest is included last: its U macro breaks headers parsed after it.
 #include "sim/servers.h"
 
-#include <fmt/format.h>
-
-#include <boost/asio/ssl.hpp>
+#include <nlohmann/json.hpp>
 
 #include "api/quantity.h"
+#include "kube/kubeconfig.h"
+#include "serving/self_signed_cert.h"
 #include "sim/metrics_api.h"
-
-#include <cpprest/http_listener.h>
-#undef U
 
 namespace hpa::sim {
 namespace {
 
-namespace http = web::http;
-using Listener = http::experimental::listener::http_listener;
+// POST /set takes one change per workload in one request, for up to tens of thousands of
+// workloads: far more than the server's default body limit.
+constexpr std::uint64_t kControlBodyLimit = 4 * 1024 * 1024;
 
-class ListenerServer final : public Server {
- public:
-  explicit ListenerServer(std::unique_ptr<Listener> l) : listener_(std::move(l)) {}
-  ~ListenerServer() override {
-    try {
-      listener_->close().wait();
-    } catch (const std::exception&) {
-      // Shutting down anyway.
-    }
-  }
-
- private:
-  std::unique_ptr<Listener> listener_;
-};
-
-std::map<std::string, std::string> queryOf(const http::http_request& req) {
-  std::map<std::string, std::string> out;
-  for (const auto& [k, v] : web::uri::split_query(req.request_uri().query())) {
-    out[web::uri::decode(k)] = web::uri::decode(v);
-  }
-  return out;
+serving::ServerResponse json(int status, const nlohmann::json& body) {
+  return serving::ServerResponse{status, "application/json", body.dump(), {}};
 }
 
-void reply(http::http_request& req, int status, const nlohmann::json& body) {
-  req.reply(static_cast<http::status_code>(status), body.dump(), "application/json");
+// A metav1.Status, as the metrics APIs answer failures.
+serving::ServerResponse failure(int code, const std::string& reason, const std::string& message) {
+  return json(code, {{"kind", "Status"},
+                     {"apiVersion", "v1"},
+                     {"metadata", nlohmann::json::object()},
+                     {"status", "Failure"},
+                     {"message", message},
+                     {"reason", reason},
+                     {"code", code}});
+}
+
+serving::ServerResponse metricsApi(const serving::ServerRequest& request, const PodIndex& pods, LoadModel& model,
+                                   Clock& clock) {
+  if (request.method != "GET") return failure(405, "MethodNotAllowed", "the metrics APIs are read with GET");
+  // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
+  const auto path = serving::percentDecode(request.path);
+  if (!path) return failure(400, "BadRequest", "malformed percent-escape in the path");
+  try {
+    ApiResponse r = serveMetricsApi(*path, request.query, pods, model, clock.now());
+    return json(r.status, r.body);
+  } catch (const std::exception& e) {
+    return failure(500, "InternalError", e.what());
+  }
 }
 
 nlohmann::json state(const PodIndex& pods, LoadModel& model) {
@@ -80,84 +79,88 @@ Result<Step> stepOf(const nlohmann::json& body) {
   return step;
 }
 
-}  // namespace
+// POST /set: every change is checked before any is applied, so a bad batch changes nothing.
+serving::ServerResponse set(const std::string& text, const PodIndex& pods, LoadModel& model) {
+  auto body = nlohmann::json::parse(text, nullptr, false);
+  if (body.is_discarded()) return json(400, {{"error", "expected a JSON object (or an array of them)"}});
+  std::vector<Step> steps;
+  for (const auto& item : body.is_array() ? body : nlohmann::json::array({body})) {
+    auto step = stepOf(item);
+    if (!step.ok()) return json(400, {{"error", step.error().message}});
+    steps.push_back(*step);
+  }
+  if (auto s = model.apply(steps); !s.ok()) return json(400, {{"error", s.error().message}});
+  return json(200, state(pods, model));
+}
 
-Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, const PodIndex& pods,
-                                                   LoadModel& model, Clock& clock) {
+serving::ServerResponse control(const serving::ServerRequest& request, const PodIndex& pods, LoadModel& model) {
   try {
-    http::experimental::listener::http_listener_config config;
-    config.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) {
-      ctx.set_options(boost::asio::ssl::context::default_workarounds | boost::asio::ssl::context::no_sslv2 |
-                      boost::asio::ssl::context::no_sslv3 | boost::asio::ssl::context::no_tlsv1 |
-                      boost::asio::ssl::context::no_tlsv1_1);
-      ctx.use_certificate_chain_file(tls.certFile);
-      ctx.use_private_key_file(tls.keyFile, boost::asio::ssl::context::pem);
-      if (!tls.clientCaFile.empty()) {
-        ctx.load_verify_file(tls.clientCaFile);
-        ctx.set_verify_mode(boost::asio::ssl::verify_peer | boost::asio::ssl::verify_fail_if_no_peer_cert);
-      }
-    });
-    auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("https://127.0.0.1:{}/", port)),
-                                               config);
-    listener->support(http::methods::GET, [&pods, &model, &clock](http::http_request req) {
-      try {
-        // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
-        ApiResponse r = serveMetricsApi(web::uri::decode(req.relative_uri().path()), queryOf(req), pods, model, clock.now());
-        reply(req, r.status, r.body);
-      } catch (const std::exception& e) {
-        reply(req, 500, {{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"}, {"message", e.what()}, {"code", 500}});
-      }
-    });
-    listener->open().wait();
-    return std::unique_ptr<Server>(std::make_unique<ListenerServer>(std::move(listener)));
+    if (request.method == "GET" && request.path == "/state") return json(200, state(pods, model));
+    if (request.method == "POST" && request.path == "/set") return set(request.body, pods, model);
+    return json(404, {{"error", "GET /state or POST /set"}});
   } catch (const std::exception& e) {
-    return Error::format("cannot serve the metrics APIs on 127.0.0.1:{}: {}", port, e.what());
+    return json(500, {{"error", e.what()}});
   }
 }
 
-Result<std::unique_ptr<Server>> startControlServer(int port, const PodIndex& pods, LoadModel& model) {
-  try {
-    auto listener = std::make_unique<Listener>(utility::conversions::to_string_t(fmt::format("http://127.0.0.1:{}/", port)));
-    listener->support([&pods, &model](http::http_request req) {
-      const std::string path = req.relative_uri().path();
-      try {
-        if (req.method() == http::methods::GET && path == "/state") {
-          reply(req, 200, state(pods, model));
-          return;
-        }
-        if (req.method() == http::methods::POST && path == "/set") {
-          auto body = nlohmann::json::parse(req.extract_utf8string(true).get(), nullptr, false);
-          if (body.is_discarded()) {
-            reply(req, 400, {{"error", "expected a JSON object (or an array of them)"}});
-            return;
-          }
-          // Every change is checked before any is applied, so a bad batch changes nothing.
-          std::vector<Step> steps;
-          for (const auto& item : body.is_array() ? body : nlohmann::json::array({body})) {
-            auto step = stepOf(item);
-            if (!step.ok()) {
-              reply(req, 400, {{"error", step.error().message}});
-              return;
-            }
-            steps.push_back(*step);
-          }
-          if (auto s = model.apply(steps); !s.ok()) {
-            reply(req, 400, {{"error", s.error().message}});
-            return;
-          }
-          reply(req, 200, state(pods, model));
-          return;
-        }
-        reply(req, 404, {{"error", "GET /state or POST /set"}});
-      } catch (const std::exception& e) {
-        reply(req, 500, {{"error", e.what()}});
-      }
-    });
-    listener->open().wait();
-    return std::unique_ptr<Server>(std::make_unique<ListenerServer>(std::move(listener)));
-  } catch (const std::exception& e) {
-    return Error::format("cannot serve the control endpoint on 127.0.0.1:{}: {}", port, e.what());
+// A throw-away serving certificate, kept in memory: the aggregator's APIService skips TLS
+// verification, as for any test backend.
+Result<serving::PemCertificate> selfSignedCertificate() {
+  serving::SelfSignedRequest request;
+  request.commonName = "hpa-sim";
+  request.dnsNames = {"localhost"};
+  request.ipAddresses = {"127.0.0.1"};
+  return serving::makeSelfSignedCertificate(request);
+}
+
+serving::ServerOptions onLocalhost(int port) {
+  serving::ServerOptions options;
+  options.bindAddress = "127.0.0.1";
+  options.port = port;
+  return options;
+}
+
+}  // namespace
+
+Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
+  serving::ServerTls tls;
+  std::vector<std::pair<const std::string*, std::string*>> toRead{{&files.clientCaFile, &tls.clientCaPem}};
+  if (files.certFile.empty()) {
+    auto made = selfSignedCertificate();
+    if (!made.ok()) return made.error();
+    tls.certificatePem = std::move(made->certificate);
+    tls.privateKeyPem = std::move(made->privateKey);
+  } else {
+    toRead.insert(toRead.end(), {{&files.certFile, &tls.certificatePem}, {&files.keyFile, &tls.privateKeyPem}});
   }
+  for (auto [file, pem] : toRead) {
+    auto text = kube::readTextFile(*file);
+    if (!text.ok()) return text.error();
+    *pem = std::move(*text);
+  }
+  tls.requireClientCertificate = true;
+  return tls;
+}
+
+Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
+                                                                LoadModel& model, Clock& clock, Logger logger) {
+  serving::ServerOptions options = onLocalhost(port);
+  options.tls = std::move(tls);
+  auto server = serving::startHttpServer(
+      options, [&pods, &model, &clock](const serving::ServerRequest& r) { return metricsApi(r, pods, model, clock); },
+      std::move(logger));
+  if (!server.ok()) return Error::format("cannot serve the metrics APIs: {}", server.error().message);
+  return server;
+}
+
+Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods, LoadModel& model,
+                                                                Logger logger) {
+  serving::ServerOptions options = onLocalhost(port);
+  options.limits.maxBodyBytes = kControlBodyLimit;
+  auto server = serving::startHttpServer(
+      options, [&pods, &model](const serving::ServerRequest& r) { return control(r, pods, model); }, std::move(logger));
+  if (!server.ok()) return Error::format("cannot serve the control endpoint: {}", server.error().message);
+  return server;
 }
 
 }  // namespace hpa::sim

@@ -1,34 +1,37 @@
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 
 #include "common/clock.h"
+#include "common/log.h"
 #include "common/result.h"
+#include "serving/http_server.h"
 #include "sim/load_model.h"
 #include "sim/pod_index.h"
 
 namespace hpa::sim {
 
-class Server {
- public:
-  virtual ~Server() = default;
-};
-
 struct TlsFiles {
-  std::string certFile;
+  std::string certFile;  // with keyFile; both empty: a certificate made in memory
   std::string keyFile;
   std::string clientCaFile;  // only clients with a certificate signed by it may connect
 };
 
-// The metrics APIs over HTTPS on 127.0.0.1:port.
-Result<std::unique_ptr<Server>> startMetricsServer(int port, const TlsFiles& tls, const PodIndex& pods,
-                                                   LoadModel& model, Clock& clock);
+// The metrics server's TLS: the serving certificate and key from their files, or a throw-away one
+// made in memory (EC P-256, self-signed for localhost and 127.0.0.1, valid one year; no file is
+// written); and the client CA, whose certificate every client must present at the handshake (the
+// aggregator presents its front-proxy client certificate; nothing else may read the metrics).
+Result<serving::ServerTls> metricsServerTls(const TlsFiles& files);
 
-// The control endpoint over HTTP on 127.0.0.1:port: GET /state (every workload's demand and
-// pods, and the pod totals), POST /set (one change as a JSON object, or a JSON array of changes
-// applied together, e.g. a load step on every workload at once).
-Result<std::unique_ptr<Server>> startControlServer(int port, const PodIndex& pods, LoadModel& model);
+// The metrics APIs over HTTPS on 127.0.0.1:port (0: a free one).
+Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
+                                                                LoadModel& model, Clock& clock, Logger logger);
+
+// The control endpoint over HTTP on 127.0.0.1:port (0: a free one): GET /state (every
+// workload's demand and pods, and the pod totals), POST /set (one change as a JSON object, or a
+// JSON array of changes applied together, e.g. a load step on every workload at once).
+Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods, LoadModel& model,
+                                                                Logger logger);
 
 }  // namespace hpa::sim

@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <mutex>
-
 #include "serving/self_signed_cert.h"
+#include "serving/recording_handler.h"
 #include "kube/transport.h"
 
 namespace hpa::serving {
@@ -19,30 +18,6 @@ serving::PemCertificate certificate(const std::string& cn, const std::string& us
   EXPECT_TRUE(pem.ok()) << pem.error().message;
   return *pem;
 }
-
-// Records what the handler saw and answers with the path.
-class Recorder {
- public:
-  RequestHandler handler() {
-    return [this](const ServerRequest& r) {
-      std::lock_guard<std::mutex> lock(mu_);
-      seen_.push_back(r);
-      return ServerResponse{200, "text/plain", "hello " + r.path, {{"X-Seen", std::to_string(seen_.size())}}};
-    };
-  }
-  ServerRequest last() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return seen_.back();
-  }
-  std::size_t count() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return seen_.size();
-  }
-
- private:
-  std::mutex mu_;
-  std::vector<ServerRequest> seen_;
-};
 
 Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings& tls, const std::string& path,
                                const std::string& authorization = "") {
@@ -129,6 +104,32 @@ TEST(HttpServer, ClientCertificatesAreVerifiedAgainstTheClientCa) {
     EXPECT_FALSE(cert->verified);
     EXPECT_FALSE(cert->verifyError.empty());
   }
+}
+
+TEST(HttpServer, ARequiredClientCertificateIsEnforcedAtTheHandshake) {
+  Recorder recorder;
+  const auto serving = certificate("server", "serverAuth");
+  const auto alice = certificate("alice", "clientAuth");
+  const auto bob = certificate("bob", "serverAuth");  // trusted, but not for client authentication
+  const auto mallory = certificate("mallory", "clientAuth");  // not trusted
+  ServerTls tls{serving.certificate, serving.privateKey, alice.certificate + bob.certificate, true};
+  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, tls}, recorder.handler(), Logger::discard());
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
+
+  auto r = get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey}, "/a");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 200);
+  ASSERT_TRUE(recorder.last().clientCertificate);
+  EXPECT_TRUE(recorder.last().clientCertificate->verified);
+  EXPECT_EQ(recorder.last().clientCertificate->commonName, "alice");
+
+  // No certificate, an untrusted one, or one not for client authentication: no request is read.
+  EXPECT_FALSE(get(base, kube::TlsSettings{serving.certificate, false, "", ""}, "/b").ok());
+  for (const auto* who : {&mallory, &bob}) {
+    EXPECT_FALSE(get(base, kube::TlsSettings{serving.certificate, false, who->certificate, who->privateKey}, "/c").ok());
+  }
+  EXPECT_EQ(recorder.count(), 1u);
 }
 
 TEST(HttpServer, RefusesUnusableSettings) {
