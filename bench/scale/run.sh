@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale benchmark of issue 10: hpa-controller and kube-controller-manager's HPA controller,
+# make bench-scale: hpa-controller and kube-controller-manager's HPA controller,
 # one after the other, on one local cluster with N Deployments and N CPU-utilization HPAs.
 #
 #   bench/scale/run.sh [--n N] [--pods PODS] [--namespaces NAMESPACES] [--duration SECONDS] [...]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make soak: hpa-controller under faults on the local control plane (issue 12, part 3).
+"""make soak: hpa-controller under faults on the local control plane (see bench/README.md).
 
 N CPU-utilization HPAs (1 pod each) with hpa-sim and a load that changes every few minutes; two
 daemons with leader election. Over DURATION the script restarts kube-apiserver, compacts etcd

@@ -12,7 +12,8 @@ namespace hpa::api {
 
 // Resource amounts in milli-units by resource name (requests are summed as milli-values
 // upstream), packed into one string: pods are cached by the thousand, and a vector of
-// {name, value} structs costs an allocation and 40 bytes per entry where this costs a dozen.
+// {name, value} structs costs an allocation and a full struct per entry where a packed record
+// costs little more than its name and value.
 // A container's entry may also hold the value the kubelet reports as actuated
 // (status.containerStatuses[].resources.requests) while an in-place resize has not caught up
 // with spec; it is kept only when it differs from spec, so a pod not being resized pays nothing.

@@ -9,7 +9,7 @@
 
 namespace hpa::explain {
 
-// The `-o json` document (schema in the README, "explain output").
+// The `-o json` document (schema in docs/explain.md, "JSON output").
 nlohmann::json explanationToJson(const Explanation& e);
 
 // The `-o text` explanation: the decision first, then why, metric by metric.

@@ -38,9 +38,9 @@ std::string lower(std::string s) {
 
 // The certificates a transport trusts, parsed once and shared by every connection it opens.
 // cpprest gives each new connection a context loaded with the system trust store (its
-// set_default_verify_paths: about 870 KiB of parsed certificates, kept as long as the
-// connection is pooled; a daemon holds a few dozen connections, so most of its heap was trust
-// stores). Replacing that store with this one frees it. With a cluster CA, only that CA is
+// set_default_verify_paths: the whole CA bundle parsed again, kept as long as the connection is
+// pooled; with a few dozen pooled connections that would dominate the daemon's heap). Replacing
+// that store with this one frees it. With a cluster CA, only that CA is
 // trusted, as client-go trusts only the kubeconfig's CA when one is given.
 using TrustStore = std::shared_ptr<X509_STORE>;
 

@@ -14,11 +14,11 @@
 
 namespace hpa::metricsclient {
 
-// The requests the HPA sends to the metrics APIs (behavior spec §12), and the metrics APIs'
-// side of them: which values an API returns for a request. The live client builds its queries
-// from these requests; `explain`'s snapshot client answers the same requests from the values of
-// a snapshot. Both start from the same selector strings, so they cannot disagree on what a
-// selector means.
+// The requests the HPA sends to the metrics APIs (docs/behavior.md, section 10), and the
+// metrics APIs' side of them: which values an API returns for a request. The live client builds
+// its queries from these requests; `explain`'s snapshot client answers the same requests from the
+// values of a snapshot. Both start from the same selector strings, so they cannot disagree on
+// what a selector means.
 //
 // Selector parameters carry the canonical string of the parsed selector. A nil metric selector
 // converts to "select nothing", whose string is empty like "everything"'s, so the parameter is

@@ -11,7 +11,7 @@
 
 namespace hpa::replicacalc {
 
-// Normalization of a metric-based proposal (§6 of the behavior spec): stabilization over the
+// Normalization of a metric-based proposal (docs/behavior.md, section 6): stabilization over the
 // recent recommendations, then rate limits and min/max. The history lives with the caller.
 
 struct NormalizationInput {
@@ -48,15 +48,15 @@ struct NormalizationResult {
 NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
                                              const NormalizationInput& input, Duration window);
 
-// With spec.behavior (defaults of §14.2 filled where missing; a missing scale-down window is
-// the flag's `window`).
+// With spec.behavior (the API server's defaults filled where missing; a missing scale-down
+// window is the flag's `window`).
 NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
                                           const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
                                           const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
                                           const api::HorizontalPodAutoscalerBehavior& behavior,
                                           const NormalizationInput& input, Duration window);
 
-// Policy limits (§6.3), exposed for tests and `explain`.
+// Policy limits (a policy's limit, docs/behavior.md section 6), exposed for tests and `explain`.
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                           const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
                           Time now);

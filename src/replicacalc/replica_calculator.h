@@ -14,7 +14,7 @@
 
 namespace hpa::replicacalc {
 
-// The replica calculator of upstream's HPA (§5 of the behavior spec), as pure functions: the
+// The replica calculator of upstream's HPA (docs/behavior.md, section 5), as pure functions: the
 // caller fetches metrics and lists pods, these decide. Errors carry upstream's texts.
 
 // One listed pod as the calculator saw it (filled when CalculatorOptions::explainPods).

@@ -1,6 +1,6 @@
 // `explain` selects metric series as the metrics APIs do for the request the live client sends
-// (issue 11 part 1): every form of an External metric's selector, and an Object metric's
-// metric selector over several series of one object. Each case asserts the proposal.
+// (metricsclient/api_selection.h): every form of an External metric's selector, and an Object
+// metric's metric selector over several series of one object. Each case asserts the proposal.
 #include <gtest/gtest.h>
 
 #include "explain/explain.h"

@@ -47,7 +47,7 @@ PodBuilder cpuPod(const std::string& name, std::int64_t request = 1000) {
   return PodBuilder(name).startTime(kStart).ready("True", kStart + seconds(10)).container("app", request);
 }
 
-// Spec §5.13 example 1.
+// docs/behavior.md, section 5, worked example 1.
 TEST(ResourceUtilization, ScalesUpByRatioTimesReadyPods) {
   Scenario s;
   for (auto name : {"a", "b", "c"}) s.pod(cpuPod(name, 100), 150);
@@ -78,7 +78,8 @@ TEST(ResourceUtilization, UpstreamScaleUpAndDownTables) {
   }
 }
 
-// Spec §5.13 example 2: a missing pod on scale-down counts at max(100, target) % of its request.
+// docs/behavior.md, section 5, worked example 2: a missing pod on scale-down counts at
+// max(100, target) % of its request.
 TEST(ResourceUtilization, MissingPodOnScaleDownAssumedAtRequest) {
   Scenario s;
   for (auto name : {"a", "b", "c"}) s.pod(cpuPod(name, 100), 10);
@@ -92,7 +93,7 @@ TEST(ResourceUtilization, MissingPodOnScaleDownAssumedAtRequest) {
   EXPECT_EQ(calc->pods[3].assumedValue, 100);
 }
 
-// Spec §5.13 example 3: a Pending pod counts as idle on scale-up.
+// docs/behavior.md, section 5, worked example 3: a Pending pod counts as idle on scale-up.
 TEST(ResourceUtilization, UnreadyPodOnScaleUpAssumedIdle) {
   Scenario s;
   s.pod(cpuPod("a", 100), 200).pod(cpuPod("b", 100), 200).pod(cpuPod("c", 100).phase("Pending"), std::nullopt);
@@ -282,7 +283,7 @@ TEST(ObjectValue, ScalesRunningReadyPodsByTheRatio) {
   Scenario s;
   for (auto n : {"a", "b", "c", "d"}) s.pod(PodBuilder(n), std::nullopt);
   s.pod(PodBuilder("pending").phase("Pending"), std::nullopt);
-  // §5.13 example 5 has the same arithmetic for external metrics.
+  // Worked example 5 of docs/behavior.md, section 5, has the same arithmetic for external metrics.
   auto calc = calcObjectValueReplicas({4, 30000, 10000, kDefaultTolerance, s.pointers(), std::nullopt});
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->replicas, 12);
@@ -309,7 +310,7 @@ TEST(ObjectValue, FromZeroAndListErrors) {
 }
 
 TEST(ObjectPerPod, DividesByTheTargetPerPod) {
-  // §5.13 example 4.
+  // docs/behavior.md, section 5, worked example 4.
   auto calc = calcObjectPerPodReplicas({5, 4000, 500, kDefaultTolerance});
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->replicas, 8);

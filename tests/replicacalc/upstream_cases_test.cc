@@ -123,7 +123,7 @@ TEST(UpstreamReplicaCalc, ObjectAndExternalTolerance) {
   auto extPerPod = calcExternalPerPodReplicas({3, {8600}, 2900, kTolerance});  // TolerancePerPodCMExternal
   EXPECT_EQ(extPerPod->replicas, 3);
   EXPECT_EQ(extPerPod->usage, 2867);
-  // Value target: ratio 3 times the 3 Running and Ready pods (spec §5.6).
+  // Value target: ratio 3 times the 3 Running and Ready pods (docs/behavior.md, section 5).
   auto objUp = calcObjectValueReplicas({3, 30000, 10000, kTolerance, ptrs, std::nullopt});
   EXPECT_EQ(objUp->replicas, 9);
   auto extUp = calcExternalPerPodReplicas({3, {8600}, 2150, kTolerance});  // ScaleUpPerPodCMExternal
