@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <thread>
-
 #include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/scale_target.h"
@@ -311,7 +309,7 @@ Status HorizontalController::Reconcile::updateScaleWithRetry(api::Scale update, 
                             "err", latest.error().message);
     }
     if (put.error().httpCode != kHttpConflict || attempt == kScaleUpdateAttempts) break;
-    std::this_thread::sleep_for(kScaleUpdateRetryDelay);
+    c_.deps_.clock.sleepFor(kScaleUpdateRetryDelay);
   }
   return updated;
 }

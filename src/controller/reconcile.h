@@ -47,7 +47,7 @@ class HorizontalController::Reconcile {
   Error failedComputeMetrics(const Error& error, const Decision& d);
   void holdIfPaused(Decision& d);
   Status rescaleTarget(const api::Scale& scale, const Decision& d);
-  // Upstream's retry.RetryOnConflict around the scale update.
+  // Upstream's retry.RetryOnConflict around the scale update, waiting through the clock.
   Status updateScaleWithRetry(api::Scale update, std::int32_t desiredReplicas);
   Error failedRescale(const Error& err, const Decision& d);
   void succeededRescale(const Decision& d);

@@ -72,8 +72,8 @@ class ReconcileTest : public ::testing::Test {
   HorizontalController& controller() {
     if (!controller_) {
       controller_ = std::make_unique<HorizontalController>(
-          ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard(), nullptr,
-                                 &owners_},
+          ControllerDependencies{hpas_, pods_, metrics_, scaleClient_ ? *scaleClient_ : scales_, status_, events_,
+                                 clock_, Logger::discard(), nullptr, &owners_},
           options_);
     }
     return *controller_;
@@ -109,6 +109,7 @@ class ReconcileTest : public ::testing::Test {
   hpa::testing::FakeOwnerLookup owners_;
   hpa::testing::FakeMetricsClient metrics_;
   hpa::testing::FakeScaleClient scales_;
+  ScaleClient* scaleClient_ = nullptr;  // set before controller() to put something before scales_
   hpa::testing::FakeStatusWriter status_;
   hpa::testing::FakeEventRecorder events_;
   std::unique_ptr<HorizontalController> controller_;
