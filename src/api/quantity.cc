@@ -125,44 +125,50 @@ Result<Suffix> interpretSuffix(std::string_view s) {
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isSuffixChar(char c) { return std::string_view("eEinumkKMGTP").find(c) != std::string_view::npos; }
 
-}  // namespace
+// The parts of a quantity's text: sign, the digits either side of the point, the suffix.
+struct LexedQuantity {
+  bool negative = false;
+  std::string_view integerDigits;
+  std::string_view fractionDigits;
+  std::string_view suffix;
+};
 
-Result<Quantity> Quantity::parse(std::string_view text) {
+Result<LexedQuantity> lexQuantity(std::string_view text) {
   // The grammar and its oddities follow resource.ParseQuantity: "[+-]digits[.digits]suffix",
   // where either digit run may be empty ("5.", ".5" and even "-" parse).
   if (text.empty()) return Error::format("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
-  auto formatError = [&]() {
-    return Error::format(
-        "quantity \"{}\": quantities must match the regular expression "
-        "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-        text);
-  };
+  LexedQuantity lexed;
   size_t pos = 0;
-  bool negative = false;
   if (text[pos] == '-' || text[pos] == '+') {
-    negative = text[pos] == '-';
+    lexed.negative = text[pos] == '-';
     ++pos;
   }
   size_t intStart = pos;
   while (pos < text.size() && isDigit(text[pos])) ++pos;
-  std::string_view integerDigits = text.substr(intStart, pos - intStart);
-  std::string_view fractionDigits;
+  lexed.integerDigits = text.substr(intStart, pos - intStart);
   if (pos < text.size() && text[pos] == '.') {
     ++pos;
     size_t fracStart = pos;
     while (pos < text.size() && isDigit(text[pos])) ++pos;
-    fractionDigits = text.substr(fracStart, pos - fracStart);
+    lexed.fractionDigits = text.substr(fracStart, pos - fracStart);
   }
   size_t suffixStart = pos;
   while (pos < text.size() && isSuffixChar(text[pos])) ++pos;
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) ++pos;
   while (pos < text.size() && isDigit(text[pos])) ++pos;
-  if (pos != text.size()) return formatError();
-  auto suffix = interpretSuffix(text.substr(suffixStart));
-  if (!suffix.ok()) return Error::format("quantity \"{}\": unable to parse quantity's suffix", text);
+  if (pos != text.size()) {
+    return Error::format(
+        "quantity \"{}\": quantities must match the regular expression "
+        "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        text);
+  }
+  lexed.suffix = text.substr(suffixStart);
+  return lexed;
+}
 
-  // Accumulate significant digits; digits beyond int128's comfortable range only move the
-  // exponent (rounding the dropped ones up in magnitude, as the API server rounds).
+// The digits as mantissa x 10^exponent. Digits beyond int128's comfortable range only move the
+// exponent (rounding the dropped ones up in magnitude, as the API server rounds).
+std::pair<int128, int> accumulateDigits(std::string_view integerDigits, std::string_view fractionDigits) {
   int128 mantissa = 0;
   int exponent = 0;
   int significant = 0;
@@ -185,24 +191,39 @@ Result<Quantity> Quantity::parse(std::string_view text) {
   for (char c : integerDigits) push(c, false);
   for (char c : fractionDigits) push(c, true);
   if (droppedNonZero) mantissa += 1;
-  if (mantissa == 0) return Quantity(0, 0, suffix->format);
+  return {mantissa, exponent};
+}
 
-  if (suffix->base == 10) {
-    long long e = static_cast<long long>(exponent) + suffix->exponent;
+// Scales a non-zero mantissa x 10^exponent by the suffix.
+void applySuffix(const Suffix& suffix, int128& mantissa, int& exponent) {
+  if (suffix.base == 10) {
+    long long e = static_cast<long long>(exponent) + suffix.exponent;
     if (e > kExponentLimit) e = kExponentLimit;
     if (e < -kExponentLimit) e = -kExponentLimit;
     exponent = static_cast<int>(e);
-  } else {
-    // Binary suffixes multiply exactly: shift in 2^10 steps, keeping the mantissa in range by
-    // giving up fraction digits (rounded up) first.
-    for (int i = 0; i < suffix->exponent / 10; ++i) {
-      while (digitCount(mantissa) > kMaxMantissaDigits - 4) {
-        mantissa = divideRoundingUp(mantissa, 1);
-        ++exponent;
-      }
-      mantissa *= 1024;
-    }
+    return;
   }
+  // Binary suffixes multiply exactly: shift in 2^10 steps, keeping the mantissa in range by
+  // giving up fraction digits (rounded up) first.
+  for (int i = 0; i < suffix.exponent / 10; ++i) {
+    while (digitCount(mantissa) > kMaxMantissaDigits - 4) {
+      mantissa = divideRoundingUp(mantissa, 1);
+      ++exponent;
+    }
+    mantissa *= 1024;
+  }
+}
+
+}  // namespace
+
+Result<Quantity> Quantity::parse(std::string_view text) {
+  auto lexed = lexQuantity(text);
+  if (!lexed.ok()) return lexed.error();
+  auto suffix = interpretSuffix(lexed->suffix);
+  if (!suffix.ok()) return Error::format("quantity \"{}\": unable to parse quantity's suffix", text);
+  auto [mantissa, exponent] = accumulateDigits(lexed->integerDigits, lexed->fractionDigits);
+  if (mantissa == 0) return Quantity(0, 0, suffix->format);
+  applySuffix(*suffix, mantissa, exponent);
   normalize(mantissa, exponent);
   if (exponent > kExponentLimit) {
     // Saturated: normalizing moved the exponent past the limit, and the digits of a value this
@@ -210,7 +231,7 @@ Result<Quantity> Quantity::parse(std::string_view text) {
     mantissa = 1;
     exponent = kExponentLimit;
   }
-  if (negative) mantissa = -mantissa;
+  if (lexed->negative) mantissa = -mantissa;
   Quantity q(mantissa, exponent, suffix->format);
   if (suffix->format == QuantityFormat::BinarySI) {
     // The API server caps the magnitude of binary-SI amounts at 2^63-1 (negative ones too).

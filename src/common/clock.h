@@ -23,6 +23,12 @@ class Clock {
   void waitFor(std::condition_variable_any& cv, std::unique_lock<std::mutex>& lock, Duration d) {
     waitUntil(cv, lock, now() + d);
   }
+
+  // Blocks the calling thread until the clock has moved on by `d` (nothing wakes it earlier).
+  // The default waits through waitUntil until now() reaches the deadline, so a fake clock
+  // releases the sleeper only when it is stepped that far. A clock whose time does not move
+  // while a thread waits (one stopped at an instant) must override it, or the loop never ends.
+  virtual void sleepFor(Duration d);
 };
 
 class RealClock final : public Clock {
@@ -30,6 +36,7 @@ class RealClock final : public Clock {
   Time now() const override;
   void waitUntil(std::condition_variable_any& cv, std::unique_lock<std::mutex>& lock,
                  Time deadline) override;
+  void sleepFor(Duration d) override;
 };
 
 }  // namespace hpa

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <thread>
-
 #include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/scale_target.h"
@@ -144,9 +142,7 @@ Status HorizontalController::Reconcile::failedGetScale(const Error& conditionErr
   condition(api::kAbleToScale, api::kConditionFalse, "FailedGetScale",
             fmt::format("the HPA controller was unable to get the target's current scale: {}", conditionError.message));
   report_.status = hpa_.status;
-  if (auto written = updateStatusIfNeeded(); !written.ok()) {
-    c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
-  }
+  updateStatusOrLog();
   return returned;
 }
 
@@ -172,180 +168,209 @@ Result<api::Scale> HorizontalController::Reconcile::resolveScale() {
 }
 
 Status HorizontalController::Reconcile::run() {
-  auto scale = resolveScale();
+  auto scale = readScale();
   if (!scale.ok()) return scale.error();
+  Decision decision = decideWithinBounds(*scale);
+  if (decision.computeMetrics) {
+    if (auto failed = decideFromMetrics(*scale, decision)) return *failed;
+  }
+  holdIfPaused(decision);
+  if (decision.rescale) {
+    if (auto rescaled = rescaleTarget(*scale, decision); !rescaled.ok()) return rescaled;
+  } else {
+    keepScale(decision);
+  }
+  return writeStatus(decision);
+}
+
+Result<api::Scale> HorizontalController::Reconcile::readScale() {
+  auto scale = resolveScale();
+  if (!scale.ok()) return scale;
   report_.scale = *scale;
   condition(api::kAbleToScale, api::kConditionTrue, "SucceededGetScale",
             "the HPA controller was able to get the target's current scale");
-  const std::int32_t currentReplicas = scale->specReplicas;
-  report_.currentReplicas = currentReplicas;
+  report_.currentReplicas = scale->specReplicas;
   // recordInitialRecommendation: an HPA seen for the first time starts from its current size,
   // so no scale-down happens during the first stabilization window.
-  if (!history_) history().recommendations.push_back({currentReplicas, now_});
+  if (!history_) history().recommendations.push_back({scale->specReplicas, now_});
+  return scale;
+}
 
-  const std::int32_t minReplicas = hpa_.spec.minReplicas.value_or(1);
-  report_.minReplicas = minReplicas;
-  std::int32_t desiredReplicas = 0;
-  std::string rescaleReason;
-  bool rescale = true;
-  std::vector<api::MetricStatus> metricStatuses;
-  std::optional<Error> retErr;
-
+HorizontalController::Reconcile::Decision HorizontalController::Reconcile::decideWithinBounds(
+    const api::Scale& scale) {
+  Decision d;
+  d.currentReplicas = scale.specReplicas;
+  d.minReplicas = hpa_.spec.minReplicas.value_or(1);
+  report_.minReplicas = d.minReplicas;
   const bool scaleToZero = c_.options_.scaleToZero;
-  const bool hasObjOrExt = hasObjectOrExternalMetrics(hpa_.spec);
-  const auto* scaledToZero = findCondition(hpa_.status, api::kScaledToZero);
-  const bool scaledToZeroCondition = scaleToZero && scaledToZero && scaledToZero->status == api::kConditionTrue;
-  const bool canScaleFromZero = scaledToZeroCondition && hasObjOrExt;
-  bool computeMetrics = true;
+  d.hasObjectOrExternalMetrics = hasObjectOrExternalMetrics(hpa_.spec);
+  const auto* zeroCondition = findCondition(hpa_.status, api::kScaledToZero);
+  d.scaledToZero = scaleToZero && zeroCondition && zeroCondition->status == api::kConditionTrue;
+  const bool canScaleFromZero = d.scaledToZero && d.hasObjectOrExternalMetrics;
 
-  if (currentReplicas == 0) {
-    computeMetrics = (minReplicas != 0 && scaledToZeroCondition) || canScaleFromZero;
-    if (!computeMetrics) {
+  if (d.currentReplicas == 0) {
+    d.computeMetrics = (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero;
+    if (!d.computeMetrics) {
       report_.branch = ReconcileBranch::ScalingDisabled;
-      desiredReplicas = 0;
-      rescale = false;
+      d.desiredReplicas = 0;
+      d.rescale = false;
       condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
                 "scaling is disabled since the replica count of the target is zero");
       if (!scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
-  } else if (currentReplicas > hpa_.spec.maxReplicas) {
+  } else if (d.currentReplicas > hpa_.spec.maxReplicas) {
     report_.branch = ReconcileBranch::AboveMaxReplicas;
-    rescaleReason = "Current number of replicas above Spec.MaxReplicas";
-    desiredReplicas = hpa_.spec.maxReplicas;
-    computeMetrics = false;
-  } else if (currentReplicas < minReplicas) {
+    d.reason = "Current number of replicas above Spec.MaxReplicas";
+    d.desiredReplicas = hpa_.spec.maxReplicas;
+    d.computeMetrics = false;
+  } else if (d.currentReplicas < d.minReplicas) {
     report_.branch = ReconcileBranch::BelowMinReplicas;
-    rescaleReason = "Current number of replicas below Spec.MinReplicas";
-    desiredReplicas = minReplicas;
-    computeMetrics = false;
+    d.reason = "Current number of replicas below Spec.MinReplicas";
+    d.desiredReplicas = d.minReplicas;
+    d.computeMetrics = false;
   }
+  return d;
+}
 
-  if (computeMetrics) {
-    auto outcome = computeReplicasForMetrics(*scale);
-    metricStatuses = outcome.statuses;
-    if (outcome.error && outcome.replicas == -1) {
-      report_.branch = ReconcileBranch::MetricsFailed;
-      setStatus(currentReplicas, hpa_.status.desiredReplicas, metricStatuses, false);
-      report_.desiredReplicas = hpa_.status.desiredReplicas;
-      if (auto written = updateStatusIfNeeded(); !written.ok()) {
-        c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
-      }
-      event(kEventWarning, "FailedComputeMetricsReplicas", outcome.error->message);
-      report_.history = history_;
-      c_.history_.put(key_, *history_);
-      return outcome.error->wrap("failed to compute desired number of replicas based on listed metrics for {}: {}",
-                                 report_.scaleTarget, outcome.error->message);
-    }
-    report_.branch = ReconcileBranch::Metrics;
-    if (outcome.error) retErr = outcome.error;  // some metrics failed but scaling may proceed
-    report_.metricReplicas = outcome.replicas;
-    report_.metricName = outcome.metricName;
-    c_.deps_.logger.v(4, currentReplicas == 0 ? "Proposing desired replicas from zero" : "Proposing desired replicas",
-                      "desiredReplicas", outcome.replicas, "metric", outcome.metricName, "scaleTarget",
-                      report_.scaleTarget);
+std::optional<Error> HorizontalController::Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
+  auto outcome = computeReplicasForMetrics(scale);
+  d.metricStatuses = outcome.statuses;
+  if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, d);
+  report_.branch = ReconcileBranch::Metrics;
+  if (outcome.error) d.metricsError = outcome.error;  // some metrics failed but scaling may proceed
+  report_.metricReplicas = outcome.replicas;
+  report_.metricName = outcome.metricName;
+  c_.deps_.logger.v(4, d.currentReplicas == 0 ? "Proposing desired replicas from zero" : "Proposing desired replicas",
+                    "desiredReplicas", outcome.replicas, "metric", outcome.metricName, "scaleTarget",
+                    report_.scaleTarget);
 
-    std::string rescaleMetric;
-    if (outcome.replicas > desiredReplicas) {
-      desiredReplicas = outcome.replicas;
-      rescaleMetric = outcome.metricName;
-    }
-    if (desiredReplicas > currentReplicas) rescaleReason = fmt::format("{} above target", rescaleMetric);
-    if (desiredReplicas < currentReplicas) rescaleReason = "All metrics below target";
-    desiredReplicas = normalize(currentReplicas, desiredReplicas, minReplicas);
-    // Scaling from zero after minReplicas was raised: at least minReplicas.
-    if (currentReplicas == 0 && minReplicas != 0 && scaledToZeroCondition && desiredReplicas < minReplicas) {
-      desiredReplicas = minReplicas;
-      if (rescaleReason.empty()) rescaleReason = "Current number of replicas below Spec.MinReplicas";
-    }
-    rescale = desiredReplicas != currentReplicas;
+  std::string rescaleMetric;
+  if (outcome.replicas > d.desiredReplicas) {
+    d.desiredReplicas = outcome.replicas;
+    rescaleMetric = outcome.metricName;
   }
+  if (d.desiredReplicas > d.currentReplicas) d.reason = fmt::format("{} above target", rescaleMetric);
+  if (d.desiredReplicas < d.currentReplicas) d.reason = "All metrics below target";
+  d.desiredReplicas = normalize(d.currentReplicas, d.desiredReplicas, d.minReplicas);
+  // Scaling from zero after minReplicas was raised: at least minReplicas.
+  if (d.currentReplicas == 0 && d.minReplicas != 0 && d.scaledToZero && d.desiredReplicas < d.minReplicas) {
+    d.desiredReplicas = d.minReplicas;
+    if (d.reason.empty()) d.reason = "Current number of replicas below Spec.MinReplicas";
+  }
+  d.rescale = d.desiredReplicas != d.currentReplicas;
+  return std::nullopt;
+}
+
+Error HorizontalController::Reconcile::failedComputeMetrics(const Error& error, const Decision& d) {
+  report_.branch = ReconcileBranch::MetricsFailed;
+  setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
+  report_.desiredReplicas = hpa_.status.desiredReplicas;
+  updateStatusOrLog();
+  event(kEventWarning, "FailedComputeMetricsReplicas", error.message);
+  storeHistory();
+  return error.wrap("failed to compute desired number of replicas based on listed metrics for {}: {}",
+                    report_.scaleTarget, error.message);
+}
+
+void HorizontalController::Reconcile::holdIfPaused(Decision& d) {
   // Paused: everything is computed and recorded as usual, only the scale is left alone.
-  const bool pauseSuppressedRescale = rescale && controls_.paused;
-  if (pauseSuppressedRescale) {
-    report_.controls.pausedScaleTo = desiredReplicas;
-    rescale = false;
-    c_.deps_.logger.v(2, "Paused: not updating the scale", "HPA", key_, "currentReplicas", currentReplicas,
-                      "desiredReplicas", desiredReplicas, "reason", rescaleReason);
+  d.pauseSuppressedRescale = d.rescale && controls_.paused;
+  if (d.pauseSuppressedRescale) {
+    report_.controls.pausedScaleTo = d.desiredReplicas;
+    d.rescale = false;
+    c_.deps_.logger.v(2, "Paused: not updating the scale", "HPA", key_, "currentReplicas", d.currentReplicas,
+                      "desiredReplicas", d.desiredReplicas, "reason", d.reason);
   }
-  report_.reason = rescaleReason;
-  report_.rescale = rescale;
+  report_.reason = d.reason;
+  report_.rescale = d.rescale;
+}
 
-  if (rescale) {
-    api::Scale update = *scale;
-    Status updated;
-    for (int attempt = 1; attempt <= kScaleUpdateAttempts; ++attempt) {
-      update.specReplicas = desiredReplicas;
-      auto put = c_.deps_.scales.updateScale(hpa_.metadata.namespace_, targetResource_, update);
-      if (put.ok()) {
-        updated = Status();
-        break;
-      }
-      updated = put.error();
-      // Refresh the resourceVersion for the next attempt; a failed refresh keeps the old one.
-      auto latest = c_.deps_.scales.getScale(hpa_.metadata.namespace_, targetResource_, hpa_.spec.scaleTargetRef.name);
-      if (latest.ok()) {
-        update = *latest;
-      } else {
-        c_.deps_.logger.error("error getting latest scale during conflict retry", "scaleTarget", report_.scaleTarget,
-                              "err", latest.error().message);
-      }
-      if (put.error().httpCode != kHttpConflict || attempt == kScaleUpdateAttempts) break;
-      std::this_thread::sleep_for(kScaleUpdateRetryDelay);
-    }
-    if (!updated.ok()) {
-      const auto& err = updated.error();
-      event(kEventWarning, "FailedRescale",
-            fmt::format("New size: {}; reason: {}; error: {}", desiredReplicas, rescaleReason, err.message));
-      condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
-                fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
-      setStatus(currentReplicas, hpa_.status.desiredReplicas, metricStatuses, false);
-      report_.desiredReplicas = hpa_.status.desiredReplicas;
-      if (auto written = updateStatusIfNeeded(); !written.ok()) {
-        c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
-      }
-      report_.history = history_;
-      c_.history_.put(key_, *history_);
-      return err.wrap("failed to rescale {}: {}", report_.scaleTarget, err.message);
-    }
-    report_.rescaled = true;
-    condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
-              fmt::format("the HPA controller was able to update the target scale to {}", desiredReplicas));
-    event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", desiredReplicas, rescaleReason));
-    if (hpa_.spec.behavior) {
-      auto& h = history();
-      replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, currentReplicas,
-                                    desiredReplicas, now_);
-    }
-    c_.deps_.logger.v(2, "Successfully rescaled", "HPA", key_, "currentReplicas", currentReplicas, "desiredReplicas",
-                         desiredReplicas, "reason", rescaleReason);
-    if (scaleToZero) {
-      if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjOrExt) {
-        condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
-      } else {
-        condition(api::kScaledToZero, api::kConditionFalse, "NotScaledToZero",
-                  "the HPA controller did not scale the workload to zero");
-      }
+Status HorizontalController::Reconcile::rescaleTarget(const api::Scale& scale, const Decision& d) {
+  if (auto updated = updateScaleWithRetry(scale, d.desiredReplicas); !updated.ok()) {
+    return failedRescale(updated.error(), d);
+  }
+  succeededRescale(d);
+  return Status();
+}
+
+Status HorizontalController::Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredReplicas) {
+  Status updated;
+  for (int attempt = 1; attempt <= kScaleUpdateAttempts; ++attempt) {
+    update.specReplicas = desiredReplicas;
+    auto put = c_.deps_.scales.updateScale(hpa_.metadata.namespace_, targetResource_, update);
+    if (put.ok()) return Status();
+    updated = put.error();
+    // Refresh the resourceVersion for the next attempt; a failed refresh keeps the old one.
+    auto latest = c_.deps_.scales.getScale(hpa_.metadata.namespace_, targetResource_, hpa_.spec.scaleTargetRef.name);
+    if (latest.ok()) {
+      update = *latest;
     } else {
-      removeCondition(hpa_.status, api::kScaledToZero);
+      c_.deps_.logger.error("error getting latest scale during conflict retry", "scaleTarget", report_.scaleTarget,
+                            "err", latest.error().message);
     }
-    action_ = desiredReplicas > currentReplicas ? kActionScaleUp : kActionScaleDown;
-  } else {
-    c_.deps_.logger.v(4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas", desiredReplicas,
-                      "lastScaleTime",
-                      hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
-    // A paused HPA's status shows the count it would choose.
-    if (!pauseSuppressedRescale) desiredReplicas = currentReplicas;
+    if (put.error().httpCode != kHttpConflict || attempt == kScaleUpdateAttempts) break;
+    c_.deps_.clock.sleepFor(kScaleUpdateRetryDelay);
   }
+  return updated;
+}
 
-  setStatus(currentReplicas, desiredReplicas, std::move(metricStatuses), report_.rescaled);
-  report_.desiredReplicas = desiredReplicas;
-  c_.deps_.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, desiredReplicas);
+Error HorizontalController::Reconcile::failedRescale(const Error& err, const Decision& d) {
+  event(kEventWarning, "FailedRescale",
+        fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
+  condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
+            fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
+  setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
+  report_.desiredReplicas = hpa_.status.desiredReplicas;
+  updateStatusOrLog();
+  storeHistory();
+  return err.wrap("failed to rescale {}: {}", report_.scaleTarget, err.message);
+}
+
+void HorizontalController::Reconcile::succeededRescale(const Decision& d) {
+  report_.rescaled = true;
+  condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
+            fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
+  event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
+  if (hpa_.spec.behavior) {
+    auto& h = history();
+    replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
+                                  d.desiredReplicas, now_);
+  }
+  c_.deps_.logger.v(2, "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
+                    d.desiredReplicas, "reason", d.reason);
+  if (c_.options_.scaleToZero) {
+    if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
+      condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
+    } else {
+      condition(api::kScaledToZero, api::kConditionFalse, "NotScaledToZero",
+                "the HPA controller did not scale the workload to zero");
+    }
+  } else {
+    removeCondition(hpa_.status, api::kScaledToZero);
+  }
+  action_ = d.desiredReplicas > d.currentReplicas ? kActionScaleUp : kActionScaleDown;
+}
+
+void HorizontalController::Reconcile::keepScale(Decision& d) {
+  c_.deps_.logger.v(4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas", d.desiredReplicas,
+                    "lastScaleTime", hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
+  // A paused HPA's status shows the count it would choose.
+  if (!d.pauseSuppressedRescale) d.desiredReplicas = d.currentReplicas;
+}
+
+Status HorizontalController::Reconcile::writeStatus(Decision& d) {
+  setStatus(d.currentReplicas, d.desiredReplicas, std::move(d.metricStatuses), report_.rescaled);
+  report_.desiredReplicas = d.desiredReplicas;
+  c_.deps_.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, d.desiredReplicas);
+  storeHistory();
+  if (auto written = updateStatusIfNeeded(); !written.ok()) return written;
+  if (d.metricsError) return *d.metricsError;
+  return Status();
+}
+
+void HorizontalController::Reconcile::storeHistory() {
   report_.history = history_;
   c_.history_.put(key_, *history_);
-
-  if (auto written = updateStatusIfNeeded(); !written.ok()) return written;
-  if (retErr) return *retErr;
-  return Status();
 }
 
 std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
@@ -377,6 +402,12 @@ void HorizontalController::Reconcile::setStatus(std::int32_t currentReplicas, st
   }
   if (rescaled) status.lastScaleTime = now_;
   hpa_.status = std::move(status);
+}
+
+void HorizontalController::Reconcile::updateStatusOrLog() {
+  if (auto written = updateStatusIfNeeded(); !written.ok()) {
+    c_.deps_.logger.error("status update failed", "HPA", key_, "err", written.error().message);
+  }
 }
 
 Status HorizontalController::Reconcile::updateStatusIfNeeded() {

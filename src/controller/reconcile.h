@@ -23,6 +23,37 @@ class HorizontalController::Reconcile {
   const std::string& action() const { return action_; }
 
  private:
+  // --- the phases of run() (reconcile.cc), as upstream's reconcileAutoscaler has them: read the
+  // target's scale; decide from the replica bounds, or from the metrics normalized; hold the
+  // decision while paused; rescale; write the status.
+  struct Decision {
+    std::int32_t currentReplicas = 0;
+    std::int32_t minReplicas = 1;
+    std::int32_t desiredReplicas = 0;
+    std::string reason;  // the rescale reason events and logs carry
+    bool computeMetrics = true;
+    bool rescale = true;
+    bool pauseSuppressedRescale = false;
+    // Gate HPAScaleToZero: the HPA's ScaledToZero condition is true (we scaled it to zero).
+    bool scaledToZero = false;
+    bool hasObjectOrExternalMetrics = false;
+    std::vector<api::MetricStatus> metricStatuses;
+    std::optional<Error> metricsError;  // some metrics failed, yet the others decided
+  };
+  Result<api::Scale> readScale();
+  Decision decideWithinBounds(const api::Scale& scale);
+  // The metrics' proposal, normalized; the error to return when no metric could decide.
+  std::optional<Error> decideFromMetrics(const api::Scale& scale, Decision& d);
+  Error failedComputeMetrics(const Error& error, const Decision& d);
+  void holdIfPaused(Decision& d);
+  Status rescaleTarget(const api::Scale& scale, const Decision& d);
+  // Upstream's retry.RetryOnConflict around the scale update, waiting through the clock.
+  Status updateScaleWithRetry(api::Scale update, std::int32_t desiredReplicas);
+  Error failedRescale(const Error& err, const Decision& d);
+  void succeededRescale(const Decision& d);
+  void keepScale(Decision& d);
+  Status writeStatus(Decision& d);
+
   // --- target resolution (reconcile.cc)
   Result<api::Scale> resolveScale();
   Status failedGetScale(const Error& conditionError, const Error& returned);
@@ -77,6 +108,10 @@ class HorizontalController::Reconcile {
   void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
                  bool rescaled);
   Status updateStatusIfNeeded();
+  // Where the reconcile goes on after a failed status write, the failure is only logged.
+  void updateStatusOrLog();
+  // Keeps the history for the next reconcile (and the report).
+  void storeHistory();
   // The controls' part of the status (hpa_controls.cc): the pause condition and its events,
   // invalid control values in the ScalingActive message and their events. Runs before every
   // status write, on every path.

@@ -20,6 +20,7 @@ class StoppedClock final : public Clock {
   explicit StoppedClock(Time t) : t_(t) {}
   Time now() const override { return t_; }
   void waitUntil(std::condition_variable_any&, std::unique_lock<std::mutex>&, Time) override {}
+  void sleepFor(Duration) override {}
 
  private:
   Time t_;

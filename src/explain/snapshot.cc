@@ -43,36 +43,14 @@ class Loader {
       return addList(object, origin, apiVersion, kind);
     }
     const std::string group = groupOf(apiVersion);
-    if (kind == "HorizontalPodAutoscaler" && group == "autoscaling") {
-      if (apiVersion != "autoscaling/v2" && apiVersion != "autoscaling/v2beta2") {
-        return fail(origin, Error::format("apiVersion {} is not supported; export the HPA as autoscaling/v2 "
-                                          "(kubectl get hpa.v2.autoscaling) or autoscaling/v2beta2",
-                                          apiVersion));
-      }
-      auto hpa = api::decodeHorizontalPodAutoscaler(object);
-      if (!hpa.ok()) return fail(origin, hpa.error());
-      snapshot_.hpas.emplace_back(std::move(*hpa), origin);
-      return Status();
-    }
+    if (kind == "HorizontalPodAutoscaler" && group == "autoscaling") return addHpa(object, origin, apiVersion);
     if (kind == "Scale" && apiVersion == "autoscaling/v1") {
       auto scale = api::decodeScale(object);
       if (!scale.ok()) return fail(origin, scale.error());
       snapshot_.scales.push_back({std::move(*scale), "", origin, std::nullopt, std::nullopt});
       return Status();
     }
-    if (isWorkload(apiVersion, kind)) {
-      auto workload = workloadOf(object);
-      if (!workload.ok()) return fail(origin, workload.error());
-      std::optional<api::Pod> podTemplate;
-      if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
-        auto pod = api::decodePod(object["spec"]["template"]);
-        if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template.{}", pod.error().message));
-        podTemplate = std::move(*pod);
-      }
-      snapshot_.scales.push_back(
-          {api::scaleOf(*workload), kind, origin, std::move(podTemplate), std::move(workload->controllerRef)});
-      return Status();
-    }
+    if (isWorkload(apiVersion, kind)) return addWorkload(object, origin, kind);
     if (kind == "Namespace" && apiVersion == "v1") return Status();
     if (kind == "Pod" && apiVersion == "v1") {
       auto pod = api::decodePod(object);
@@ -98,18 +76,7 @@ class Loader {
       snapshot_.externalMetrics.push_back(std::move(*v));
       return Status();
     }
-    if (kind == api::kHistoryKind) {
-      auto h = api::decodeAutoscalerHistory(object);
-      if (!h.ok()) return fail(origin, h.error());
-      for (const auto& [other, otherOrigin] : snapshot_.histories) {
-        if (other.name == h->name && (other.namespace_.empty() || h->namespace_.empty() || other.namespace_ == h->namespace_)) {
-          return fail(origin, Error::format("a second AutoscalerHistory for {} (the first is in {})", h->name,
-                                            otherOrigin.describe()));
-        }
-      }
-      snapshot_.histories.emplace_back(std::move(*h), origin);
-      return Status();
-    }
+    if (kind == api::kHistoryKind) return addHistory(object, origin);
     if (kind.empty()) return fail(origin, Error::of("kind: required"));
     return fail(origin, Error::format("unsupported object {} {}; explain reads HorizontalPodAutoscaler, Scale, "
                                       "Deployment, StatefulSet, ReplicaSet, ReplicationController, Pod, PodMetrics, "
@@ -120,6 +87,46 @@ class Loader {
   Snapshot take() { return std::move(snapshot_); }
 
  private:
+  Status addHpa(const json& object, const Origin& origin, const std::string& apiVersion) {
+    if (apiVersion != "autoscaling/v2" && apiVersion != "autoscaling/v2beta2") {
+      return fail(origin, Error::format("apiVersion {} is not supported; export the HPA as autoscaling/v2 "
+                                        "(kubectl get hpa.v2.autoscaling) or autoscaling/v2beta2",
+                                        apiVersion));
+    }
+    auto hpa = api::decodeHorizontalPodAutoscaler(object);
+    if (!hpa.ok()) return fail(origin, hpa.error());
+    snapshot_.hpas.emplace_back(std::move(*hpa), origin);
+    return Status();
+  }
+
+  // A workload stands for its /scale, with its pod template and controlling owner.
+  Status addWorkload(const json& object, const Origin& origin, const std::string& kind) {
+    auto workload = workloadOf(object);
+    if (!workload.ok()) return fail(origin, workload.error());
+    std::optional<api::Pod> podTemplate;
+    if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
+      auto pod = api::decodePod(object["spec"]["template"]);
+      if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template.{}", pod.error().message));
+      podTemplate = std::move(*pod);
+    }
+    snapshot_.scales.push_back(
+        {api::scaleOf(*workload), kind, origin, std::move(podTemplate), std::move(workload->controllerRef)});
+    return Status();
+  }
+
+  Status addHistory(const json& object, const Origin& origin) {
+    auto h = api::decodeAutoscalerHistory(object);
+    if (!h.ok()) return fail(origin, h.error());
+    for (const auto& [other, otherOrigin] : snapshot_.histories) {
+      if (other.name == h->name && (other.namespace_.empty() || h->namespace_.empty() || other.namespace_ == h->namespace_)) {
+        return fail(origin, Error::format("a second AutoscalerHistory for {} (the first is in {})", h->name,
+                                          otherOrigin.describe()));
+      }
+    }
+    snapshot_.histories.emplace_back(std::move(*h), origin);
+    return Status();
+  }
+
   Status addList(const json& list, const Origin& origin, const std::string& apiVersion, const std::string& kind) {
     const json& items = list["items"];
     if (items.is_null()) return Status();

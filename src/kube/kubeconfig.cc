@@ -153,55 +153,46 @@ Result<ExecConfig> execConfig(const Entry& user) {
   return x;
 }
 
-}  // namespace
+// What a context names: its cluster and user entries (empty ones where none is named, or where
+// --master stands in for a missing cluster) and its namespace.
+struct Selected {
+  Entry cluster;
+  Entry user;
+  std::string defaultNamespace;
+};
 
-Result<std::string> readTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::format("cannot read {}: {}", path, std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return Error::format("cannot read {}: {}", path, std::strerror(errno));
-  return s.str();
-}
-
-Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string, std::string>>& files,
-                                         const std::string& contextOverride, const std::string& master) {
-  Merged merged;
-  for (const auto& [file, text] : files) {
-    if (auto s = mergeFile(file, text, merged); !s.ok()) return s.error();
-  }
-  const std::string sources = files.size() == 1 ? files[0].first : fmt::format("kubeconfig ({} files)", files.size());
-  const std::string contextName = contextOverride.empty() ? merged.currentContext : contextOverride;
-  RestConfig config;
-  Entry cluster{json::object(), sources, "clusters"};
-  Entry user{json::object(), sources, "users"};
+Result<Selected> selectContext(const Merged& merged, const std::string& sources, const std::string& contextName,
+                               const std::string& master) {
+  Selected selected{Entry{json::object(), sources, "clusters"}, Entry{json::object(), sources, "users"}, ""};
   if (contextName.empty()) {
     if (master.empty()) return Error::format("{}: current-context is not set and no --context or --master was given", sources);
-  } else {
-    auto ctx = merged.contexts.find(contextName);
-    if (ctx == merged.contexts.end()) return Error::format("{}: context {} does not exist", sources, quote(contextName));
-    const Entry& c = ctx->second;
-    auto clusterName = stringField(c, "cluster");
-    auto userName = stringField(c, "user");
-    auto ns = stringField(c, "namespace");
-    for (const auto* r : {&clusterName, &userName, &ns}) {
-      if (!r->ok()) return r->error();
-    }
-    config.defaultNamespace = *ns;
-    if (auto it = merged.clusters.find(*clusterName); it != merged.clusters.end()) {
-      cluster = it->second;
-    } else if (master.empty()) {
-      return Error::format("{}: {}.cluster: cluster {} does not exist", c.file, c.path, quote(*clusterName));
-    }
-    if (!userName->empty()) {
-      auto it = merged.users.find(*userName);
-      if (it == merged.users.end()) return Error::format("{}: {}.user: user {} does not exist", c.file, c.path, quote(*userName));
-      user = it->second;
-    }
+    return selected;
   }
-  config.source = contextName.empty() ? sources : fmt::format("{} (context {})", sources, contextName);
+  auto ctx = merged.contexts.find(contextName);
+  if (ctx == merged.contexts.end()) return Error::format("{}: context {} does not exist", sources, quote(contextName));
+  const Entry& c = ctx->second;
+  auto clusterName = stringField(c, "cluster");
+  auto userName = stringField(c, "user");
+  auto ns = stringField(c, "namespace");
+  for (const auto* r : {&clusterName, &userName, &ns}) {
+    if (!r->ok()) return r->error();
+  }
+  selected.defaultNamespace = *ns;
+  if (auto it = merged.clusters.find(*clusterName); it != merged.clusters.end()) {
+    selected.cluster = it->second;
+  } else if (master.empty()) {
+    return Error::format("{}: {}.cluster: cluster {} does not exist", c.file, c.path, quote(*clusterName));
+  }
+  if (!userName->empty()) {
+    auto it = merged.users.find(*userName);
+    if (it == merged.users.end()) return Error::format("{}: {}.user: user {} does not exist", c.file, c.path, quote(*userName));
+    selected.user = it->second;
+  }
+  return selected;
+}
 
-  // Cluster.
+// The server and its TLS settings (--master, when given, names the server).
+Status applyCluster(const Entry& cluster, const std::string& master, RestConfig& config) {
   auto server = stringField(cluster, "server");
   if (!server.ok()) return server.error();
   config.server = master.empty() ? *server : master;
@@ -228,8 +219,11 @@ Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string
                            cluster.file, cluster.path, unsupported);
     }
   }
+  return Status();
+}
 
-  // User.
+// The credentials: client certificate, token (or its file), basic auth, exec plugin.
+Status applyUser(const Entry& user, RestConfig& config) {
   auto cert = fileOrData(user, "client-certificate");
   if (!cert.ok()) return cert.error();
   auto key = fileOrData(user, "client-key");
@@ -266,6 +260,35 @@ Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string
     return Error::format("{}: {}.auth-provider: not supported (removed from client-go; use an exec plugin)", user.file,
                          user.path);
   }
+  return Status();
+}
+
+}  // namespace
+
+Result<std::string> readTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error::format("cannot read {}: {}", path, std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return Error::format("cannot read {}: {}", path, std::strerror(errno));
+  return s.str();
+}
+
+Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string, std::string>>& files,
+                                         const std::string& contextOverride, const std::string& master) {
+  Merged merged;
+  for (const auto& [file, text] : files) {
+    if (auto s = mergeFile(file, text, merged); !s.ok()) return s.error();
+  }
+  const std::string sources = files.size() == 1 ? files[0].first : fmt::format("kubeconfig ({} files)", files.size());
+  const std::string contextName = contextOverride.empty() ? merged.currentContext : contextOverride;
+  RestConfig config;
+  auto selected = selectContext(merged, sources, contextName, master);
+  if (!selected.ok()) return selected.error();
+  config.defaultNamespace = selected->defaultNamespace;
+  config.source = contextName.empty() ? sources : fmt::format("{} (context {})", sources, contextName);
+  if (auto s = applyCluster(selected->cluster, master, config); !s.ok()) return s.error();
+  if (auto s = applyUser(selected->user, config); !s.ok()) return s.error();
   return config;
 }
 

@@ -123,14 +123,6 @@ RestClient::RestClient(RestConfig config, std::unique_ptr<Transport> transport, 
   if (config_.userAgent.empty()) config_.userAgent = userAgent();
 }
 
-void RestClient::sleepFor(Duration d) {
-  std::mutex m;
-  std::condition_variable_any cv;
-  std::unique_lock<std::mutex> lock(m);
-  const Time deadline = clock_.now() + d;
-  while (clock_.now() < deadline) clock_.waitUntil(cv, lock, deadline);
-}
-
 Result<std::vector<std::pair<std::string, std::string>>> RestClient::authHeaders() {
   std::vector<std::pair<std::string, std::string>> headers;
   if (exec_) {
@@ -197,7 +189,7 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     } else {
       return response;
     }
-    sleepFor(backoff);
+    clock_.sleepFor(backoff);
     backoff = std::min<Duration>(backoff * 2, kMaxBackoff);
   }
 }

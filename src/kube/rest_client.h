@@ -51,7 +51,6 @@ class RestClient {
   // (whole bodies), with every credential masked.
   void trace(const HttpRequest& request, const Result<HttpResponse>& response, Duration took) const;
   Result<std::vector<std::pair<std::string, std::string>>> authHeaders();
-  void sleepFor(Duration d);
 
   RestConfig config_;
   std::unique_ptr<Transport> transport_;

@@ -12,7 +12,7 @@ constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
 }  // namespace
 
 Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
-                                    RequestObserver observer) {
+                                    RequestObserver observer, const TransportFactory& transports) {
   ClientSet set;
   for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
                                std::pair{"status", &set.status}, std::pair{"history", &set.history},
@@ -21,15 +21,17 @@ Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock
                                std::pair{"auth", &set.auth}}) {
     kube::RestConfig own = config;
     if (std::string_view(purpose) == "auth") own.timeout = kDelegatedAuthTimeout;
-    auto client = kube::RestClient::create(own, clock, logger.child(std::string("rest-") + purpose));
-    if (!client.ok()) return client.error();
+    auto transport = transports(own);
+    if (!transport.ok()) return transport.error();
+    auto client = std::make_unique<kube::RestClient>(own, std::move(*transport), clock,
+                                                     logger.child(std::string("rest-") + purpose));
     if (observer) {
-      (*client)->setObserver([observer, purpose = std::string(purpose)](const std::string& verb, int code,
+      client->setObserver([observer, purpose = std::string(purpose)](const std::string& verb, int code,
                                                                         Duration latency) {
         observer(purpose, verb, code, latency);
       });
     }
-    *slot = std::move(*client);
+    *slot = std::move(client);
   }
   return set;
 }

@@ -36,8 +36,11 @@ struct ClientSet {
   // ("informers", "scales", ...).
   using RequestObserver =
       std::function<void(const std::string& purpose, const std::string& verb, int code, Duration latency)>;
+  // Makes each client's transport from that client's own config (the real one by default).
+  using TransportFactory = std::function<Result<std::unique_ptr<kube::Transport>>(const kube::RestConfig&)>;
   static Result<ClientSet> create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
-                                  RequestObserver observer);
+                                  RequestObserver observer,
+                                  const TransportFactory& transports = kube::RestClient::makeTransport);
 };
 
 }  // namespace hpa::live

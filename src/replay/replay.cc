@@ -24,6 +24,7 @@ class SteppedClock final : public Clock {
   void set(Time t) { t_ = t; }
   // Nothing waits in a replay: the loop is the only thread.
   void waitUntil(std::condition_variable_any&, std::unique_lock<std::mutex>&, Time) override {}
+  void sleepFor(Duration) override {}
 
  private:
   Time t_;

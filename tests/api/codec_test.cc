@@ -163,6 +163,9 @@ struct BadHpa {
   const char* error;
 };
 
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const BadHpa& c, std::ostream* os) { *os << c.name; }
+
 class HpaCodecErrors : public ::testing::TestWithParam<BadHpa> {};
 
 TEST_P(HpaCodecErrors, NameTheField) {

@@ -13,6 +13,9 @@ struct MilliCase {
   const char* canonical;
 };
 
+// Prints the case by its text (gtest would dump the struct's bytes).
+void PrintTo(const MilliCase& c, std::ostream* os) { *os << '"' << c.text << '"'; }
+
 class QuantityMilli : public ::testing::TestWithParam<MilliCase> {};
 
 TEST_P(QuantityMilli, ParsesRoundsAndPrints) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "fakes/eventually.h"
 #include "fakes/fake_clock.h"
 
 namespace hpa {
@@ -14,19 +15,8 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using testing::eventually;
 using testing::FakeClock;
-
-// Spins, yielding, until `condition` holds; the real-time bound only keeps a broken build from
-// hanging.
-template <typename Condition>
-bool eventually(Condition condition) {
-  const auto giveUpAt = std::chrono::steady_clock::now() + seconds(10);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > giveUpAt) return false;
-    std::this_thread::yield();
-  }
-  return true;
-}
 
 TEST(TokenBucket, StartsFullThenRefusesUntilRefilled) {
   FakeClock clock;

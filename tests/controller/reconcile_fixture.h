@@ -35,45 +35,60 @@ inline api::MetricSpec externalValue(const std::string& name, const char* value)
   return m;
 }
 
+// HPA "default/web" on Deployment web: 1 to 10 replicas, a cpu utilization target of 50 %.
+inline api::HorizontalPodAutoscaler webHpa() {
+  api::HorizontalPodAutoscaler hpa;
+  hpa.metadata = {"web", "default", "uid-1", "1", 1, {}, {}, std::nullopt, std::nullopt};
+  hpa.spec.scaleTargetRef = {"Deployment", "web", "apps/v1"};
+  hpa.spec.minReplicas = 1;
+  hpa.spec.maxReplicas = 10;
+  hpa.spec.metrics = {cpuUtilization(50)};
+  return hpa;
+}
+
+// The /scale of Deployment default/web.
+inline api::Scale webScale(std::int32_t replicas, std::string selector = "app=web") {
+  api::Scale s;
+  s.metadata.name = "web";
+  s.metadata.namespace_ = "default";
+  s.specReplicas = replicas;
+  s.statusReplicas = replicas;
+  s.selector = std::move(selector);
+  return s;
+}
+
+// Replaces the pods with `count` Running/Ready pods of web (app=web), with a 100m cpu request
+// each, using `usageMilli` of cpu as sampled 20 s before `now`.
+inline void setWebPods(hpa::testing::FakePodLister& pods, hpa::testing::FakeMetricsClient& metrics, Time now, int count,
+                       std::int64_t usageMilli) {
+  pods.clear();
+  metricsclient::PodMetricsResult samples;
+  samples.timestamp = now - seconds(20);
+  for (int i = 0; i < count; ++i) {
+    std::string name = "web-" + std::to_string(i);
+    pods.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                 .container("app", 100).build());
+    samples.metrics[name] = replicacalc::PodMetric{usageMilli, samples.timestamp, minutes(1)};
+  }
+  metrics.resource.insert_or_assign("cpu", samples);
+}
+
 // One HPA "default/web" on Deployment web, its pods and their cpu samples, and a controller
 // wired to fakes.
 class ReconcileTest : public ::testing::Test {
  protected:
-  ReconcileTest() : clock_(kPodStart + minutes(30)) {
-    hpa_.metadata = {"web", "default", "uid-1", "1", 1, {}, {}, std::nullopt, std::nullopt};
-    hpa_.spec.scaleTargetRef = {"Deployment", "web", "apps/v1"};
-    hpa_.spec.minReplicas = 1;
-    hpa_.spec.maxReplicas = 10;
-    hpa_.spec.metrics = {cpuUtilization(50)};
-  }
+  ReconcileTest() : clock_(kPodStart + minutes(30)), hpa_(webHpa()) {}
 
   void setScale(std::int32_t replicas, std::string selector = "app=web") {
-    api::Scale s;
-    s.metadata.name = "web";
-    s.metadata.namespace_ = "default";
-    s.specReplicas = replicas;
-    s.statusReplicas = replicas;
-    s.selector = std::move(selector);
-    scales_.scales["deployments/default/web"] = s;
+    scales_.scales["deployments/default/web"] = webScale(replicas, std::move(selector));
   }
   // `count` Running/Ready pods with a 100m request each, using `usageMilli` of cpu.
-  void setPods(int count, std::int64_t usageMilli) {
-    pods_.clear();
-    metricsclient::PodMetricsResult samples;
-    samples.timestamp = clock_.now() - seconds(20);
-    for (int i = 0; i < count; ++i) {
-      std::string name = "web-" + std::to_string(i);
-      pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                    .container("app", 100).build());
-      samples.metrics[name] = replicacalc::PodMetric{usageMilli, samples.timestamp, minutes(1)};
-    }
-    metrics_.resource.insert_or_assign("cpu", samples);
-  }
+  void setPods(int count, std::int64_t usageMilli) { setWebPods(pods_, metrics_, clock_.now(), count, usageMilli); }
   HorizontalController& controller() {
     if (!controller_) {
       controller_ = std::make_unique<HorizontalController>(
-          ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard(), nullptr,
-                                 &owners_},
+          ControllerDependencies{hpas_, pods_, metrics_, scaleClient_ ? *scaleClient_ : scales_, status_, events_,
+                                 clock_, Logger::discard(), nullptr, &owners_},
           options_);
     }
     return *controller_;
@@ -109,6 +124,7 @@ class ReconcileTest : public ::testing::Test {
   hpa::testing::FakeOwnerLookup owners_;
   hpa::testing::FakeMetricsClient metrics_;
   hpa::testing::FakeScaleClient scales_;
+  ScaleClient* scaleClient_ = nullptr;  // set before controller() to put something before scales_
   hpa::testing::FakeStatusWriter status_;
   hpa::testing::FakeEventRecorder events_;
   std::unique_ptr<HorizontalController> controller_;

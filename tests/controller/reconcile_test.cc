@@ -196,16 +196,6 @@ TEST_F(ReconcileTest, DeletedHpaDropsHistory) {
   EXPECT_FALSE(controller().history().get("default/web"));
 }
 
-TEST_F(ReconcileTest, ScaleUpdateConflictsAreRetried) {
-  setScale(3);
-  setPods(3, 150);
-  scales_.updateErrors = {Error{"conflict", 409, "Conflict"}, Error{"conflict", 409, "Conflict"}};
-  auto r = reconcile();
-  ASSERT_TRUE(r.status.ok());
-  EXPECT_EQ(scales_.updates.size(), 3u);
-  EXPECT_EQ(condition("AbleToScale")->reason, "SucceededRescale");
-}
-
 TEST_F(ReconcileTest, ScaleUpdateFailure) {
   setScale(3);
   setPods(3, 150);

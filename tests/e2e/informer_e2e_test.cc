@@ -9,6 +9,7 @@
 #include "api/codec.h"
 #include "common/clock.h"
 #include "e2e_env.h"
+#include "fakes/eventually.h"
 #include "informer/informer.h"
 #include "kube/discovery.h"
 #include "kube/kubeconfig.h"
@@ -18,14 +19,11 @@
 namespace hpa::informer {
 namespace {
 
+// At the cluster's pace: some conditions ask the API server, so they are asked every 100 ms,
+// for a minute unless a test says otherwise.
 template <typename F>
-bool eventually(F condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return condition();
+bool eventuallyOnTheCluster(F condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  return hpa::testing::eventually(condition, limit, std::chrono::milliseconds(100));
 }
 
 class InformerE2E : public ::testing::Test {
@@ -46,7 +44,7 @@ class InformerE2E : public ::testing::Test {
     auto created = client_->send("POST", "/api/v1/namespaces", &body);
     ASSERT_TRUE(created.ok() || created.error().httpCode == 409) << created.error().message;
     // Pods are admitted only once the namespace's default ServiceAccount exists.
-    ASSERT_TRUE(eventually([&] { return client_->get("/api/v1/namespaces/" + ns_ + "/serviceaccounts/default").ok(); }));
+    ASSERT_TRUE(eventuallyOnTheCluster([&] { return client_->get("/api/v1/namespaces/" + ns_ + "/serviceaccounts/default").ok(); }));
   }
 
   Status createPod(const std::string& name, const std::string& app) {
@@ -98,7 +96,7 @@ TEST_F(InformerE2E, HpasAndPodsCreateUpdateDelete) {
   hpas.addHandlers({[&](const auto&) { ++adds; }, [&](const auto&, const auto&) { ++updates; },
                     [&](const auto&) { ++deletes; }});
   hpas.start();
-  ASSERT_TRUE(eventually([&] { return hpas.hasSynced(); }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return hpas.hasSynced(); }));
   nlohmann::json hpa{{"apiVersion", hpaVersion_},
                      {"kind", "HorizontalPodAutoscaler"},
                      {"metadata", {{"name", "web"}}},
@@ -108,25 +106,25 @@ TEST_F(InformerE2E, HpasAndPodsCreateUpdateDelete) {
                        {"maxReplicas", 5}}}};
   const std::string path = "/apis/" + hpaVersion_ + "/namespaces/" + ns_ + "/horizontalpodautoscalers";
   ASSERT_TRUE(client_->send("POST", path, &hpa).ok());
-  ASSERT_TRUE(eventually([&] { return adds == 1; }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return adds == 1; }));
   nlohmann::json patch{{"spec", {{"maxReplicas", 9}}}};
   ASSERT_TRUE(client_->send("PATCH", path + "/web", &patch, "application/merge-patch+json").ok());
-  ASSERT_TRUE(eventually([&] {
+  ASSERT_TRUE(eventuallyOnTheCluster([&] {
     auto h = hpas.cache().get(ns_ + "/web");
     return h && h->spec.maxReplicas == 9;
   }));
   EXPECT_GE(updates, 1);
   ASSERT_TRUE(client_->send("DELETE", path + "/web", nullptr).ok());
-  ASSERT_TRUE(eventually([&] { return deletes == 1 && hpas.cache().size() == 0; }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return deletes == 1 && hpas.cache().size() == 0; }));
   hpas.stop();
 
   kube::RestListWatch podSource(*client_, "/api/v1/namespaces/" + ns_ + "/pods");
   auto pods = podInformer(podSource);
   pods->start();
-  ASSERT_TRUE(eventually([&] { return pods->hasSynced(); }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return pods->hasSynced(); }));
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(createPod("p" + std::to_string(i), "web").ok());
   ASSERT_TRUE(deletePod("p0").ok());
-  ASSERT_TRUE(eventually([&] { return cachedPods(*pods) == serverPods(); }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); }));
   EXPECT_EQ(pods->cache().size(), 4u);
   pods->stop();
 }
@@ -141,13 +139,13 @@ TEST_F(InformerE2E, SurvivesApiserverRestartAndCompaction) {
   std::atomic<int> deletes{0};
   pods->addHandlers({nullptr, nullptr, [&](const auto&) { ++deletes; }});
   pods->start();
-  ASSERT_TRUE(eventually([&] { return pods->hasSynced() && cachedPods(*pods) == serverPods(); }));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return pods->hasSynced() && cachedPods(*pods) == serverPods(); }));
 
   // Restart: the watch breaks, the informer reconnects; changes after it arrive.
   ASSERT_TRUE(e2e::localCluster("restart-apiserver"));
   auto afterRestart = createPod("after-restart", "db");
   ASSERT_TRUE(afterRestart.ok()) << afterRestart.error().message;
-  ASSERT_TRUE(eventually([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(90)));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(90)));
 
   // Down, changes made behind its back (through a second apiserver start), compaction: the
   // informer's resourceVersion is gone; it relists and delivers the missed delete.
@@ -156,7 +154,7 @@ TEST_F(InformerE2E, SurvivesApiserverRestartAndCompaction) {
   ASSERT_TRUE(deletePod("r1").ok());
   ASSERT_TRUE(createPod("after-compaction", "db").ok());
   ASSERT_TRUE(e2e::localCluster("compact"));
-  ASSERT_TRUE(eventually([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(120)));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(120)));
   EXPECT_GE(deletes, 1);
   EXPECT_FALSE(pods->cache().get(ns_ + "/r1"));
   // Whether this took a relist depends on the server (kube-apiserver 1.20 may resume the watch

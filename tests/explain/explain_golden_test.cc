@@ -49,6 +49,9 @@ struct Expected {
   const char* conditionReason;
 };
 
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const Expected& c, std::ostream* os) { *os << c.name; }
+
 class Golden : public ::testing::TestWithParam<Expected> {};
 
 const nlohmann::json* conditionOf(const nlohmann::json& doc, const std::string& type) {
@@ -149,6 +152,9 @@ struct Malformed {
   const char* document;
   const char* messagePart;
 };
+
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const Malformed& c, std::ostream* os) { *os << c.label; }
 
 class MalformedInput : public ::testing::TestWithParam<Malformed> {};
 

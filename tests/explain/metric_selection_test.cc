@@ -62,6 +62,9 @@ struct ExternalCase {
   std::int64_t usageMilli;  // per pod: the selected total over the 4 current replicas
 };
 
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const ExternalCase& c, std::ostream* os) { *os << c.label; }
+
 class ExternalSelector : public ::testing::TestWithParam<ExternalCase> {};
 
 TEST_P(ExternalSelector, ProposesFromTheSeriesTheApiReturns) {

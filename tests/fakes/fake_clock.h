@@ -39,6 +39,12 @@ class FakeClock final : public Clock {
     std::lock_guard<std::mutex> g(mu_);
     return waiters_.size();
   }
+  // Waits begun so far: a count above the one read before a step shows that a waiter woke and
+  // parked again (waiterCount alone still counts a waiter the step has not woken yet).
+  size_t waitsBegun() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return waitsBegun_;
+  }
 
   void waitUntil(std::condition_variable_any& cv, std::unique_lock<std::mutex>& lock,
                  Time deadline) override {
@@ -47,6 +53,7 @@ class FakeClock final : public Clock {
       std::lock_guard<std::mutex> g(mu_);
       if (now_ >= deadline) return;
       waiters_.push_back(self);
+      ++waitsBegun_;
     }
     cv.wait(lock);
     std::lock_guard<std::mutex> g(mu_);
@@ -64,6 +71,7 @@ class FakeClock final : public Clock {
   mutable std::mutex mu_;
   Time now_;
   std::vector<Waiter> waiters_;
+  size_t waitsBegun_ = 0;
 };
 
 }  // namespace hpa::testing

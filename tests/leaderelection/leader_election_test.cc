@@ -8,6 +8,7 @@
 namespace hpa::leaderelection {
 namespace {
 
+using hpa::testing::eventually;
 using std::chrono::seconds;
 
 // One Lease with optimistic concurrency, shared by several electors, with watches that see
@@ -108,8 +109,7 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   std::atomic<int> stopped{0};
   LeaderElector a(store, config("a"), clock, Logger::discard(), [&] { ++started; }, [&] { ++stopped; });
   a.start();
-  for (int i = 0; i < 2000 && !a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(a.isLeader());
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   EXPECT_EQ(started, 1);
   a.stop();
   EXPECT_EQ(stopped, 1);
@@ -117,8 +117,6 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
   EXPECT_TRUE(b.tryAcquireOrRenew());
 }
-
-using hpa::testing::eventually;
 
 TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
   hpa::testing::FakeClock clock;  // never stepped: only the watch can wake the standby
@@ -194,21 +192,18 @@ TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
   std::atomic<int> stopped{0};
   LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
   a.start();
-  for (int i = 0; i < 2000 && !a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(a.isLeader());
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   {
     std::lock_guard<std::mutex> lock(store.mu);
     store.failing = true;
   }
   for (int i = 0; i < 20 && a.isLeader(); ++i) {
-    for (int j = 0; j < 2000 && clock.waiterCount() == 0; ++j) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(eventually([&] { return clock.waiterCount() > 0 || !a.isLeader(); }));  // waiting to renew
+    const auto waits = clock.waitsBegun();
     clock.step(seconds(2));
-    for (int j = 0; j < 50 && clock.waiterCount() > 0 && a.isLeader(); ++j) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    ASSERT_TRUE(eventually([&] { return clock.waitsBegun() > waits || !a.isLeader(); }));  // tried, waits again
   }
-  for (int i = 0; i < 2000 && a.isLeader(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_FALSE(a.isLeader());
+  EXPECT_TRUE(eventually([&] { return !a.isLeader(); }));
   EXPECT_EQ(stopped, 1);
   a.stop();
 }

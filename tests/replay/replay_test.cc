@@ -219,6 +219,9 @@ struct SelectPolicyCase {
   std::vector<std::tuple<int, int, int>> changes;
 };
 
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const SelectPolicyCase& c, std::ostream* os) { *os << c.select; }
+
 class ReplaySelectPolicy : public ::testing::TestWithParam<SelectPolicyCase> {};
 
 // Two policies, {Pods 4, Percent 100} per 15 s: Max takes the larger step, Min the smaller,

@@ -31,6 +31,9 @@ struct UtilizationCase {
   std::int64_t expectedValue;
 };
 
+// Prints the case by its name (gtest would dump the struct's bytes).
+void PrintTo(const UtilizationCase& c, std::ostream* os) { *os << c.name; }
+
 class UpstreamUtilization : public ::testing::TestWithParam<UtilizationCase> {};
 
 TEST_P(UpstreamUtilization, MatchesUpstream) {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "fakes/eventually.h"
 #include "fakes/fake_clock.h"
-#include "workqueue/wait_helpers.h"
 
 namespace hpa::workqueue {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 using hpa::testing::FakeClock;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
-using testing::eventually;
+using hpa::testing::eventually;
 using Keys = std::vector<std::string>;
 
 // Takes every key the queue holds once the waiting loop has moved all keys due at the clock's

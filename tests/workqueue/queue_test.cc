@@ -9,12 +9,12 @@
 #include <thread>
 #include <vector>
 
-#include "workqueue/wait_helpers.h"
+#include "fakes/eventually.h"
 
 namespace hpa::workqueue {
 namespace {
 
-using testing::eventually;
+using hpa::testing::eventually;
 
 TEST(Queue, HandsOutKeysInOrderAdded) {
   Queue q;

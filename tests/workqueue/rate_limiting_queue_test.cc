@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "fakes/eventually.h"
 #include "fakes/fake_clock.h"
-#include "workqueue/wait_helpers.h"
 
 namespace hpa::workqueue {
 namespace {
@@ -17,7 +17,7 @@ using hpa::testing::FakeClock;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
-using testing::eventually;
+using hpa::testing::eventually;
 
 // True once `key` is handed out; proves nothing else was queued before it.
 bool arrives(RateLimitingQueue& q, const std::string& key) {
