@@ -101,7 +101,7 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
     }
     w.cpuMilli = cpu->value_or(0);
     w.memoryBytes = memory->value_or(0) / 1000;
-    w.startupCpuMilli = startup->value_or(-1);
+    w.startupCpuMilli = *startup;
     if (f.raw().contains("noise")) {
       if (!f.raw()["noise"].is_number()) return f.fail("noise", "must be a number");
       w.noise = f.raw()["noise"].get<double>();
