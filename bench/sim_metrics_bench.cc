@@ -28,7 +28,7 @@ struct Cluster {
   static sim::Scenario scenario(int n) {
     sim::Scenario s;
     for (int i = 0; i < n; ++i) {
-      s.workloads.push_back({"w-" + std::to_string(i), ns(i), "app=w-" + std::to_string(i), 50, 64 << 20, 0, -1});
+      s.workloads.push_back({"w-" + std::to_string(i), ns(i), "app=w-" + std::to_string(i), 50, 64 << 20, 0, std::nullopt});
     }
     return s;
   }

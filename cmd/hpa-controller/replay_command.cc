@@ -309,7 +309,9 @@ void addReplayCommand(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--duration", flags->duration, "how long to replay (default: to the trace's last sample)");
   cmd->add_option("-o,--output", flags->output, "text or json (default: text on a terminal, json otherwise)")
       ->check(CLI::IsMember({"json", "text"}));
-  cmd->add_option("--plot", flags->plot, "write a PNG plot of replicas and the trace (needs gnuplot)");
+  cmd->add_option("--plot", flags->plot,
+                  "write a PNG plot of replicas and the trace (needs gnuplot; its script is written to "
+                  "$TMPDIR, else /tmp)");
   cmd->callback([flags, &run]() { run = [flags]() { return runReplay(*flags); }; });
 }
 

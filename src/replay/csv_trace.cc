@@ -126,6 +126,7 @@ class CsvError {
 // Column positions by header name.
 struct Header {
   std::map<std::string, size_t> index;
+  size_t columns = 0;
   std::optional<size_t> find(const std::string& name) const {
     auto it = index.find(name);
     return it == index.end() ? std::nullopt : std::optional<size_t>(it->second);
@@ -187,9 +188,7 @@ Result<Trace> readDemoTrajectory(std::string_view name, const std::vector<Line>&
   return trace;
 }
 
-Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& lines) {
-  CsvError err(name);
-  const Line& headerLine = lines.front();
+Result<Header> readHeader(const CsvError& err, const Line& headerLine) {
   Header header;
   for (size_t i = 0; i < headerLine.fields.size(); ++i) {
     const auto& f = headerLine.fields[i];
@@ -206,68 +205,85 @@ Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& line
   for (const char* required : {"time", "metric", "value"}) {
     if (!header.find(required)) return err.atLine(headerLine, fmt::format("header: the {} column is missing", required));
   }
+  header.columns = headerLine.fields.size();
+  return header;
+}
 
-  struct Row {
-    TimeValue at;
-    const Line* line;
-    const Field* timeField;
-  };
-  std::vector<Series> series;
-  std::vector<std::vector<Row>> rows;  // per series
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const Line& line = lines[i];
-    if (line.fields.size() > headerLine.fields.size()) {
-      return err.atLine(line, fmt::format("{} fields, the header has {}", line.fields.size(), headerLine.fields.size()));
-    }
-    auto timeF = field(err, line, *header.find("time"), "time");
-    auto metricF = field(err, line, *header.find("metric"), "metric");
-    auto valueF = field(err, line, *header.find("value"), "value");
-    for (const auto* r : {&timeF, &metricF, &valueF}) {
-      if (!r->ok()) return r->error();
-    }
-    auto at = parseTimeField((*timeF)->text);
-    if (!at.ok()) return err.at(line, **timeF, "time", at.error().message);
-    const std::string& metric = (*metricF)->text;
-    if (metric.empty()) return err.at(line, **metricF, "metric", "empty");
-    SeriesKind kind = SeriesKind::Total;
-    if (auto k = header.find("kind")) {
-      auto kindF = field(err, line, *k, "kind");
-      if (!kindF.ok()) return kindF.error();
-      auto parsed = parseSeriesKind((*kindF)->text);
-      if (!parsed.ok()) return err.at(line, **kindF, "kind", parsed.error().message);
-      kind = *parsed;
-    }
-    auto value = parseValueField((*valueF)->text);
-    if (!value.ok()) return err.at(line, **valueF, "value", value.error().message);
+// One sample of a time,metric,kind,value file, with the fields errors point at.
+struct Record {
+  TimeValue at;
+  SeriesKind kind = SeriesKind::Total;
+  std::int64_t milli = 0;
+  const Line* line = nullptr;
+  const Field* timeField = nullptr;
+  const Field* metricField = nullptr;
+  const std::string& metric() const { return metricField->text; }
+};
 
-    size_t s = 0;
-    while (s < series.size() && series[s].metric != metric) ++s;
-    if (s == series.size()) {
-      series.push_back({metric, kind, {}, std::string(name)});
-      rows.emplace_back();
-    } else if (series[s].kind != kind) {
-      return err.at(line, **metricF, "kind",
-                    fmt::format("metric {} was {} on line {}", metric, seriesKindName(series[s].kind),
-                                rows[s].front().line->number));
-    }
-    if (!rows[s].empty() && rows[s].back().at.index() != at->index()) {
-      return err.at(line, **timeF, "time", "mixes offsets and RFC 3339 times");
-    }
-    if (!rows[s].empty() && *at < rows[s].back().at) {
-      return err.at(line, **timeF, "time",
-                    fmt::format("goes back in time (metric {} was at a later time on line {})", metric,
-                                rows[s].back().line->number));
-    }
-    rows[s].push_back({*at, &line, *timeF});
-    series[s].samples.push_back({Duration{0}, *value});
+Result<Record> readRecord(const CsvError& err, const Header& header, const Line& line) {
+  if (line.fields.size() > header.columns) {
+    return err.atLine(line, fmt::format("{} fields, the header has {}", line.fields.size(), header.columns));
   }
-  if (series.empty()) return Error::format("{}: no samples after the header", name);
+  auto timeF = field(err, line, *header.find("time"), "time");
+  auto metricF = field(err, line, *header.find("metric"), "metric");
+  auto valueF = field(err, line, *header.find("value"), "value");
+  for (const auto* r : {&timeF, &metricF, &valueF}) {
+    if (!r->ok()) return r->error();
+  }
+  auto at = parseTimeField((*timeF)->text);
+  if (!at.ok()) return err.at(line, **timeF, "time", at.error().message);
+  if ((*metricF)->text.empty()) return err.at(line, **metricF, "metric", "empty");
+  Record r{*at, SeriesKind::Total, 0, &line, *timeF, *metricF};
+  if (auto k = header.find("kind")) {
+    auto kindF = field(err, line, *k, "kind");
+    if (!kindF.ok()) return kindF.error();
+    auto parsed = parseSeriesKind((*kindF)->text);
+    if (!parsed.ok()) return err.at(line, **kindF, "kind", parsed.error().message);
+    r.kind = *parsed;
+  }
+  auto value = parseValueField((*valueF)->text);
+  if (!value.ok()) return err.at(line, **valueF, "value", value.error().message);
+  r.milli = *value;
+  return r;
+}
 
-  // Offsets count from the earliest absolute time, if the file has any; a file is all one way.
+// The series of a file as read, each sample with its record (times not yet made offsets).
+struct ReadSeries {
+  std::vector<Series> series;
+  std::vector<std::vector<Record>> records;  // per series
+
+  Status add(const CsvError& err, std::string_view name, Record r) {
+    size_t s = 0;
+    while (s < series.size() && series[s].metric != r.metric()) ++s;
+    if (s == series.size()) {
+      series.push_back({r.metric(), r.kind, {}, std::string(name)});
+      records.emplace_back();
+    } else if (series[s].kind != r.kind) {
+      return err.at(*r.line, *r.metricField, "kind",
+                    fmt::format("metric {} was {} on line {}", r.metric(), seriesKindName(series[s].kind),
+                                records[s].front().line->number));
+    }
+    if (!records[s].empty() && records[s].back().at.index() != r.at.index()) {
+      return err.at(*r.line, *r.timeField, "time", "mixes offsets and RFC 3339 times");
+    }
+    if (!records[s].empty() && r.at < records[s].back().at) {
+      return err.at(*r.line, *r.timeField, "time",
+                    fmt::format("goes back in time (metric {} was at a later time on line {})", r.metric(),
+                                records[s].back().line->number));
+    }
+    series[s].samples.push_back({Duration{0}, r.milli});
+    records[s].push_back(std::move(r));
+    return Status();
+  }
+};
+
+// The series with their samples' offsets: from the earliest absolute time, if the file has any
+// (the trace's origin); a file is all one way.
+Result<Trace> alignTimes(const CsvError& err, ReadSeries read) {
   Trace trace;
-  const Row* firstAbsolute = nullptr;
-  const Row* firstRelative = nullptr;
-  for (const auto& rs : rows) {
+  const Record* firstAbsolute = nullptr;
+  const Record* firstRelative = nullptr;
+  for (const auto& rs : read.records) {
     for (const auto& r : rs) {
       if (std::holds_alternative<Time>(r.at)) {
         if (!firstAbsolute || std::get<Time>(r.at) < std::get<Time>(firstAbsolute->at)) firstAbsolute = &r;
@@ -277,18 +293,33 @@ Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& line
     }
   }
   if (firstAbsolute && firstRelative) {
-    const Row& later = firstAbsolute->line->number > firstRelative->line->number ? *firstAbsolute : *firstRelative;
+    const Record& later = firstAbsolute->line->number > firstRelative->line->number ? *firstAbsolute : *firstRelative;
     return err.at(*later.line, *later.timeField, "time", "mixes offsets and RFC 3339 times");
   }
   if (firstAbsolute) trace.origin = std::get<Time>(firstAbsolute->at);
-  for (size_t s = 0; s < series.size(); ++s) {
-    for (size_t i = 0; i < rows[s].size(); ++i) {
-      const auto& at = rows[s][i].at;
-      series[s].samples[i].at = std::holds_alternative<Time>(at) ? std::get<Time>(at) - *trace.origin : std::get<Duration>(at);
+  for (size_t s = 0; s < read.series.size(); ++s) {
+    for (size_t i = 0; i < read.records[s].size(); ++i) {
+      const auto& at = read.records[s][i].at;
+      read.series[s].samples[i].at =
+          std::holds_alternative<Time>(at) ? std::get<Time>(at) - *trace.origin : std::get<Duration>(at);
     }
   }
-  trace.series = std::move(series);
+  trace.series = std::move(read.series);
   return trace;
+}
+
+Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& lines) {
+  CsvError err(name);
+  auto header = readHeader(err, lines.front());
+  if (!header.ok()) return header.error();
+  ReadSeries read;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    auto record = readRecord(err, *header, lines[i]);
+    if (!record.ok()) return record.error();
+    if (auto added = read.add(err, name, std::move(*record)); !added.ok()) return added.error();
+  }
+  if (read.series.empty()) return Error::format("{}: no samples after the header", name);
+  return alignTimes(err, std::move(read));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "api/quantity.h"
@@ -100,11 +101,19 @@ std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& tra
   return s;
 }
 
+std::string temporaryDirectory(const char* tmpdir) {
+  std::string dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
 Status runGnuplot(const std::string& script) {
   // The script goes through a file: gnuplot may exit early, and a pipe would then raise SIGPIPE.
-  char path[] = "/tmp/hpa-replay-plot-XXXXXX";
+  const std::string dir = temporaryDirectory(std::getenv("TMPDIR"));
+  std::string pathText = dir + "/hpa-replay-plot-XXXXXX";
+  char* path = pathText.data();
   const int fd = mkstemp(path);
-  if (fd < 0) return Error::format("cannot create a temporary file for gnuplot: {}", std::strerror(errno));
+  if (fd < 0) return Error::format("cannot create a temporary file in {} for gnuplot: {}", dir, std::strerror(errno));
   const bool written = write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
   close(fd);
   Status result;

@@ -14,7 +14,12 @@ namespace hpa::replay {
 // The data is inline, so the script is all gnuplot needs.
 std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& trace, const std::string& pngFile);
 
-// Runs `gnuplot` on the script. Errors: gnuplot missing or failing.
+// Runs `gnuplot` on the script, which goes through a file in temporaryDirectory(getenv("TMPDIR")).
+// Errors: no such file can be written, gnuplot missing or failing.
 Status runGnuplot(const std::string& script);
+
+// The directory for temporary files: `tmpdir` (the TMPDIR variable's value) when set and not
+// empty, else /tmp.
+std::string temporaryDirectory(const char* tmpdir);
 
 }  // namespace hpa::replay

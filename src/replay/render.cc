@@ -148,22 +148,16 @@ json tickJson(const Tick& t) {
   return out;
 }
 
-}  // namespace
+const std::vector<TickMetric>& firstMetrics(const ReplayRun& run) {
+  static const std::vector<TickMetric> none;
+  return run.ticks.empty() ? none : run.ticks.front().metrics;
+}
 
-std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace) {
-  std::string out;
-  if (runs.empty()) return out;
+std::vector<std::string> tableHeader(const std::vector<RenderedRun>& runs, const Trace& trace) {
   const bool compare = runs.size() > 1;
-  for (const auto& r : runs) {
-    out += fmt::format("{}{}: {}\n", compare ? "run " + runName(*r.run) + ": " : "", r.run->hpaKey,
-                       settingsText(*r.run, *r.options));
-  }
-  out += "\n";
-
-  Table table;
+  const auto& metrics = firstMetrics(*runs.front().run);
   std::vector<std::string> header{"time"};
-  const auto& first = *runs.front().run;
-  for (const auto& m : first.ticks.empty() ? std::vector<TickMetric>{} : first.ticks.front().metrics) {
+  for (const auto& m : metrics) {
     const Series* s = trace.find(m.name);
     header.push_back(fmt::format("{} ({})", m.name, s ? seriesKindName(s->kind) : "?"));
   }
@@ -171,9 +165,7 @@ std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace)
   for (const auto& r : runs) {
     const std::string p = compare ? r.run->label + ":" : "";
     if (!compare) {
-      for (const auto& m : first.ticks.empty() ? std::vector<TickMetric>{} : first.ticks.front().metrics) {
-        header.push_back("seen " + m.name);
-      }
+      for (const auto& m : metrics) header.push_back("seen " + m.name);
       header.push_back("proposed");
     }
     header.push_back(p + "desired");
@@ -181,43 +173,63 @@ std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace)
     header.push_back(p + "ready");
   }
   header.push_back(compare ? "events" : "event");
-  table.row(header);
+  return header;
+}
 
-  // Rows follow the first run's syncs; another run shows its state as of each row's time and
-  // the events of its syncs since the previous row (its sync period may differ).
-  std::vector<size_t> next(runs.size(), 0);
-  for (size_t i = 0; i < first.ticks.size(); ++i) {
-    const Tick& t0 = first.ticks[i];
+// The table's rows follow the first run's syncs; another run shows its state as of each row's
+// time and the events of its syncs since the previous row (its sync period may differ).
+class TableRows {
+ public:
+  TableRows(const std::vector<RenderedRun>& runs, const Trace& trace)
+      : runs_(runs), trace_(trace), compare_(runs.size() > 1), next_(runs.size(), 0) {}
+
+  std::vector<std::string> row(const Tick& t0) {
     std::vector<std::string> row{seconds(t0.at)};
     for (const auto& m : t0.metrics) row.push_back(m.value ? quantity(*m.value) : "-");
-    if (!trace.recorded.empty()) {
-      auto rec = recordedAt(trace, t0.at);
+    if (!trace_.recorded.empty()) {
+      auto rec = recordedAt(trace_, t0.at);
       row.push_back(rec ? fmt::format("{}", rec->replicas()) : "-");
     }
     std::vector<std::string> events;
-    for (size_t r = 0; r < runs.size(); ++r) {
-      const auto& ticks = runs[r].run->ticks;
-      const Tick* current = nullptr;
+    for (size_t r = 0; r < runs_.size(); ++r) {
       std::vector<std::string> runEvents;
-      while (next[r] < ticks.size() && ticks[next[r]].at <= t0.at) {
-        current = &ticks[next[r]++];
-        if (auto e = eventsText(*current, !compare); !e.empty()) runEvents.push_back(e);
-      }
-      if (!current && next[r] > 0) current = &ticks[next[r] - 1];
-      if (!compare) {
+      const Tick* current = catchUp(r, t0.at, runEvents);
+      if (!compare_) {
         for (const auto& m : t0.metrics) row.push_back(seen(m));
         row.push_back(t0.proposed ? fmt::format("{}", *t0.proposed) : "-");
       }
       row.push_back(current ? fmt::format("{}", current->desiredReplicas) : "-");
       row.push_back(current ? fmt::format("{}", current->replicas) : "-");
       row.push_back(current ? fmt::format("{}", current->readyPods) : "-");
-      for (auto& e : runEvents) events.push_back(compare ? runs[r].run->label + ": " + e : e);
+      for (auto& e : runEvents) events.push_back(compare_ ? runs_[r].run->label + ": " + e : e);
     }
     row.push_back(fmt::format("{}", fmt::join(events, "; ")));
-    table.row(std::move(row));
+    return row;
   }
-  out += table.render();
 
+ private:
+  // Run r's last sync at or before `at`, collecting the events of the syncs passed on the way.
+  const Tick* catchUp(size_t r, Duration at, std::vector<std::string>& events) {
+    const auto& ticks = runs_[r].run->ticks;
+    const Tick* current = nullptr;
+    while (next_[r] < ticks.size() && ticks[next_[r]].at <= at) {
+      current = &ticks[next_[r]++];
+      if (auto e = eventsText(*current, !compare_); !e.empty()) events.push_back(e);
+    }
+    if (!current && next_[r] > 0) current = &ticks[next_[r] - 1];
+    return current;
+  }
+
+  const std::vector<RenderedRun>& runs_;
+  const Trace& trace_;
+  const bool compare_;
+  std::vector<size_t> next_;  // per run: its first sync not shown yet
+};
+
+// Each run's scale events and summary, and the recording's.
+std::string outcomeText(const std::vector<RenderedRun>& runs, const Trace& trace) {
+  const bool compare = runs.size() > 1;
+  std::string out;
   for (const auto& r : runs) {
     out += fmt::format("\n{}scale events:\n", compare ? "run " + runName(*r.run) + " " : "");
     if (r.run->changes.empty()) out += "  none\n";
@@ -236,6 +248,25 @@ std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace)
                        peak, trace.recorded.back().replicas());
   }
   return out;
+}
+
+}  // namespace
+
+std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace) {
+  std::string out;
+  if (runs.empty()) return out;
+  const bool compare = runs.size() > 1;
+  for (const auto& r : runs) {
+    out += fmt::format("{}{}: {}\n", compare ? "run " + runName(*r.run) + ": " : "", r.run->hpaKey,
+                       settingsText(*r.run, *r.options));
+  }
+  out += "\n";
+  Table table;
+  table.row(tableHeader(runs, trace));
+  TableRows rows(runs, trace);
+  for (const auto& t0 : runs.front().run->ticks) table.row(rows.row(t0));
+  out += table.render();
+  return out + outcomeText(runs, trace);
 }
 
 json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {

@@ -98,78 +98,92 @@ TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricRepor
   return m;
 }
 
-}  // namespace
-
-Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
-                         const ReplayOptions& options) {
+Status checkReplayable(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
+                       const ReplayOptions& options) {
   if (options.syncPeriod <= Duration{0}) return Error::of("the sync period must be positive");
   if (options.reconcileDuration < Duration{0}) return Error::of("the reconcile duration must not be negative");
   if (target.scale.metadata.name != hpa.spec.scaleTargetRef.name) {
     return Error::format("the target {} {} is not the HPA's scaleTargetRef ({} {})", target.kind,
                          target.scale.metadata.name, hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name);
   }
-  if (auto covered = checkTraceCovers(hpa, trace); !covered.ok()) return covered.error();
+  return checkTraceCovers(hpa, trace);
+}
 
-  const Time start = trace.origin.value_or(kRelativeEpoch);
-  const Duration end = options.duration.value_or(trace.end());
-  const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+// The world the controller reconciles in: the HPA and its target's Scale as the API would hold
+// them, the workload's pods, the metrics APIs serving the trace, and a clock the loop moves.
+class ReplayWorld {
+ public:
+  ReplayWorld(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
+              const ReplayOptions& options, Time start)
+      : hpa_(hpa),
+        trace_(trace),
+        options_(options),
+        start_(start),
+        key_(api::objectKey(hpa.metadata.namespace_, hpa.metadata.name)),
+        workload_(workloadSpec(hpa, target, options), start),
+        world_(initialWorld(hpa, target)),
+        clock_(start),
+        hpas_(world_),
+        pods_(world_),
+        metrics_(world_),
+        scales_(world_, workload_, clock_),
+        status_(world_),
+        controller_(controller::ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_,
+                                                       Logger::discard(), nullptr},
+                    options.controller) {
+    controller_.hpaAdded(key_);
+  }
 
-  ReplayRun run;
-  run.hpaKey = key;
-  run.hpa = hpa;
-  run.hpa.status = {};
+  const SimulatedWorkload& workload() const { return workload_; }
 
-  // The initial pods have run for longer than any start-up rule looks back.
-  const Duration initialAge = std::max<Duration>(std::chrono::hours(1), options.controller.cpuInitializationPeriod +
-                                                                            options.readinessDelay +
-                                                                            options.controller.delayOfInitialReadinessStatus);
-  SimulatedWorkload workload({hpa.metadata.namespace_, target.scale.metadata.name, target.podTemplate,
-                              target.scale.specReplicas, options.readinessDelay, initialAge},
-                             start);
-  run.initialReplicas = workload.replicas();
-
-  explain::Snapshot world;
-  world.hpas.emplace_back(run.hpa, explain::Origin{"replay", 1, ""});
-  api::Scale scale = target.scale;
-  scale.metadata.namespace_ = hpa.metadata.namespace_;
-  world.scales.push_back(
-      {scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""}, target.podTemplate, std::nullopt});
-
-  SteppedClock clock(start);
-  explain::SnapshotHpaLister hpas(world);
-  explain::SnapshotPodLister pods(world);
-  explain::SnapshotMetricsClient metrics(world);
-  WorkloadScaleClient scales(world, workload, clock);
-  WorldStatusWriter status(world);
-  DiscardingEvents events;
-  controller::HorizontalController controller(
-      controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock, Logger::discard(), nullptr},
-      options.controller);
-  controller.hpaAdded(key);
-
-  run.peakReplicas = workload.replicas();
-  // Syncs a sync period (the HPA's own, when its controls set one, as the daemon's queue does)
-  // plus the reconcile's duration apart, over the trace's length counted in sync periods: the
-  // reconcile time makes the last ones a little later than the trace's end, where its last
-  // values hold.
-  Duration at{0};
-  for (Duration periods{0}; periods <= end;) {
-    const Time now = start + at;
-    clock.set(now);
-    workload.advance(now);
-    world.pods = workload.pods();
-    world.scales.front().scale.specReplicas = workload.replicas();
-    world.scales.front().scale.statusReplicas = static_cast<std::int32_t>(workload.pods().size());
-    publishMetrics(run.hpa, trace, {at, now, options.metricWindow}, workload.pods(), world);
-
+  struct Sync {
     Tick tick;
-    tick.at = at;
-    tick.readyPods = workload.readyPods();
-    auto result = controller.reconcileKey(key);
-    const auto& report = result.report;
-    for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
-      tick.metrics.push_back(tickMetric(hpa.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
-                                        trace, at));
+    controller::ReconcileReport report;
+  };
+
+  // One sync at `at`: the pods and metrics of that moment, then the controller's reconcile.
+  Sync sync(Duration at) {
+    const Time now = start_ + at;
+    clock_.set(now);
+    workload_.advance(now);
+    world_.pods = workload_.pods();
+    world_.scales.front().scale.specReplicas = workload_.replicas();
+    world_.scales.front().scale.statusReplicas = static_cast<std::int32_t>(workload_.pods().size());
+    publishMetrics(hpa_, trace_, {at, now, options_.metricWindow}, workload_.pods(), world_);
+    Sync out;
+    out.tick.at = at;
+    out.tick.readyPods = workload_.readyPods();
+    out.report = controller_.reconcileKey(key_).report;
+    recordReport(out.report, out.tick);
+    return out;
+  }
+
+ private:
+  // The initial pods have run for longer than any start-up rule looks back.
+  static SimulatedWorkload::Spec workloadSpec(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+                                              const ReplayOptions& options) {
+    const Duration initialAge =
+        std::max<Duration>(std::chrono::hours(1), options.controller.cpuInitializationPeriod + options.readinessDelay +
+                                                      options.controller.delayOfInitialReadinessStatus);
+    return {hpa.metadata.namespace_, target.scale.metadata.name, target.podTemplate, target.scale.specReplicas,
+            options.readinessDelay, initialAge};
+  }
+
+  static explain::Snapshot initialWorld(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target) {
+    explain::Snapshot world;
+    world.hpas.emplace_back(hpa, explain::Origin{"replay", 1, ""});
+    api::Scale scale = target.scale;
+    scale.metadata.namespace_ = hpa.metadata.namespace_;
+    world.scales.push_back({scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""},
+                            target.podTemplate, std::nullopt});
+    return world;
+  }
+
+  // What the sync decided, and the workload after it.
+  void recordReport(const controller::ReconcileReport& report, Tick& tick) const {
+    for (size_t i = 0; i < hpa_.spec.metrics.size(); ++i) {
+      tick.metrics.push_back(tickMetric(hpa_.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
+                                        trace_, tick.at));
     }
     tick.currentReplicas = report.currentReplicas;
     tick.proposed = report.metricReplicas;
@@ -183,25 +197,67 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
       }
     }
     tick.desiredReplicas = report.desiredReplicas;
-    tick.replicas = workload.replicas();
-    tick.pods = static_cast<int>(workload.pods().size());
+    tick.replicas = workload_.replicas();
+    tick.pods = static_cast<int>(workload_.pods().size());
     tick.branch = controller::branchName(report.branch);
     tick.events = report.events;
     tick.error = report.error;
-    if (report.rescaled) {
-      std::string message;
-      for (const auto& e : report.events) {
-        if (e.reason == "SuccessfulRescale") message = e.message;
-      }
-      run.changes.push_back({at, report.currentReplicas, workload.replicas(), message});
-    }
-    run.peakReplicas = std::max(run.peakReplicas, workload.replicas());
+  }
+
+  const api::HorizontalPodAutoscaler& hpa_;
+  const Trace& trace_;
+  const ReplayOptions& options_;
+  const Time start_;
+  const std::string key_;
+  SimulatedWorkload workload_;
+  explain::Snapshot world_;
+  SteppedClock clock_;
+  explain::SnapshotHpaLister hpas_;
+  explain::SnapshotPodLister pods_;
+  explain::SnapshotMetricsClient metrics_;
+  WorkloadScaleClient scales_;
+  WorldStatusWriter status_;
+  DiscardingEvents events_;
+  controller::HorizontalController controller_;
+};
+
+std::string rescaleMessage(const controller::ReconcileReport& report) {
+  std::string message;
+  for (const auto& e : report.events) {
+    if (e.reason == "SuccessfulRescale") message = e.message;
+  }
+  return message;
+}
+
+}  // namespace
+
+Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
+                         const ReplayOptions& options) {
+  if (auto replayable = checkReplayable(hpa, target, trace, options); !replayable.ok()) return replayable.error();
+  ReplayRun run;
+  run.hpaKey = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+  run.hpa = hpa;
+  run.hpa.status = {};
+  ReplayWorld world(run.hpa, target, trace, options, trace.origin.value_or(kRelativeEpoch));
+  run.initialReplicas = world.workload().replicas();
+  run.peakReplicas = world.workload().replicas();
+
+  // Syncs a sync period (the HPA's own, when its controls set one, as the daemon's queue does)
+  // plus the reconcile's duration apart, over the trace's length counted in sync periods: the
+  // reconcile time makes the last ones a little later than the trace's end, where its last
+  // values hold.
+  const Duration end = options.duration.value_or(trace.end());
+  Duration at{0};
+  for (Duration periods{0}; periods <= end;) {
+    auto [tick, report] = world.sync(at);
+    if (report.rescaled) run.changes.push_back({at, report.currentReplicas, tick.replicas, rescaleMessage(report)});
+    run.peakReplicas = std::max(run.peakReplicas, tick.replicas);
     run.ticks.push_back(std::move(tick));
     const Duration period = report.controls.controls.syncPeriod.value_or(options.syncPeriod);
     periods += period;
     at += period + options.reconcileDuration;
   }
-  run.finalReplicas = workload.replicas();
+  run.finalReplicas = world.workload().replicas();
   return run;
 }
 

@@ -29,10 +29,11 @@ struct MetricsMoment {
 // What the metrics APIs would serve at one moment, as the objects they serve (PodMetrics,
 // MetricValue, ExternalMetricValue) put into `world`, which `explain`'s snapshot-backed metrics
 // client answers from, so the controller reads them through the same conversions as in a
-// cluster. A total series is spread evenly over the Ready pods (rounded to a milli-unit), a
-// per-pod series is what each Ready pod reports; pods that are not Ready report nothing yet. A
-// resource value sits on the container a ContainerResource metric names, else on the first
-// container. Before a series' first sample its metric has no values.
+// cluster. Pods report through hpa-sim's load model (loadmodel/pod_load.h): a total series is
+// spread evenly over the Ready pods (rounded to a milli-unit), a per-pod series is what each
+// Ready pod reports; pods that are not Ready report nothing yet. A resource value sits on the
+// container a ContainerResource metric names, else on the first container. Before a series'
+// first sample its metric has no values.
 void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace, const MetricsMoment& moment,
                     const std::vector<std::shared_ptr<const api::Pod>>& pods, explain::Snapshot& world);
 

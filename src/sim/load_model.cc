@@ -1,6 +1,6 @@
 #include "sim/load_model.h"
 
-#include <cmath>
+#include "loadmodel/pod_load.h"
 
 namespace hpa::sim {
 
@@ -21,10 +21,10 @@ int LoadModel::classify(const std::string& ns, const api::Labels& labels) const 
   return -1;
 }
 
-double LoadModel::noisy(double value, double noise) {
-  if (noise <= 0) return value;
+double LoadModel::noiseFactor(double noise) {
+  if (noise <= 0) return 1.0;
   std::uniform_real_distribution<double> d(-noise, noise);
-  return value * (1.0 + d(random_));
+  return 1.0 + d(random_);
 }
 
 std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<PodView>& pods) {
@@ -34,13 +34,14 @@ std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<PodView>& pods)
   for (const auto& v : pods) {
     if (v.workload < 0 || static_cast<size_t>(v.workload) >= scenario_.workloads.size()) continue;
     const Workload& w = scenario_.workloads[v.workload];
-    if (!v.pod->ready) {
-      if (w.startupCpuMilli >= 0) out.push_back({v.pod.get(), w.startupCpuMilli, 0});
-      continue;
-    }
-    const int ready = std::max(v.workloadReady, 1);
-    out.push_back({v.pod.get(), static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w.cpuMilli) / ready, w.noise))),
-                   static_cast<std::int64_t>(std::llround(noisy(static_cast<double>(w.memoryBytes) / ready, w.noise)))});
+    const bool ready = v.pod->ready;
+    // A starting pod that reports cpu has no memory to speak of yet.
+    const loadmodel::Demand cpu{w.cpuMilli, loadmodel::Spread::Total, w.startupCpuMilli};
+    const loadmodel::Demand memory{w.memoryBytes, loadmodel::Spread::Total, 0};
+    auto cpuValue = loadmodel::podValue(cpu, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
+    if (!cpuValue) continue;
+    auto memoryValue = loadmodel::podValue(memory, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
+    out.push_back({v.pod.get(), *cpuValue, memoryValue.value_or(0)});
   }
   return out;
 }
@@ -65,11 +66,12 @@ std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(const s
   std::vector<std::pair<const SimPod*, std::int64_t>> out;
   for (const auto& spec : scenario_.podMetrics) {
     if (spec.metric != metric) continue;
+    const loadmodel::Demand demand{spec.totalMilli, loadmodel::Spread::Total, std::nullopt};
     for (const auto& v : pods) {
-      if (v.workload < 0 || !v.pod->ready) continue;
+      if (v.workload < 0) continue;
       const Workload& w = scenario_.workloads[v.workload];
       if (w.name != spec.workload || w.namespace_ != ns) continue;
-      out.emplace_back(v.pod.get(), spec.totalMilli / std::max(v.workloadReady, 1));
+      if (auto value = loadmodel::podValue(demand, v.pod->ready, v.workloadReady)) out.emplace_back(v.pod.get(), *value);
     }
   }
   return out;
@@ -133,7 +135,7 @@ nlohmann::json LoadModel::state(const std::vector<WorkloadCount>& counts) {
                          {"memoryBytes", w.memoryBytes},
                          {"pods", c.pods},
                          {"readyPods", c.ready},
-                         {"cpuMilliPerReadyPod", c.ready > 0 ? w.cpuMilli / c.ready : 0}});
+                         {"cpuMilliPerReadyPod", c.ready > 0 ? loadmodel::readyPodShare(w.cpuMilli, c.ready) : 0}});
   }
   nlohmann::json external = nlohmann::json::array();
   for (const auto& e : scenario_.externalMetrics) {

@@ -24,7 +24,8 @@ struct PodUsage {
 
 // The load: each workload's total demand divided over its Ready pods (so scaling out lowers the
 // per-pod usage, as real load does), with optional noise; pods not Ready report nothing (or
-// the workload's start-up cpu). Thread-safe; steps and live changes go through apply().
+// the workload's start-up cpu). The spreading, its rounding and the start-up rule are the load
+// model replay uses too (loadmodel/pod_load.h). Thread-safe; steps and live changes go through apply().
 // Workloads and their selectors are fixed at construction (steps change values only), so a
 // pod's workload depends on its namespace and labels alone (classify).
 class LoadModel {
@@ -57,7 +58,8 @@ class LoadModel {
   nlohmann::json state(const std::vector<WorkloadCount>& counts);
 
  private:
-  double noisy(double value, double noise);
+  // A factor within 1 +- noise (1 without noise) for one pod sample.
+  double noiseFactor(double noise);
 
   mutable std::mutex mu_;
   Scenario scenario_;

@@ -68,6 +68,133 @@ Status eachItem(const json& root, const char* list, const std::string& source, F
   return Status();
 }
 
+Status checkKnownKeys(const json& root, const std::string& source) {
+  static const std::vector<std::string> known{"workloads", "podMetrics", "objectMetrics", "externalMetrics", "steps"};
+  for (const auto& [key, value] : root.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) return Error::format("{}: {}: unknown key", source, key);
+  }
+  return Status();
+}
+
+Status addWorkload(const Fields& f, Scenario& s) {
+  Workload w;
+  auto name = f.str("name", true);
+  auto ns = f.str("namespace", false);
+  auto selector = f.str("selector", true);
+  for (auto* r : {&name, &ns, &selector}) {
+    if (!r->ok()) return r->error();
+  }
+  w.name = *name;
+  w.namespace_ = ns->empty() ? "default" : *ns;
+  w.selector = *selector;
+  if (auto sel = api::Selector::parse(w.selector); !sel.ok()) return f.fail("selector", sel.error().message);
+  auto cpu = f.quantity("cpu");
+  auto memory = f.quantity("memory");
+  auto startup = f.quantity("startupCpu");
+  for (auto* r : {&cpu, &memory, &startup}) {
+    if (!r->ok()) return r->error();
+  }
+  w.cpuMilli = cpu->value_or(0);
+  w.memoryBytes = memory->value_or(0) / 1000;
+  w.startupCpuMilli = *startup;
+  if (f.raw().contains("noise")) {
+    if (!f.raw()["noise"].is_number()) return f.fail("noise", "must be a number");
+    w.noise = f.raw()["noise"].get<double>();
+    if (w.noise < 0 || w.noise >= 1) return f.fail("noise", "must be in [0, 1)");
+  }
+  for (const auto& other : s.workloads) {
+    if (other.name == w.name) return f.fail("name", fmt::format("workload {} is defined twice", quote(w.name)));
+  }
+  s.workloads.push_back(w);
+  return Status();
+}
+
+Status addPodMetric(const Fields& f, Scenario& s) {
+  auto workload = f.str("workload", true);
+  auto metric = f.str("metric", true);
+  auto total = f.quantity("total");
+  if (!workload.ok()) return workload.error();
+  if (!metric.ok()) return metric.error();
+  if (!total.ok()) return total.error();
+  const bool exists =
+      std::any_of(s.workloads.begin(), s.workloads.end(), [&](const Workload& w) { return w.name == *workload; });
+  if (!exists) return f.fail("workload", fmt::format("no workload named {}", quote(*workload)));
+  s.podMetrics.push_back({*workload, *metric, total->value_or(0)});
+  return Status();
+}
+
+Status addObjectMetric(const Fields& f, Scenario& s) {
+  auto ns = f.str("namespace", false);
+  auto resource = f.str("resource", true);
+  auto name = f.str("name", true);
+  auto metric = f.str("metric", true);
+  auto value = f.quantity("value");
+  for (auto* r : {&ns, &resource, &name, &metric}) {
+    if (!r->ok()) return r->error();
+  }
+  if (!value.ok()) return value.error();
+  s.objectMetrics.push_back({ns->empty() ? "default" : *ns, *resource, *name, *metric, value->value_or(0)});
+  return Status();
+}
+
+Status addExternalMetric(const Fields& f, Scenario& s) {
+  ExternalMetricSpec e;
+  auto ns = f.str("namespace", false);
+  auto metric = f.str("metric", true);
+  auto value = f.quantity("value");
+  if (!ns.ok()) return ns.error();
+  if (!metric.ok()) return metric.error();
+  if (!value.ok()) return value.error();
+  e.namespace_ = ns->empty() ? "default" : *ns;
+  e.metric = *metric;
+  e.valueMilli = value->value_or(0);
+  if (f.raw().contains("labels")) {
+    if (!f.raw()["labels"].is_object()) return f.fail("labels", "must be a mapping");
+    for (const auto& [k, v] : f.raw()["labels"].items()) {
+      if (!v.is_string()) return f.fail("labels." + k, "must be a string");
+      e.labels[k] = v.get<std::string>();
+    }
+  }
+  s.externalMetrics.push_back(e);
+  return Status();
+}
+
+// A step must apply to the scenario as defined so far.
+Status addStep(const Fields& f, const std::string& source, Scenario& s) {
+  Step step;
+  auto at = f.duration("at");
+  if (!at.ok()) return at.error();
+  step.at = *at;
+  auto workload = f.str("workload", false);
+  auto podMetric = f.str("podMetric", false);
+  auto objectMetric = f.str("objectMetric", false);
+  auto objectName = f.str("name", false);
+  auto external = f.str("external", false);
+  for (auto* r : {&workload, &podMetric, &objectMetric, &objectName, &external}) {
+    if (!r->ok()) return r->error();
+  }
+  step.workload = *workload;
+  step.podMetric = *podMetric;
+  step.objectMetric = *objectMetric;
+  step.objectName = *objectName;
+  step.external = *external;
+  auto cpu = f.quantity("cpu");
+  auto memory = f.quantity("memory");
+  auto value = f.quantity("value");
+  for (auto* r : {&cpu, &memory, &value}) {
+    if (!r->ok()) return r->error();
+  }
+  step.cpuMilli = *cpu;
+  if (*memory) step.memoryBytes = **memory / 1000;
+  step.valueMilli = *value;
+  Scenario probe = s;
+  if (auto applied = applyStep(probe, step); !applied.ok()) {
+    return Error::format("{}: {}: {}", source, f.raw().dump(), applied.error().message);
+  }
+  s.steps.push_back(step);
+  return Status();
+}
+
 }  // namespace
 
 Result<Scenario> parseScenario(const std::string& source, const std::string& text) {
@@ -77,129 +204,14 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
   if (docs->empty()) return s;
   const json& root = docs->front();
   if (!root.is_object()) return Error::format("{}: expected a mapping with workloads, steps, ...", source);
-  for (const auto& [key, value] : root.items()) {
-    static const std::vector<std::string> known{"workloads", "podMetrics", "objectMetrics", "externalMetrics", "steps"};
-    if (std::find(known.begin(), known.end(), key) == known.end()) return Error::format("{}: {}: unknown key", source, key);
+  if (auto known = checkKnownKeys(root, source); !known.ok()) return known.error();
+  // In this order: pod metrics name workloads, steps name any of them.
+  for (auto [list, add] : {std::pair{"workloads", &addWorkload}, std::pair{"podMetrics", &addPodMetric},
+                           std::pair{"objectMetrics", &addObjectMetric},
+                           std::pair{"externalMetrics", &addExternalMetric}}) {
+    if (auto st = eachItem(root, list, source, [&](const Fields& f) { return add(f, s); }); !st.ok()) return st.error();
   }
-  auto st = eachItem(root, "workloads", source, [&](const Fields& f) -> Status {
-    Workload w;
-    auto name = f.str("name", true);
-    auto ns = f.str("namespace", false);
-    auto selector = f.str("selector", true);
-    for (auto* r : {&name, &ns, &selector}) {
-      if (!r->ok()) return r->error();
-    }
-    w.name = *name;
-    w.namespace_ = ns->empty() ? "default" : *ns;
-    w.selector = *selector;
-    if (auto sel = api::Selector::parse(w.selector); !sel.ok()) return f.fail("selector", sel.error().message);
-    auto cpu = f.quantity("cpu");
-    auto memory = f.quantity("memory");
-    auto startup = f.quantity("startupCpu");
-    for (auto* r : {&cpu, &memory, &startup}) {
-      if (!r->ok()) return r->error();
-    }
-    w.cpuMilli = cpu->value_or(0);
-    w.memoryBytes = memory->value_or(0) / 1000;
-    w.startupCpuMilli = startup->value_or(-1);
-    if (f.raw().contains("noise")) {
-      if (!f.raw()["noise"].is_number()) return f.fail("noise", "must be a number");
-      w.noise = f.raw()["noise"].get<double>();
-      if (w.noise < 0 || w.noise >= 1) return f.fail("noise", "must be in [0, 1)");
-    }
-    for (const auto& other : s.workloads) {
-      if (other.name == w.name) return f.fail("name", fmt::format("workload {} is defined twice", quote(w.name)));
-    }
-    s.workloads.push_back(w);
-    return Status();
-  });
-  if (!st.ok()) return st.error();
-  auto workloadExists = [&](const std::string& n) {
-    return std::any_of(s.workloads.begin(), s.workloads.end(), [&](const Workload& w) { return w.name == n; });
-  };
-  st = eachItem(root, "podMetrics", source, [&](const Fields& f) -> Status {
-    auto workload = f.str("workload", true);
-    auto metric = f.str("metric", true);
-    auto total = f.quantity("total");
-    if (!workload.ok()) return workload.error();
-    if (!metric.ok()) return metric.error();
-    if (!total.ok()) return total.error();
-    if (!workloadExists(*workload)) return f.fail("workload", fmt::format("no workload named {}", quote(*workload)));
-    s.podMetrics.push_back({*workload, *metric, total->value_or(0)});
-    return Status();
-  });
-  if (!st.ok()) return st.error();
-  st = eachItem(root, "objectMetrics", source, [&](const Fields& f) -> Status {
-    ObjectMetricSpec o;
-    auto ns = f.str("namespace", false);
-    auto resource = f.str("resource", true);
-    auto name = f.str("name", true);
-    auto metric = f.str("metric", true);
-    auto value = f.quantity("value");
-    for (auto* r : {&ns, &resource, &name, &metric}) {
-      if (!r->ok()) return r->error();
-    }
-    if (!value.ok()) return value.error();
-    s.objectMetrics.push_back({ns->empty() ? "default" : *ns, *resource, *name, *metric, value->value_or(0)});
-    return Status();
-  });
-  if (!st.ok()) return st.error();
-  st = eachItem(root, "externalMetrics", source, [&](const Fields& f) -> Status {
-    ExternalMetricSpec e;
-    auto ns = f.str("namespace", false);
-    auto metric = f.str("metric", true);
-    auto value = f.quantity("value");
-    if (!ns.ok()) return ns.error();
-    if (!metric.ok()) return metric.error();
-    if (!value.ok()) return value.error();
-    e.namespace_ = ns->empty() ? "default" : *ns;
-    e.metric = *metric;
-    e.valueMilli = value->value_or(0);
-    if (f.raw().contains("labels")) {
-      if (!f.raw()["labels"].is_object()) return f.fail("labels", "must be a mapping");
-      for (const auto& [k, v] : f.raw()["labels"].items()) {
-        if (!v.is_string()) return f.fail("labels." + k, "must be a string");
-        e.labels[k] = v.get<std::string>();
-      }
-    }
-    s.externalMetrics.push_back(e);
-    return Status();
-  });
-  if (!st.ok()) return st.error();
-  st = eachItem(root, "steps", source, [&](const Fields& f) -> Status {
-    Step step;
-    auto at = f.duration("at");
-    if (!at.ok()) return at.error();
-    step.at = *at;
-    auto workload = f.str("workload", false);
-    auto podMetric = f.str("podMetric", false);
-    auto objectMetric = f.str("objectMetric", false);
-    auto objectName = f.str("name", false);
-    auto external = f.str("external", false);
-    for (auto* r : {&workload, &podMetric, &objectMetric, &objectName, &external}) {
-      if (!r->ok()) return r->error();
-    }
-    step.workload = *workload;
-    step.podMetric = *podMetric;
-    step.objectMetric = *objectMetric;
-    step.objectName = *objectName;
-    step.external = *external;
-    auto cpu = f.quantity("cpu");
-    auto memory = f.quantity("memory");
-    auto value = f.quantity("value");
-    for (auto* r : {&cpu, &memory, &value}) {
-      if (!r->ok()) return r->error();
-    }
-    step.cpuMilli = *cpu;
-    if (*memory) step.memoryBytes = **memory / 1000;
-    step.valueMilli = *value;
-    Scenario probe = s;
-    if (auto applied = applyStep(probe, step); !applied.ok()) {
-      return Error::format("{}: {}: {}", source, f.raw().dump(), applied.error().message);
-    }
-    s.steps.push_back(step);
-    return Status();
-  });
+  auto st = eachItem(root, "steps", source, [&](const Fields& f) { return addStep(f, source, s); });
   if (!st.ok()) return st.error();
   std::stable_sort(s.steps.begin(), s.steps.end(), [](const Step& a, const Step& b) { return a.at < b.at; });
   return s;

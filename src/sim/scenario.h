@@ -18,7 +18,7 @@ struct Workload {
   std::int64_t cpuMilli = 0;    // total cpu demand
   std::int64_t memoryBytes = 0;  // total memory demand
   double noise = 0;             // +-fraction applied per pod sample
-  std::int64_t startupCpuMilli = -1;  // reported by pods not yet Ready; < 0: they report nothing
+  std::optional<std::int64_t> startupCpuMilli;  // reported by pods not yet Ready; none: they report nothing
 };
 
 struct PodMetricSpec {  // custom.metrics.k8s.io per-pod metric: total spread over Ready pods

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# replay --plot writes a PNG with gnuplot, for one run and for two side by side.
+# replay --plot writes a PNG with gnuplot, for one run and for two side by side; its script goes
+# to $TMPDIR.
 set -euo pipefail
 bin=$1
 root=$2
@@ -24,4 +25,17 @@ set +e
 set -e
 [ $rc -eq 1 ] || fail "an unwritable plot must exit 1, got $rc"
 grep -q "\-\-plot" "$tmp/err" || fail "the error names --plot: $(cat "$tmp/err")"
+
+mkdir "$tmp/scratch"
+TMPDIR=$tmp/scratch "$bin" replay -f "$root/deploy/examples/demo.yaml" \
+  --trace "$root/deploy/examples/replay-trace.csv" -o json --plot "$tmp/scratch.png" >/dev/null ||
+  fail "replay --plot with TMPDIR set must exit 0"
+png "$tmp/scratch.png" || fail "no PNG written with TMPDIR set"
+[ -z "$(ls -A "$tmp/scratch")" ] || fail "the gnuplot script must not be left in TMPDIR: $(ls "$tmp/scratch")"
+set +e
+TMPDIR=$tmp/missing "$bin" replay -f "$root/deploy/examples/demo.yaml" \
+  --trace "$root/deploy/examples/replay-trace.csv" -o json --plot "$tmp/missing.png" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "an unusable TMPDIR must exit 1, got $rc"
+grep -q "temporary file in $tmp/missing" "$tmp/err" || fail "the script goes to TMPDIR: $(cat "$tmp/err")"
 echo "replay --plot: ok"

@@ -79,6 +79,30 @@ TEST(LoadModel, SpreadsDemandOverReadyPods) {
   EXPECT_EQ(model.resourceUsage(more)[0].cpuMilli, 200);
 }
 
+// The per-pod usage is rounded to the milli, halves away from zero (the soak's at-rest rule reads
+// 150m over 4 pods as 38m each), for resource usage and per-pod custom metrics alike.
+TEST(LoadModel, SharesAreRoundedToTheMilli) {
+  auto s = *parseScenario("s.yaml", R"(workloads:
+- {name: web, namespace: demo, selector: app=web, cpu: 150m, memory: 10}
+podMetrics:
+- {workload: web, metric: http_requests, total: 150m}
+)");
+  LoadModel model(s, 1);
+  auto p = pods(4, 0);
+  auto usage = model.resourceUsage(p);
+  ASSERT_EQ(usage.size(), 4u);
+  for (const auto& u : usage) {
+    EXPECT_EQ(u.cpuMilli, 38);
+    EXPECT_EQ(u.memoryBytes, 3);  // 2.5 bytes
+  }
+  PodIndex index([&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
+  for (const auto& pod : p) index.upsert(pod);
+  auto custom = model.podMetric(index.select("demo", *api::Selector::parse("app=web")), "demo", "http_requests");
+  ASSERT_EQ(custom.size(), 4u);
+  for (const auto& [pod, milli] : custom) EXPECT_EQ(milli, 38) << pod->name;
+  EXPECT_EQ(model.state(index.workloadCounts(1))["workloads"][0]["cpuMilliPerReadyPod"], 38);
+}
+
 TEST(LoadModel, NoiseStaysWithinBounds) {
   auto s = *parseScenario("s.yaml", "workloads: [{name: w, namespace: demo, selector: app=web, cpu: 1000m, noise: 0.1}]\n");
   LoadModel model(s, 42);
