@@ -5,6 +5,8 @@
 namespace hpa::sim {
 namespace {
 
+constexpr Duration kStaleCacheRecheck = std::chrono::seconds(1);
+
 // A failed write is retried after 100 ms, doubling up to 10 s: quick enough that a burst of
 // throttled or conflicting writes does not hold a pod back long, slow enough not to hammer.
 constexpr Duration kRetryBase = std::chrono::milliseconds(100);
@@ -105,16 +107,43 @@ void PodLifecycle::process(const std::string& key) {
   std::shared_ptr<const ObservedPod> pod = informer == informers_.end() ? nullptr : informer->second->cache().get(key);
   if (!pod) {
     queue_.forget(key);  // deleted meanwhile
+    forgetActedOn(key);
     return;
   }
-  const PodPlan plan = planPod(*pod, clock_.now(), PodTiming{settings_.startDelay, settings_.readinessDelay});
+  if (actedOnVersion(key) == pod->resourceVersion) {
+    // The watch brings the version our write made, and with it the next step; the late look
+    // covers a write the server took as a no-op (no new version, no event).
+    queue_.forget(key);
+    queue_.addAfter(key, kStaleCacheRecheck);
+    return;
+  }
+  const Time now = clock_.now();
+  const PodPlan plan = planPod(*pod, now, PodTiming{settings_.startDelay, settings_.readinessDelay});
   if (auto s = execute(*pod, plan); !s.ok()) {
     logger_.error("pod write failed, will retry", "pod", key, "err", s.error().message, "retries", queue_.numRequeues(key));
     queue_.addRateLimited(key);
     return;
   }
   queue_.forget(key);
-  if (plan.recheckAfter) queue_.addAfter(key, *plan.recheckAfter);
+  if (plan.action != PodPlan::Action::None) rememberActedOn(key, pod->resourceVersion);
+  // The recheck is due at a point in time: the write took time, and the clock moved meanwhile.
+  if (plan.recheckAfter) queue_.addAfter(key, now + *plan.recheckAfter - clock_.now());
+}
+
+std::string PodLifecycle::actedOnVersion(const std::string& key) {
+  std::lock_guard<std::mutex> lock(actedOnMu_);
+  auto it = actedOn_.find(key);
+  return it == actedOn_.end() ? std::string() : it->second;
+}
+
+void PodLifecycle::rememberActedOn(const std::string& key, const std::string& resourceVersion) {
+  std::lock_guard<std::mutex> lock(actedOnMu_);
+  actedOn_[key] = resourceVersion;
+}
+
+void PodLifecycle::forgetActedOn(const std::string& key) {
+  std::lock_guard<std::mutex> lock(actedOnMu_);
+  actedOn_.erase(key);
 }
 
 Status PodLifecycle::execute(const ObservedPod& pod, const PodPlan& plan) {

@@ -4,7 +4,9 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "common/clock.h"
@@ -54,6 +56,9 @@ class PodLifecycle {
   void work();
   void process(const std::string& key);
   Status execute(const ObservedPod& pod, const PodPlan& plan);
+  std::string actedOnVersion(const std::string& key);
+  void rememberActedOn(const std::string& key, const std::string& resourceVersion);
+  void forgetActedOn(const std::string& key);
 
   kube::RestClient& client_;
   Clock& clock_;
@@ -65,6 +70,11 @@ class PodLifecycle {
   std::map<std::string, std::unique_ptr<Informer>> informers_;           // by namespace
   std::vector<std::thread> workers_;
   std::atomic<unsigned> nextNode_{0};
+  // The resourceVersion each pod had when its last write succeeded: until the watch brings a
+  // newer one, the cache is behind our own write and acting again would repeat it (a second
+  // Running patch would restart the pod's clock).
+  std::mutex actedOnMu_;
+  std::unordered_map<std::string, std::string> actedOn_;
   bool started_ = false;
 };
 

@@ -298,8 +298,21 @@ TEST_F(PodLifecycleTest, RunningAfterTheStartDelayReadyAfterTheReadinessDelay) {
   // The readiness delay runs from the start time.
   clock.set(t0 + 2s);
   clock.set(t0 + 3s);
-  ASSERT_TRUE(testing::eventually([&] { return statusWrites("web-0").size() == 2; }));
-  const auto ready = statusWrites("web-0").back();
+  // The write that makes the pod Ready; the writes so far are printed when there is none.
+  auto readyWrite = [&]() -> std::optional<FakePodApi::Write> {
+    for (const auto& w : statusWrites("web-0")) {
+      for (const auto& c : w.body["status"].value("conditions", json::array())) {
+        if (c["type"] == "Ready" && c["status"] == "True") return w;
+      }
+    }
+    return std::nullopt;
+  };
+  ASSERT_TRUE(testing::eventually([&] { return readyWrite().has_value(); })) << [&] {
+    std::string s;
+    for (const auto& w : statusWrites("web-0")) s += std::to_string((w.at - t0).count()) + " " + w.body.dump() + "\n";
+    return s;
+  }();
+  const auto ready = *readyWrite();
   EXPECT_EQ(ready.at, t0 + 3s);
   EXPECT_EQ(ready.body["status"]["startTime"], formatRFC3339(t0 + 1s));
   const auto pod = *server->pod("web-0");
