@@ -126,8 +126,9 @@ until hpa_metrics_apis_available &&
   sleep 1
 done
 
-# Plain HTTP on --port for this local run, next to the secure port a deployment uses.
-"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
+# Plain HTTP on --port for this local run, next to the secure port a deployment uses; the
+# allocator tuned as the image and the Deployment tune it.
+GLIBC_TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables") "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
   --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
   --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
   2>"$DIR/hpa-controller.log" &

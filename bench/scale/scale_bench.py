@@ -57,6 +57,13 @@ def uptime():
         return " ".join(f.read().split()[:3])
 
 
+def daemon_environment():
+    """The environment hpa-controller runs with, as the image and the Deployment set it: the
+    allocator's tunables (hack/lib/malloc-tunables) on top of ours."""
+    with open(os.path.join(ROOT, "hack", "lib", "malloc-tunables")) as f:
+        return dict(os.environ, GLIBC_TUNABLES=f.read().strip())
+
+
 class Processes:
     """Processes this run started, recorded in DIR/pids so a later run can stop leftovers."""
 
@@ -337,7 +344,8 @@ current-context: bench
         port = free_port()
         log(f"{controller}: starting (load {res['loadAtStart']})")
         t0 = time.time()
-        proc = self.procs.start(controller, self.controller_argv(controller, port))
+        env = daemon_environment() if controller == "hpa-controller" else None
+        proc = self.procs.start(controller, self.controller_argv(controller, port), env=env)
         res["start"] = t0
 
         # Cold start: until every HPA has a status with conditions.

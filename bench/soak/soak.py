@@ -103,7 +103,7 @@ class Soak(Bench):
                 "--port", str(port), "--secure-port=0", "--leader-elect",
                 "--leader-elect-resource-namespace", "kube-system", "--leader-elect-resource-name", "hpa-soak",
                 f"--horizontal-pod-autoscaler-downscale-stabilization={self.a.window}s", "-v", "2"]
-        self.daemons[name] = (self.procs.start(name, argv), port)
+        self.daemons[name] = (self.procs.start(name, argv, env=scale_bench.daemon_environment()), port)
 
     def leader(self):
         """The live daemon whose /readyz says it leads."""

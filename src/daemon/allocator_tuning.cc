@@ -1,75 +1,14 @@
 #include "daemon/allocator_tuning.h"
 
 #include <malloc.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string_view>
 
 namespace hpa::daemon {
-namespace {
-
-constexpr const char* kSelfExe = "/proc/self/exe";
-
-}  // namespace
 
 bool setsMallocTunables(const char* glibcTunables) {
   return glibcTunables && std::string_view(glibcTunables).find("glibc.malloc.") != std::string_view::npos;
-}
-
-std::optional<std::string> tunablesToRunWith(const char* glibcTunables) {
-  if (setsMallocTunables(glibcTunables)) return std::nullopt;
-  const std::string current = glibcTunables ? glibcTunables : "";
-  return current.empty() ? kDaemonMallocTunables : current + ":" + kDaemonMallocTunables;
-}
-
-std::string executableToRerun(std::string_view selfExeTarget) {
-  constexpr std::string_view kDeleted = " (deleted)";
-  const bool usable = !selfExeTarget.empty() && selfExeTarget.front() == '/' &&
-                      !selfExeTarget.ends_with(kDeleted);
-  return usable ? std::string(selfExeTarget) : std::string(kSelfExe);
-}
-
-std::vector<std::string> splitCommandLine(std::string_view cmdline) {
-  std::vector<std::string> args;
-  while (!cmdline.empty()) {
-    const auto end = cmdline.find('\0');
-    args.emplace_back(cmdline.substr(0, end));
-    if (end == std::string_view::npos) break;
-    cmdline.remove_prefix(end + 1);
-  }
-  return args;
-}
-
-void reexecWithMallocTunables() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return;
-#else
-  const char* original = std::getenv("GLIBC_TUNABLES");
-  auto tunables = tunablesToRunWith(original);
-  if (!tunables) return;
-  const std::optional<std::string> saved = original ? std::optional<std::string>(original) : std::nullopt;
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string> args = splitCommandLine(cmdline);
-  if (args.empty()) return;
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
-  std::error_code error;
-  const std::string target = std::filesystem::read_symlink(kSelfExe, error).string();
-  ::execv(executableToRerun(error ? std::string_view() : target).c_str(), argv.data());
-  // Still here: the exec failed (no /proc, say). Run on, tuned by mallopt alone.
-  if (saved) {
-    ::setenv("GLIBC_TUNABLES", saved->c_str(), 1);
-  } else {
-    ::unsetenv("GLIBC_TUNABLES");
-  }
-#endif
 }
 
 bool tuneAllocator() {
@@ -81,17 +20,8 @@ bool tuneAllocator() {
   return arenas && mmap && trim;
 }
 
-FreeMemoryReleaser::FreeMemoryReleaser(std::chrono::milliseconds interval) : interval_(interval) {
-  thread_ = std::thread([this] {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stop_.wait_for(lock, interval_, [this] { return stopping_; })) {
-      lock.unlock();
-      malloc_trim(0);
-      lock.lock();
-      ++releases_;
-    }
-  });
-}
+FreeMemoryReleaser::FreeMemoryReleaser(Clock& clock, Duration interval)
+    : clock_(clock), interval_(interval), thread_([this] { run(); }) {}
 
 FreeMemoryReleaser::~FreeMemoryReleaser() {
   {
@@ -100,6 +30,22 @@ FreeMemoryReleaser::~FreeMemoryReleaser() {
   }
   stop_.notify_all();
   thread_.join();
+}
+
+void FreeMemoryReleaser::run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  Time next = clock_.now() + interval_;
+  while (!stopping_) {
+    if (clock_.now() < next) {
+      clock_.waitUntil(stop_, lock, next);
+      continue;  // woken early, by a stop or spuriously: look again
+    }
+    lock.unlock();
+    malloc_trim(0);
+    lock.lock();
+    ++releases_;
+    next = clock_.now() + interval_;
+  }
 }
 
 int FreeMemoryReleaser::releases() const {

@@ -77,10 +77,248 @@ class SignalWaiter {
   std::thread thread_;
 };
 
+
+// How the daemon ends: the first request's exit code wins.
+class StopRequest {
+ public:
+  void request(int code) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!stopped_) exitCode_ = code;
+    stopped_ = true;
+    cv_.notify_all();
+  }
+  // Waits until `done` holds or a stop is requested; false on a stop.
+  bool waitFor(const std::function<bool()>& done) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stopped_ && !done()) cv_.wait_for(lock, std::chrono::milliseconds(100));
+    return !stopped_;
+  }
+  // Waits for a stop; its exit code.
+  int wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return stopped_; });
+    return exitCode_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopped_ = false;
+  int exitCode_ = 0;
+};
+
+// What the process sets up before the controller exists.
+struct Process {
+  SignalWaiter& signals;
+  Logger logger;
+  Clock& clock;
+};
+
+// The secure port's authentication and authorization, delegated to the API server (as
+// kube-controller-manager's), with its caches.
+class DelegatedRequestAuth {
+ public:
+  DelegatedRequestAuth(kube::RestClient& client, Clock& clock, const ValidatedOptions& options, const Logger& logger)
+      : tokens_(client),
+        access_(client),
+        cachedTokens_(tokens_, clock, options.tokenCacheTtl),
+        cachedAccess_(access_, clock, options.authorizedCacheTtl, options.unauthorizedCacheTtl),
+        auth_(cachedTokens_, cachedAccess_, settings(options), logger.child("auth")) {}
+  serving::RequestAuth& auth() { return auth_; }
+
+ private:
+  static serving::RequestAuthSettings settings(const ValidatedOptions& options) {
+    serving::RequestAuthSettings s;
+    s.alwaysAllowPaths = options.alwaysAllowPaths;
+    return s;
+  }
+  serving::ApiTokenReviewer tokens_;
+  serving::ApiAccessReviewer access_;
+  serving::CachingTokenReviewer cachedTokens_;
+  serving::CachingAccessReviewer cachedAccess_;
+  serving::RequestAuth auth_;
+};
+
+serving::ServingSettings servingSettings(const DaemonOptions& o) {
+  return serving::ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile,
+                                  o.clientCaFile,  o.address,    o.port};
+}
+
+// /readyz's detail: the caches, then the part this replica plays.
+std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
+  return fmt::format("informers {}; {}", synced ? "synced" : "syncing",
+                     !leaderElect ? "leader election off" : leading ? "leader" : "standby");
+}
+
+controller::ControllerOptions controllerOptions(const ValidatedOptions& options) {
+  controller::ControllerOptions c;
+  c.downscaleStabilizationWindow = options.downscaleStabilization;
+  c.tolerance = options.raw.tolerance;
+  c.cpuInitializationPeriod = options.cpuInitializationPeriod;
+  c.delayOfInitialReadinessStatus = options.initialReadinessDelay;
+  return c;
+}
+
+// Campaigns for the Lease, running `runner` while it leads; without leader election it leads
+// from the start. Leadership lost (or released at shutdown) requests a stop with code 1, which
+// stays 0 when a signal asked first.
+class Leadership {
+ public:
+  Leadership(const ValidatedOptions& options, kube::RestClient& leases, controller::RunLoop& runner, Clock& clock,
+             const Logger& logger, StopRequest& stop) {
+    const DaemonOptions& o = options.raw;
+    if (!o.leaderElect) {
+      runner.startedLeading();
+      return;
+    }
+    store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace, o.leaseName);
+    elector_ = std::make_unique<leaderelection::LeaderElector>(
+        *store_,
+        leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline,
+                                             options.retryPeriod},
+        clock, logger.child("leader-election"), [&runner] { runner.startedLeading(); },
+        [&runner, &stop] {
+          runner.stoppedLeading();
+          stop.request(1);
+        });
+    elector_->start();
+  }
+  // Gives the Lease up (after the workers stopped taking work).
+  void release() {
+    if (elector_) elector_->stop();
+  }
+
+ private:
+  std::unique_ptr<leaderelection::ApiLeaseStore> store_;
+  std::unique_ptr<leaderelection::LeaderElector> elector_;
+};
+
+// The caches the controller reads: HPAs (resynced every period, as upstream's informer), pods,
+// and the built-in workloads' scales, all in the watched namespace.
+struct Caches {
+  Caches(const ValidatedOptions& options, kube::RestClient& client, const std::string& hpaApiVersion, Clock& clock,
+         const Logger& logger)
+      : nsPath(options.raw.namespace_.empty() ? "" : "/namespaces/" + options.raw.namespace_),
+        hpaSource(client, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers"),
+        podSource(client, "/api/v1" + nsPath + "/pods"),
+        hpas(
+            hpaSource, api::decodeCachedHorizontalPodAutoscaler,
+            [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+            clock, logger.child("hpa-informer"), options.syncPeriod),
+        pods(
+            podSource, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
+            logger.child("pod-informer")),
+        workloads(
+            [&client, this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
+              return std::make_unique<kube::RestListWatch>(
+                  client, kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
+            },
+            clock, logger.child("workload-informer")) {}
+
+  void start() {
+    hpas.start();
+    pods.start();
+  }
+  bool synced() const { return hpas.hasSynced() && pods.hasSynced(); }
+  void stop() {
+    hpas.stop();
+    pods.stop();
+    workloads.stop();
+  }
+
+  const std::string nsPath;
+  kube::RestListWatch hpaSource;
+  kube::RestListWatch podSource;
+  informer::Informer<api::HorizontalPodAutoscaler> hpas;
+  informer::Informer<api::Pod> pods;
+  informer::WorkloadCaches workloads;
+};
+
+// The controller and what it runs on, from the informers to the endpoints, until a stop.
+int runController(const ValidatedOptions& options, Process& process, live::ClientSet& clients,
+                  kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
+  const DaemonOptions& o = options.raw;
+  Clock& clock = process.clock;
+  const Logger& logger = process.logger;
+  Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
+
+  live::CacheHpaLister hpaLister(caches.hpas);
+  live::CachePodLister podLister(caches.pods);
+  metricsclient::RestMetricsClient metricsApi(*clients.metrics, discovery);
+  metricsclient::BatchingMetricsClient metrics(
+      metricsApi,
+      [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
+        if (auto pod = caches.pods.cache().get(api::objectKey(ns, name))) return pod->labels;
+        return std::nullopt;
+      },
+      clock, options.syncPeriod / 2);
+  live::ApiScaleClient scaleApi(*clients.scales, discovery);
+  live::CachedScaleClient scales(scaleApi, caches.workloads);
+  live::CachedOwnerLookup owners(caches.workloads);
+  controller::WrittenVersions writtenVersions;
+  live::ApiStatusWriter statusWriter(*clients.status, hpaApiVersion, &writtenVersions);
+  live::ApiEventRecorder events(*clients.events, clock, logger.child("events"));
+  controller::HorizontalController controller(
+      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
+                                         logger.child("controller"), &observer, &owners},
+      controllerOptions(options));
+  std::unique_ptr<live::ApiHistoryPersister> persister;
+  if (o.persistHistory) {
+    persister = std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion, logger.child("history"));
+  }
+  controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, writtenVersions, clock,
+                             logger.child("runner"),
+                             controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
+                                                         [&metricsApi] { metricsApi.invalidate(); }});
+  runner.registerHandlers();
+  telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
+
+  StopRequest stop;
+  process.signals.start([&](int sig) {
+    logger.info("shutting down", "signal", sig);
+    stop.request(0);
+  });
+  caches.start();
+  auto synced = [&] { return caches.synced(); };
+
+  DelegatedRequestAuth requestAuth(*clients.auth, clock, options, logger);
+  auto endpoints = serving::startHttpEndpoints(
+      servingSettings(o),
+      serving::EndpointHandlers{
+          [] { return true; },
+          [&] { return std::make_pair(synced(), readinessDetail(synced(), o.leaderElect, runner.leading())); },
+          [&] {
+            cacheMetrics.refresh();
+            return observer.serialize();
+          }},
+      &requestAuth.auth(), logger.child("serving"));
+  if (!endpoints.ok()) {
+    process.signals.finish();
+    logger.error(endpoints.error().message);
+    return 1;
+  }
+
+  // Reconcile once the caches are complete (upstream's WaitForCacheSync).
+  if (stop.waitFor(synced)) {
+    logger.info("caches synced", "hpas", caches.hpas.cache().size(), "pods", caches.pods.cache().size());
+  }
+  runner.startWorkers();
+  Leadership leadership(options, *clients.leases, runner, clock, logger, stop);
+
+  const int exitCode = stop.wait();
+  process.signals.finish();
+  // Stop taking work and let in-flight reconciles finish, then give the lease up.
+  runner.shutDown();
+  leadership.release();
+  caches.stop();
+  events.stop();
+  logger.info("stopped", "exitCode", exitCode);
+  return exitCode;
+}
+
 }  // namespace
 
 int runDaemon(const ValidatedOptions& options) {
-  reexecWithMallocTunables();  // returns only when it did not re-execute
   const DaemonOptions& o = options.raw;
   SignalWaiter signals;  // before any thread starts, so every thread inherits the mask
   Logger logger = Logger::stderrLogger("hpa-controller", o.verbosity);
@@ -92,13 +330,13 @@ int runDaemon(const ValidatedOptions& options) {
 
   // Before any other thread starts: few malloc arenas, and few transport threads (completions only).
   tuneAllocator();
-  FreeMemoryReleaser releaser(kFreeMemoryReleaseInterval);
+  RealClock clock;
+  FreeMemoryReleaser releaser(clock, kFreeMemoryReleaseInterval);
   kube::configureTransportThreads(kTransportThreads);
   auto config = kube::resolveRestConfig(kube::ConnectionFlags{o.kubeconfig, o.context, o.master});
   if (!config.ok()) return fail(config.error().message);
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
-  RealClock clock;
   telemetry::PrometheusObserver observer;
   auto clients = live::ClientSet::create(
       *config, clock, logger, [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
@@ -111,146 +349,8 @@ int runDaemon(const ValidatedOptions& options) {
   const std::string hpaApiVersion = "autoscaling/" + *hpaVersion;
   logger.info("starting", "server", config->server, "hpaAPI", hpaApiVersion, "namespace",
               o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod", o.syncPeriod);
-
-  const std::string nsPath = o.namespace_.empty() ? "" : "/namespaces/" + o.namespace_;
-  kube::RestListWatch hpaSource(*clients->informers, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers");
-  kube::RestListWatch podSource(*clients->informers, "/api/v1" + nsPath + "/pods");
-  informer::Informer<api::HorizontalPodAutoscaler> hpaInformer(
-      hpaSource, api::decodeCachedHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
-      clock, logger.child("hpa-informer"), options.syncPeriod);
-  informer::Informer<api::Pod> podInformer(
-      podSource, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
-      logger.child("pod-informer"));
-  informer::WorkloadCaches workloads(
-      [&](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
-        return std::make_unique<kube::RestListWatch>(*clients->informers,
-                                                     kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
-      },
-      clock, logger.child("workload-informer"));
-
-  live::CacheHpaLister hpaLister(hpaInformer);
-  live::CachePodLister podLister(podInformer);
-  metricsclient::RestMetricsClient metricsApi(*clients->metrics, discovery);
-  metricsclient::BatchingMetricsClient metrics(
-      metricsApi,
-      [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
-        if (auto pod = podInformer.cache().get(api::objectKey(ns, name))) return pod->labels;
-        return std::nullopt;
-      },
-      clock, options.syncPeriod / 2);
-  live::ApiScaleClient scaleApi(*clients->scales, discovery);
-  live::CachedScaleClient scales(scaleApi, workloads);
-  live::CachedOwnerLookup owners(workloads);
-  controller::WrittenVersions writtenVersions;
-  live::ApiStatusWriter statusWriter(*clients->status, hpaApiVersion, &writtenVersions);
-  live::ApiEventRecorder events(*clients->events, clock, logger.child("events"));
-  controller::ControllerOptions controllerOptions;
-  controllerOptions.downscaleStabilizationWindow = options.downscaleStabilization;
-  controllerOptions.tolerance = o.tolerance;
-  controllerOptions.cpuInitializationPeriod = options.cpuInitializationPeriod;
-  controllerOptions.delayOfInitialReadinessStatus = options.initialReadinessDelay;
-  controller::HorizontalController controller(
-      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
-                                         logger.child("controller"), &observer, &owners},
-      controllerOptions);
-  std::unique_ptr<live::ApiHistoryPersister> persister;
-  if (o.persistHistory) {
-    persister = std::make_unique<live::ApiHistoryPersister>(*clients->history, hpaApiVersion, logger.child("history"));
-  }
-  controller::RunLoop runner(controller, hpaInformer, persister.get(), observer, writtenVersions, clock,
-                             logger.child("runner"),
-                             controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
-                                                         [&metricsApi] { metricsApi.invalidate(); }});
-  runner.registerHandlers();
-  telemetry::CacheMetrics cacheMetrics(observer, hpaInformer, podInformer, workloads);
-
-  std::mutex mu;
-  std::condition_variable cv;
-  bool stop = false;
-  int exitCode = 0;
-  auto requestStop = [&](int code) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (!stop) exitCode = code;
-    stop = true;
-    cv.notify_all();
-  };
-  signals.start([&](int sig) {
-    logger.info("shutting down", "signal", sig);
-    requestStop(0);
-  });
-
-  hpaInformer.start();
-  podInformer.start();
-
-  serving::ApiTokenReviewer tokenReviewer(*clients->auth);
-  serving::ApiAccessReviewer accessReviewer(*clients->auth);
-  serving::CachingTokenReviewer cachedTokenReviewer(tokenReviewer, clock, options.tokenCacheTtl);
-  serving::CachingAccessReviewer cachedAccessReviewer(accessReviewer, clock, options.authorizedCacheTtl,
-                                             options.unauthorizedCacheTtl);
-  serving::RequestAuthSettings authSettings;
-  authSettings.alwaysAllowPaths = options.alwaysAllowPaths;
-  serving::RequestAuth requestAuth(cachedTokenReviewer, cachedAccessReviewer, authSettings, logger.child("auth"));
-
-  auto endpoints = serving::startHttpEndpoints(
-      serving::ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile, o.clientCaFile, o.address,
-                      o.port},
-      serving::EndpointHandlers{[] { return true; },
-                       [&] {
-                         const bool synced = hpaInformer.hasSynced() && podInformer.hasSynced();
-                         std::string detail = fmt::format("informers {}; {}", synced ? "synced" : "syncing",
-                                                          !o.leaderElect      ? "leader election off"
-                                                          : runner.leading() ? "leader"
-                                                                             : "standby");
-                         return std::make_pair(synced, detail);
-                       },
-                       [&] {
-                         cacheMetrics.refresh();
-                         return observer.serialize();
-                       }},
-      &requestAuth, logger.child("serving"));
-  if (!endpoints.ok()) return fail(endpoints.error().message);
-
-  // Wait for the caches before reconciling (upstream's WaitForCacheSync).
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    while (!stop && !(hpaInformer.hasSynced() && podInformer.hasSynced())) {
-      cv.wait_for(lock, std::chrono::milliseconds(100));
-    }
-  }
-  logger.info("caches synced", "hpas", hpaInformer.cache().size(), "pods", podInformer.cache().size());
-  runner.startWorkers();
-
-  std::unique_ptr<leaderelection::ApiLeaseStore> leaseStore;
-  std::unique_ptr<leaderelection::LeaderElector> elector;
-  if (o.leaderElect) {
-    leaseStore = std::make_unique<leaderelection::ApiLeaseStore>(*clients->leases, o.leaseNamespace, o.leaseName);
-    elector = std::make_unique<leaderelection::LeaderElector>(
-        *leaseStore, leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline, options.retryPeriod},
-        clock, logger.child("leader-election"), [&] { runner.startedLeading(); },
-        [&] {
-          runner.stoppedLeading();
-          requestStop(1);  // leadership lost (or released at shutdown: then the code stays 0)
-        });
-    elector->start();
-  } else {
-    runner.startedLeading();
-  }
-
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return stop; });
-  }
-  signals.finish();
-  // Stop taking work and let in-flight reconciles finish, then give the lease up.
-  runner.shutDown();
-  if (elector) elector->stop();
-  hpaInformer.stop();
-  podInformer.stop();
-  workloads.stop();
-  events.stop();
-  logger.info("stopped", "exitCode", exitCode);
-  return exitCode;
+  Process process{signals, logger, clock};
+  return runController(options, process, *clients, discovery, observer, hpaApiVersion);
 }
 
 }  // namespace hpa::daemon

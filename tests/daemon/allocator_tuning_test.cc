@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "fakes/eventually.h"
+#include "fakes/fake_clock.h"
 
 namespace hpa::daemon {
 namespace {
@@ -23,39 +24,33 @@ TEST(AllocatorTuning, TheOperatorsMallocTunablesWin) {
   ::unsetenv("GLIBC_TUNABLES");
 }
 
-TEST(AllocatorTuning, TheDaemonAddsItsTunablesUnlessMallocIsTunedAlready) {
-  EXPECT_EQ(tunablesToRunWith(nullptr), std::optional<std::string>(kDaemonMallocTunables));
-  EXPECT_EQ(tunablesToRunWith(""), std::optional<std::string>(kDaemonMallocTunables));
-  EXPECT_EQ(tunablesToRunWith("glibc.rtld.nns=2"), std::optional<std::string>(std::string("glibc.rtld.nns=2:") +
-                                                                               kDaemonMallocTunables));
-  EXPECT_EQ(tunablesToRunWith("glibc.malloc.tcache_count=7"), std::nullopt) << "the operator's choice";
-  EXPECT_EQ(tunablesToRunWith(kDaemonMallocTunables.c_str()), std::nullopt) << "after the re-execution: no loop";
-  EXPECT_NE(std::string(kDaemonMallocTunables).find("glibc.malloc.tcache_count=0"), std::string::npos);
+TEST(FreeMemoryReleaser, ReleasesOncePerIntervalOfItsClock) {
+  testing::FakeClock clock;
+  FreeMemoryReleaser releaser(clock, std::chrono::seconds(30));
+  ASSERT_TRUE(eventually([&] { return clock.waiterCount() == 1; }));
+  EXPECT_EQ(releaser.releases(), 0);
+
+  clock.step(std::chrono::seconds(30));
+  ASSERT_TRUE(eventually([&] { return releaser.releases() == 1; }));
+
+  // Part of an interval: the releaser wakes, looks, and parks again without releasing.
+  ASSERT_TRUE(eventually([&] { return clock.waiterCount() == 1; }));
+  const size_t waits = clock.waitsBegun();
+  clock.step(std::chrono::seconds(29));
+  ASSERT_TRUE(eventually([&] { return clock.waitsBegun() > waits; }));
+  EXPECT_EQ(releaser.releases(), 1);
+
+  clock.step(std::chrono::seconds(1));
+  EXPECT_TRUE(eventually([&] { return releaser.releases() == 2; }));
 }
 
-TEST(AllocatorTuning, SplitsACommandLineKeepingEmptyArguments) {
-  using Args = std::vector<std::string>;
-  EXPECT_EQ(splitCommandLine(std::string_view("hpa-controller\0--v\0002\0", 21)), (Args{"hpa-controller", "--v", "2"}));
-  EXPECT_EQ(splitCommandLine(std::string_view("a\0\0b\0", 5)), (Args{"a", "", "b"}));
-  EXPECT_EQ(splitCommandLine(""), Args{});
-}
-
-TEST(AllocatorTuning, RerunsTheExecutableByItsPathSoThatTheProcessKeepsItsName) {
-  EXPECT_EQ(executableToRerun("/usr/bin/hpa-controller"), "/usr/bin/hpa-controller");
-  EXPECT_EQ(executableToRerun("/usr/bin/hpa-controller (deleted)"), "/proc/self/exe");
-  EXPECT_EQ(executableToRerun(""), "/proc/self/exe");
-  EXPECT_EQ(executableToRerun("hpa-controller"), "/proc/self/exe");
-}
-
-TEST(FreeMemoryReleaser, ReleasesEveryIntervalAndStopsAtOnce) {
+TEST(FreeMemoryReleaser, StopsAtOnceWhenDestroyed) {
+  testing::FakeClock clock;
   {
-    FreeMemoryReleaser releaser(std::chrono::milliseconds(5));
-    EXPECT_TRUE(eventually([&] { return releaser.releases() >= 3; }));
-  }
-  {
-    FreeMemoryReleaser idle(std::chrono::hours(1));
-    EXPECT_EQ(idle.releases(), 0);
-  }  // its destructor must not wait for the hour (the test's timeout would end it)
+    FreeMemoryReleaser idle(clock, std::chrono::hours(1));
+    ASSERT_TRUE(eventually([&] { return clock.waiterCount() == 1; }));
+  }  // must not wait for the hour: the clock never moves, so only the stop can end the wait
+  EXPECT_EQ(clock.waiterCount(), 0u);
 }
 
 }  // namespace

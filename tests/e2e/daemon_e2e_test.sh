@@ -86,10 +86,12 @@ start_sim() {
 }
 start_sim
 
+# The allocator tuned as the image and the Deployment tune it.
+TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables")
 start_daemon() { # <name>
   local port
   port=$(free_port)
-  "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$port" --address 127.0.0.1 \
+  GLIBC_TUNABLES=$TUNABLES "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$port" --address 127.0.0.1 \
     --secure-port 0 \
     --leader-elect --leader-elect-resource-namespace hpa-controller --leader-elect-resource-name hpa-controller \
     --leader-elect-lease-duration 6s --leader-elect-renew-deadline 4s --leader-elect-retry-period 1s \
@@ -109,13 +111,12 @@ leaders() { grep -l "started leading" "$WORK"/A.log "$WORK"/B.log 2>/dev/null | 
 wait_for 60 "one daemon leads" bash -c "[ \$(grep -l 'started leading' '$WORK'/A.log '$WORK'/B.log 2>/dev/null | wc -l) -eq 1 ]"
 LEADER=A; STANDBY=B
 grep -q "started leading" "$WORK/B.log" && { LEADER=B; STANDBY=A; }
-# The daemon re-executes itself with its malloc tunables (no per-thread caches): same pid.
-tr '\0' '\n' <"/proc/$A_PID/environ" | grep -q '^GLIBC_TUNABLES=glibc\.malloc\.' ||
-  fail "daemon A runs without its malloc tunables: $(tr '\0' '\n' <"/proc/$A_PID/environ" | grep GLIBC || echo none)"
-pass "the daemon runs with its malloc tunables"
-# ... and keeps its name for ps, top and pgrep (executing /proc/self/exe would name it "exe").
-[ "$(cat "/proc/$A_PID/comm")" = hpa-controller ] || fail "daemon A is named '$(cat "/proc/$A_PID/comm")' after re-executing"
-pass "the daemon keeps its process name"
+# The daemon runs as started: its environment is the one it was given (no re-execution that
+# rewrites it), and it keeps its name for ps, top and pgrep.
+tr '\0' '\n' <"/proc/$A_PID/environ" | grep -qxF "GLIBC_TUNABLES=$TUNABLES" ||
+  fail "daemon A's GLIBC_TUNABLES is not the one it was given: $(tr '\0' '\n' <"/proc/$A_PID/environ" | grep GLIBC || echo none)"
+[ "$(cat "/proc/$A_PID/comm")" = hpa-controller ] || fail "daemon A is named '$(cat "/proc/$A_PID/comm")'"
+pass "the daemon runs as started, with the environment and the name it was given"
 
 # --- every metric type does its job
 wait_for 120 "cpu utilization scales Deployment web out" replicas_at_least deployment/web 4
