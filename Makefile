@@ -47,7 +47,7 @@ IMAGE_BASE ?= auto
 IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
 .PHONY: all demo run deps e2e-deps soak fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
-        bench-scale fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
+        bench-scale bench-shadow fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
 
 all: build
 
@@ -92,6 +92,11 @@ bench: deps
 
 bench-scale: build e2e-deps
 	@bash bench/scale/run.sh --n $(N) --pods $(PODS) --namespaces $(NAMESPACES) --duration $(DURATION) $(BENCH_SCALE_FLAGS)
+
+# hpa-controller --shadow beside kube-controller-manager's HPA controller: 20 HPAs, a load that
+# changes every minute for 10 minutes; prints the agreement (bench/README.md).
+bench-shadow: build e2e-deps
+	@python3 -B bench/shadow/shadow_bench.py $(BENCH_SHADOW_FLAGS)
 
 soak: build e2e-deps
 	@python3 -B bench/soak/soak.py $(SOAK_FLAGS)

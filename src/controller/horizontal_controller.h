@@ -1,6 +1,8 @@
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +55,13 @@ struct ControllerDependencies {
   const OwnerLookup* owners = nullptr;
 };
 
+// How HorizontalController::decide() departs from a reconcile.
+struct DecideOptions {
+  // The target's replica count to decide from instead of the one its Scale shows now: the count
+  // another controller read before it scaled.
+  std::optional<std::int32_t> currentReplicas;
+};
+
 struct ReconcileResult {
   bool deleted = false;  // the HPA is gone: do not requeue
   Status status;         // the error upstream's reconcileKey would return
@@ -67,6 +76,13 @@ class HorizontalController {
   HorizontalController(ControllerDependencies deps, ControllerOptions options);
 
   ReconcileResult reconcileKey(const std::string& key);
+
+  // Decides for `hpa` as given (its spec and status, not the lister's copy) with this
+  // controller's dependencies, and keeps nothing: the history is read, not changed, and the
+  // decision is not counted as a reconcile. What it would write goes to the dependencies, so they
+  // must be dry-run ones (shadow mode, which compares the decision with another controller's).
+  // Never runs at the same time as a reconcile of the same HPA.
+  ReconcileResult decide(const api::HorizontalPodAutoscaler& hpa, const DecideOptions& options);
 
   // Informer-side bookkeeping (upstream's enqueueHPA / deleteHPA): registers the HPA's selector
   // slot (true when newly registered) / forgets it.
@@ -90,8 +106,12 @@ class HorizontalController {
   // returns the one recorded before, so each change is reported once, not every sync.
   std::string controlErrorsReported(const std::string& key, const std::string& text);
 
+  // One of a fixed set of locks, by key: reconcileKey and decide of one HPA take turns.
+  std::mutex& keyLock(const std::string& key);
+
   ControllerDependencies deps_;
   ControllerOptions options_;
+  std::array<std::mutex, 64> keyLocks_;
   HistoryStore history_;
   SelectorStore selectors_;
   NoopReconcileObserver noopObserver_;

@@ -85,6 +85,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   }
 
   auto started = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> turn(keyLock(key));
   Reconcile reconcile(*this, **hpa, key);
   result.status = reconcile.run();
   result.report = std::move(reconcile.report());
@@ -99,8 +100,23 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   return result;
 }
 
+ReconcileResult HorizontalController::decide(const api::HorizontalPodAutoscaler& hpa, const DecideOptions& options) {
+  ReconcileResult result;
+  const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+  std::lock_guard<std::mutex> turn(keyLock(key));
+  Reconcile reconcile(*this, hpa, key, &options);
+  result.status = reconcile.run();
+  result.report = std::move(reconcile.report());
+  if (!result.status.ok()) result.report.error = result.status.error().message;
+  return result;
+}
+
+std::mutex& HorizontalController::keyLock(const std::string& key) {
+  return keyLocks_[std::hash<std::string>{}(key) % keyLocks_.size()];
+}
+
 HorizontalController::Reconcile::Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa,
-                                           std::string key)
+                                           std::string key, const DecideOptions* decide)
     : c_(controller),
       hpa_(hpa),
       originalStatus_(hpa.status),
@@ -114,6 +130,7 @@ HorizontalController::Reconcile::Reconcile(HorizontalController& controller, con
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;
   history_ = c_.history_.get(key_);
+  decide_ = decide;
 }
 
 void HorizontalController::Reconcile::event(const std::string& type, const std::string& reason,
@@ -186,6 +203,7 @@ Status HorizontalController::Reconcile::run() {
 Result<api::Scale> HorizontalController::Reconcile::readScale() {
   auto scale = resolveScale();
   if (!scale.ok()) return scale;
+  if (decide_ && decide_->currentReplicas) scale->specReplicas = *decide_->currentReplicas;
   report_.scale = *scale;
   condition(api::kAbleToScale, api::kConditionTrue, "SucceededGetScale",
             "the HPA controller was able to get the target's current scale");
@@ -370,7 +388,7 @@ Status HorizontalController::Reconcile::writeStatus(Decision& d) {
 
 void HorizontalController::Reconcile::storeHistory() {
   report_.history = history_;
-  c_.history_.put(key_, *history_);
+  if (!decide_) c_.history_.put(key_, *history_);
 }
 
 std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,

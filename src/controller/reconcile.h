@@ -15,7 +15,9 @@ namespace hpa::controller {
 
 class HorizontalController::Reconcile {
  public:
-  Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa, std::string key);
+  // `decide`: a decision that keeps nothing (HorizontalController::decide); nullptr: a reconcile.
+  Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa, std::string key,
+            const DecideOptions* decide = nullptr);
 
   // Upstream's reconcileAutoscaler; fills the report.
   Status run();
@@ -102,6 +104,7 @@ class HorizontalController::Reconcile {
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
 
   std::vector<std::shared_ptr<const api::Pod>> listedPods_;  // keeps listed pods alive
+  const DecideOptions* decide_ = nullptr;
 
   // --- normalization, rescale, status (reconcile.cc)
   std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas);

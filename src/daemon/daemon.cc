@@ -8,6 +8,9 @@
 
 #include "api/codec.h"
 #include "daemon/allocator_tuning.h"
+#include "daemon/write_side.h"
+#include "shadow/comparer.h"
+#include "telemetry/shadow_metrics.h"
 #include "live/api_clients.h"
 #include "live/api_event_recorder.h"
 #include "serving/auth_cache.h"
@@ -171,7 +174,7 @@ class Leadership {
       runner.startedLeading();
       return;
     }
-    store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace, o.leaseName);
+    store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace, options.leaseName);
     elector_ = std::make_unique<leaderelection::LeaderElector>(
         *store_,
         leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline,
@@ -191,6 +194,40 @@ class Leadership {
  private:
   std::unique_ptr<leaderelection::ApiLeaseStore> store_;
   std::unique_ptr<leaderelection::LeaderElector> elector_;
+};
+
+// SIGINT and SIGTERM request a clean stop (exit code 0).
+void stopOnSignal(Process& process, StopRequest& stop) {
+  process.signals.start([&process, &stop](int sig) {
+    process.logger.info("shutting down", "signal", sig);
+    stop.request(0);
+  });
+}
+
+// Shadow mode's comparison with the other controller's decisions (when --shadow): the leader
+// compares, a standby would count each decision twice.
+class Shadow {
+ public:
+  Shadow(bool enabled, controller::HorizontalController& controller,
+         informer::Informer<api::HorizontalPodAutoscaler>& hpas, telemetry::PrometheusObserver& observer,
+         controller::RunLoop& runner, const Logger& logger) {
+    if (!enabled) return;
+    metrics_ = std::make_unique<telemetry::ShadowMetrics>(*observer.registry());
+    comparer_ = std::make_unique<shadow::ShadowComparer>(controller, *metrics_, logger.child("shadow"),
+                                                         [&runner] { return runner.leading(); });
+    comparer_->registerHandlers(hpas);
+    logger.info("shadow mode: deciding beside the HPA controller that writes, writing nothing");
+  }
+  void start() {
+    if (comparer_) comparer_->start();
+  }
+  void stop() {
+    if (comparer_) comparer_->stop();
+  }
+
+ private:
+  std::unique_ptr<telemetry::ShadowMetrics> metrics_;
+  std::unique_ptr<shadow::ShadowComparer> comparer_;
 };
 
 // The caches the controller reads: HPAs (resynced every period, as upstream's informer), pods,
@@ -256,14 +293,13 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   live::CachedScaleClient scales(scaleApi, caches.workloads);
   live::CachedOwnerLookup owners(caches.workloads);
   controller::WrittenVersions writtenVersions;
-  live::ApiStatusWriter statusWriter(*clients.status, hpaApiVersion, &writtenVersions);
-  live::ApiEventRecorder events(*clients.events, clock, logger.child("events"));
+  WriteSide writes(o.shadow, clients, scales, hpaApiVersion, writtenVersions, clock, logger);
   controller::HorizontalController controller(
-      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, statusWriter, events, clock,
-                                         logger.child("controller"), &observer, &owners},
+      controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
+                                         writes.events(), clock, logger.child("controller"), &observer, &owners},
       controllerOptions(options));
   std::unique_ptr<live::ApiHistoryPersister> persister;
-  if (o.persistHistory) {
+  if (o.persistHistory && !o.shadow) {
     persister = std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion, logger.child("history"));
   }
   controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, writtenVersions, clock,
@@ -271,13 +307,11 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
                              controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
                                                          [&metricsApi] { metricsApi.invalidate(); }});
   runner.registerHandlers();
+  Shadow shadow(o.shadow, controller, caches.hpas, observer, runner, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
 
   StopRequest stop;
-  process.signals.start([&](int sig) {
-    logger.info("shutting down", "signal", sig);
-    stop.request(0);
-  });
+  stopOnSignal(process, stop);
   caches.start();
   auto synced = [&] { return caches.synced(); };
 
@@ -303,15 +337,17 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
     logger.info("caches synced", "hpas", caches.hpas.cache().size(), "pods", caches.pods.cache().size());
   }
   runner.startWorkers();
+  shadow.start();
   Leadership leadership(options, *clients.leases, runner, clock, logger, stop);
 
   const int exitCode = stop.wait();
   process.signals.finish();
   // Stop taking work and let in-flight reconciles finish, then give the lease up.
   runner.shutDown();
+  shadow.stop();
   leadership.release();
   caches.stop();
-  events.stop();
+  writes.stop();
   logger.info("stopped", "exitCode", exitCode);
   return exitCode;
 }

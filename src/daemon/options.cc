@@ -75,6 +75,7 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
       return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
     }
   }
+  v.leaseName = o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
   return v;
 }
 

@@ -44,6 +44,8 @@ struct DaemonOptions {
   std::string address = "0.0.0.0";                   // --address (for --port)
   std::string namespace_;                            // --namespace: watch one namespace only
   bool persistHistory = true;                        // --persist-history
+  // Beside another HPA controller: decide, compare with its decisions, write nothing.
+  bool shadow = false;                               // --shadow
 };
 
 // The options as the daemon uses them, after validation.
@@ -60,6 +62,9 @@ struct ValidatedOptions {
   Duration authorizedCacheTtl{0};
   Duration unauthorizedCacheTtl{0};
   std::vector<std::string> alwaysAllowPaths;
+  // --leader-elect-resource-name; in shadow mode its default gains "-shadow", so a shadow runs
+  // beside the controller it watches (each with its own leader) without taking that Lease.
+  std::string leaseName;
 };
 
 // One clear message for the first invalid value.

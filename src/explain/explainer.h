@@ -7,7 +7,8 @@
 #include "api/hpa.h"
 #include "controller/horizontal_controller.h"
 #include "explain/explain.h"
-#include "explain/recording_clients.h"
+#include "controller/dry_run.h"
+#include "explain/stopped_clock.h"
 
 namespace hpa::explain {
 
@@ -31,9 +32,9 @@ class Explainer {
 
  private:
   Time now_;
-  RecordingScaleClient scales_;
-  RecordingStatusWriter statusWriter_;
-  DiscardingEventRecorder events_;
+  controller::DryRunScaleClient scales_;
+  controller::DryRunStatusWriter statusWriter_;
+  controller::DiscardingEventRecorder events_;
   StoppedClock clock_;
   controller::HorizontalController controller_;
   std::map<std::string, bool> historyGiven_;

@@ -35,6 +35,15 @@ TEST(DaemonOptions, ServingDefaults) {
   EXPECT_EQ(v->unauthorizedCacheTtl, std::chrono::seconds(10));
 }
 
+TEST(DaemonOptions, AShadowTakesALeaseOfItsOwnUnlessNamedOne) {
+  DaemonOptions o;
+  EXPECT_EQ(validate(o)->leaseName, "hpa-controller");
+  o.shadow = true;
+  EXPECT_EQ(validate(o)->leaseName, "hpa-controller-shadow");
+  o.leaseName = "my-shadow";
+  EXPECT_EQ(validate(o)->leaseName, "my-shadow");
+}
+
 TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
   struct Case {
     void (*mutate)(DaemonOptions&);

@@ -1,0 +1,32 @@
+#include "daemon/write_side.h"
+
+#include "controller/dry_run.h"
+#include "live/api_clients.h"
+#include "live/api_event_recorder.h"
+
+namespace hpa::daemon {
+
+WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales,
+                     const std::string& hpaApiVersion, controller::WrittenVersions& writtenVersions, Clock& clock,
+                     const Logger& logger) {
+  if (shadow) {
+    dryRunScales_ = std::make_unique<controller::DryRunScaleClient>(scales);
+    scales_ = dryRunScales_.get();
+    status_ = std::make_unique<controller::DryRunStatusWriter>();
+    events_ = std::make_unique<controller::DiscardingEventRecorder>();
+    return;
+  }
+  scales_ = &scales;
+  status_ = std::make_unique<live::ApiStatusWriter>(*clients.status, hpaApiVersion, &writtenVersions);
+  auto events = std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"));
+  stopEvents_ = [recorder = events.get()] { recorder->stop(); };
+  events_ = std::move(events);
+}
+
+WriteSide::~WriteSide() = default;
+
+void WriteSide::stop() {
+  if (stopEvents_) stopEvents_();
+}
+
+}  // namespace hpa::daemon

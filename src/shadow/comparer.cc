@@ -1,0 +1,120 @@
+#include "shadow/comparer.h"
+
+#include <fmt/format.h>
+
+#include "controller/decision_summary.h"
+
+namespace hpa::shadow {
+namespace {
+
+// A burst of writes beyond this (an API server replaying a relist) is dropped, not queued.
+constexpr std::size_t kMaxPending = 100000;
+
+std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
+  return hpa.metadata.namespace_ + "/" + hpa.metadata.name;
+}
+
+std::string decisionText(const StatusDecision& d) {
+  return fmt::format("current {}, desired {}, AbleToScale {}, ScalingActive {}, ScalingLimited {}", d.currentReplicas,
+                     d.desiredReplicas, d.ableToScale.empty() ? "absent" : d.ableToScale,
+                     d.scalingActive.empty() ? "absent" : d.scalingActive,
+                     d.scalingLimited.empty() ? "absent" : d.scalingLimited);
+}
+
+// Each metric as explain words it: its name, what it read, its proposal and the rule that gave it.
+std::string metricsText(const controller::ReconcileReport& report) {
+  std::string out;
+  for (const auto& m : report.metrics) {
+    if (!out.empty()) out += "; ";
+    out += m.name.empty() ? m.type : m.name;
+    if (m.error) {
+      out += fmt::format(": {} {}", m.conditionReason, *m.error);
+      continue;
+    }
+    if (!m.calculation) continue;
+    const auto& c = *m.calculation;
+    if (c.utilization) {
+      out += fmt::format(": {}% of request", *c.utilization);
+    } else {
+      out += fmt::format(": {}m", c.usage);
+    }
+    out += fmt::format(" over {} ready pods -> {} ({})", c.readyPodCount, c.replicas, c.decision);
+  }
+  return out;
+}
+
+}  // namespace
+
+ShadowComparer::ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Logger logger,
+                               std::function<bool()> active)
+    : controller_(controller), observer_(observer), logger_(std::move(logger)), active_(std::move(active)) {}
+
+ShadowComparer::~ShadowComparer() { stop(); }
+
+void ShadowComparer::registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas) {
+  hpas.addHandlers(informer::EventHandlers<api::HorizontalPodAutoscaler>{
+      nullptr,
+      [this](const auto& before, const auto& after) {
+        if (!statusRewritten(*before, *after) || !active_()) return;
+        std::lock_guard<std::mutex> lock(mu_);
+        if (pending_.size() >= kMaxPending) return;
+        pending_.push_back(Pending{before, after});
+        cv_.notify_one();
+      },
+      [this](const auto& hpa) { observer_.hpaForgotten(hpa->metadata.namespace_, hpa->metadata.name); }});
+}
+
+void ShadowComparer::start() { worker_ = std::thread([this] { worker(); }); }
+
+void ShadowComparer::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void ShadowComparer::worker() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+    if (stopping_) return;
+    Pending next = std::move(pending_.front());
+    pending_.pop_front();
+    lock.unlock();
+    report(*next.after, compare(*next.before, *next.after));
+    lock.lock();
+  }
+}
+
+ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& before,
+                                         const api::HorizontalPodAutoscaler& after) {
+  // What they decided from: the spec, the status their write replaced, and the replica count
+  // they read (status.currentReplicas is the target's spec.replicas as they read it).
+  api::HorizontalPodAutoscaler asTheySawIt = after;
+  asTheySawIt.status = before.status;
+  controller::DecideOptions options;
+  options.currentReplicas = after.status.currentReplicas;
+  auto decided = controller_.decide(asTheySawIt, options);
+  ComparisonResult out;
+  out.theirs = decisionOf(after.status);
+  out.ours = decisionOf(decided.report.status);
+  out.divergences = shadow::compare(out.theirs, out.ours);
+  out.report = std::move(decided.report);
+  return out;
+}
+
+void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result) {
+  observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.divergences);
+  if (result.divergences.empty()) {
+    logger_.v(4, "shadow agrees", "HPA", keyOf(hpa), "decision", decisionText(result.ours));
+    return;
+  }
+  const auto summary = controller::summarize(result.report);
+  logger_.info("shadow divergence", "HPA", keyOf(hpa), "diverged", describe(result.divergences), "theirs",
+               decisionText(result.theirs), "ours", decisionText(result.ours), "branch",
+               controller::branchName(result.report.branch), "why", summary.why, "metrics", metricsText(result.report));
+}
+
+}  // namespace hpa::shadow

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "api/hpa.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "controller/horizontal_controller.h"
+#include "informer/informer.h"
+#include "shadow/comparison.h"
+#include "shadow/shadow_observer.h"
+
+namespace hpa::shadow {
+
+// What one comparison found: their decision, ours, and where they differ.
+struct ComparisonResult {
+  StatusDecision theirs;
+  StatusDecision ours;
+  std::vector<Divergence> divergences;
+  controller::ReconcileReport report;  // our decision, step by step
+};
+
+// Shadow mode's comparison: each time the HPA watch shows a status another controller wrote
+// (kube-controller-manager's decision), decides the same HPA from what that controller decided
+// from — the spec, the status it replaced, the target's replica count it recorded — with the
+// pods and metrics cached or read at that moment, and compares desired replicas and the
+// AbleToScale, ScalingActive and ScalingLimited conditions. The decision keeps nothing (the
+// controller's history is read, not changed) and the controller's dependencies must be
+// dry-run ones: shadow mode writes nothing.
+class ShadowComparer {
+ public:
+  // `active`: whether to compare now (the leader compares; a standby would count twice).
+  ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Logger logger,
+                 std::function<bool()> active);
+  ~ShadowComparer();
+
+  // Before the informer starts: each status write it shows is compared.
+  void registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas);
+  void start();
+  void stop();
+
+  // One comparison of `after`'s status (their decision) with ours from the same inputs.
+  ComparisonResult compare(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after);
+
+ private:
+  struct Pending {
+    std::shared_ptr<const api::HorizontalPodAutoscaler> before;
+    std::shared_ptr<const api::HorizontalPodAutoscaler> after;
+  };
+  void worker();
+  void report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result);
+
+  controller::HorizontalController& controller_;
+  ShadowObserver& observer_;
+  Logger logger_;
+  std::function<bool()> active_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  // Every observed write in order: each is a decision of its own, from the status before it.
+  std::deque<Pending> pending_;
+  std::thread worker_;
+};
+
+}  // namespace hpa::shadow

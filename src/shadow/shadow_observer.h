@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "shadow/comparison.h"
+
+namespace hpa::shadow {
+
+// Receives each comparison with kube-controller-manager's decisions (the daemon exports them to
+// Prometheus).
+class ShadowObserver {
+ public:
+  virtual ~ShadowObserver() = default;
+  // One decision of kube-controller-manager compared; `divergences` empty when we agree.
+  virtual void compared(const std::string& ns, const std::string& name, const std::vector<Divergence>& divergences) = 0;
+  // The HPA is gone: its series go too.
+  virtual void hpaForgotten(const std::string& ns, const std::string& name) = 0;
+};
+
+}  // namespace hpa::shadow

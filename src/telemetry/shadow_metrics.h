@@ -1,0 +1,32 @@
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/registry.h>
+
+#include <string>
+#include <vector>
+
+#include "shadow/shadow_observer.h"
+
+namespace hpa::telemetry {
+
+// Shadow mode's agreement with the other controller, per HPA:
+//   hpa_controller_shadow_comparisons_total{namespace,name,result="agree"|"diverge"}
+//   hpa_controller_shadow_divergences_total{namespace,name,kind}
+// (kind: desiredReplicas, AbleToScale, ScalingActive or ScalingLimited). An HPA's series go
+// when the HPA does.
+class ShadowMetrics final : public shadow::ShadowObserver {
+ public:
+  explicit ShadowMetrics(prometheus::Registry& registry);
+
+  void compared(const std::string& ns, const std::string& name,
+                const std::vector<shadow::Divergence>& divergences) override;
+  void hpaForgotten(const std::string& ns, const std::string& name) override;
+
+ private:
+  prometheus::Family<prometheus::Counter>& comparisons_;
+  prometheus::Family<prometheus::Counter>& divergences_;
+};
+
+}  // namespace hpa::telemetry
