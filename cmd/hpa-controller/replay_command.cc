@@ -100,7 +100,7 @@ Result<replay::ReplayOptions> replayOptions(const ReplayFlags& f) {
     bool positive;
   };
   const D durations[] = {
-      {"horizontal-pod-autoscaler-sync-period", &f.syncPeriod, &o.syncPeriod, true},
+      {"horizontal-pod-autoscaler-sync-period", &f.syncPeriod, &o.controller.syncPeriod, true},
       {"horizontal-pod-autoscaler-downscale-stabilization", &f.downscaleStabilization,
        &o.controller.downscaleStabilizationWindow, false},
       {"horizontal-pod-autoscaler-cpu-initialization-period", &f.cpuInitializationPeriod,

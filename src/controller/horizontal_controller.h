@@ -26,6 +26,9 @@ namespace hpa::controller {
 
 // Settings that kube-controller-manager takes from its HPA flags (same defaults).
 struct ControllerOptions {
+  // --horizontal-pod-autoscaler-sync-period: an HPA without a period of its own is reconciled
+  // this often, and reads metrics no older than half of it.
+  Duration syncPeriod = std::chrono::seconds(15);
   Duration downscaleStabilizationWindow = std::chrono::minutes(5);  // --horizontal-pod-autoscaler-downscale-stabilization
   double tolerance = 0.1;                                           // --horizontal-pod-autoscaler-tolerance
   Duration cpuInitializationPeriod = std::chrono::minutes(5);       // --horizontal-pod-autoscaler-cpu-initialization-period
@@ -35,6 +38,10 @@ struct ControllerOptions {
   // Gate HPAGeneration (beta, on in v1.37): write status.observedGeneration. Servers that do not
   // know the field drop it; the controller notices and stops writing it (see below).
   bool writeObservedGeneration = true;
+  // The writers are dry-run ones (shadow mode): the logs say "would" where they said
+  // "successfully", and a rescale is not recorded in the history (it was not made; the one the
+  // other controller makes is, through recordObservedRescale).
+  bool dryRun = false;
   // Keep a per-pod account in each metric's calculation (for `explain`; costs allocations).
   bool explainPods = false;
 };
@@ -60,6 +67,9 @@ struct DecideOptions {
   // The target's replica count to decide from instead of the one its Scale shows now: the count
   // another controller read before it scaled.
   std::optional<std::int32_t> currentReplicas;
+  // Read the metrics now rather than reuse an answer fetched for another HPA (the other
+  // controller read its own moments ago).
+  bool freshMetrics = false;
 };
 
 struct ReconcileResult {
@@ -83,6 +93,10 @@ class HorizontalController {
   // must be dry-run ones (shadow mode, which compares the decision with another controller's).
   // Never runs at the same time as a reconcile of the same HPA.
   ReconcileResult decide(const api::HorizontalPodAutoscaler& hpa, const DecideOptions& options);
+  // Records a rescale another controller made (`from` -> `to` at `at`) in `hpa`'s history, as
+  // this controller records its own, so that `behavior` policies count it. Dry-run mode only:
+  // there this controller's own rescales are not made, and not recorded.
+  void recordObservedRescale(const api::HorizontalPodAutoscaler& hpa, std::int32_t from, std::int32_t to, Time at);
 
   // Informer-side bookkeeping (upstream's enqueueHPA / deleteHPA): registers the HPA's selector
   // slot (true when newly registered) / forgets it.

@@ -341,7 +341,8 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
     return MetricFailure{reason, e, e};
   }
   auto metrics =
-      c_.deps_.metrics.getRawMetric(source.metric.name, hpa_.metadata.namespace_, in.podSelector, metricSelector);
+      c_.deps_.metrics.getRawMetric(source.metric.name, hpa_.metadata.namespace_, in.podSelector, metricSelector,
+                                    metricsMaxAge());
   if (!metrics.ok()) {
     Error e = metrics.error().wrap("unable to get metric {}: {}", source.metric.name, metrics.error().message);
     return MetricFailure{reason, e, e};
@@ -384,7 +385,8 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
   auto failed = [&](const Error& e) {
     return std::optional<Error>(e.wrap("failed to get {} {}: {}", resource, what, e.message));
   };
-  auto metrics = c_.deps_.metrics.getResourceMetric(resource, hpa_.metadata.namespace_, in.podSelector, container);
+  auto metrics =
+      c_.deps_.metrics.getResourceMetric(resource, hpa_.metadata.namespace_, in.podSelector, container, metricsMaxAge());
   if (!metrics.ok()) {
     return failed(metrics.error().wrap("unable to get metrics for resource {}: {}", resource, metrics.error().message));
   }
@@ -491,6 +493,11 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
   report.name = fmt::format("external metric {}({})", name, selectorText);
   report.status = status;
   return std::nullopt;
+}
+
+Duration HorizontalController::Reconcile::metricsMaxAge() const {
+  if (decide_ && decide_->freshMetrics) return Duration::zero();
+  return controls_.syncPeriod.value_or(c_.options_.syncPeriod) / 2;
 }
 
 }  // namespace hpa::controller

@@ -111,6 +111,17 @@ ReconcileResult HorizontalController::decide(const api::HorizontalPodAutoscaler&
   return result;
 }
 
+void HorizontalController::recordObservedRescale(const api::HorizontalPodAutoscaler& hpa, std::int32_t from,
+                                                 std::int32_t to, Time at) {
+  if (!hpa.spec.behavior || from == to) return;
+  const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
+  std::lock_guard<std::mutex> turn(keyLock(key));
+  auto history = history_.get(key);
+  if (!history) return;  // not reconciled yet: its first reconcile starts the history
+  replicacalc::recordScaleEvent(*hpa.spec.behavior, history->scaleUpEvents, history->scaleDownEvents, from, to, at);
+  history_.put(key, std::move(*history));
+}
+
 std::mutex& HorizontalController::keyLock(const std::string& key) {
   return keyLocks_[std::hash<std::string>{}(key) % keyLocks_.size()];
 }
@@ -349,12 +360,12 @@ void HorizontalController::Reconcile::succeededRescale(const Decision& d) {
   condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
             fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
   event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
-  if (hpa_.spec.behavior) {
+  if (hpa_.spec.behavior && !c_.options_.dryRun) {
     auto& h = history();
     replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
                                   d.desiredReplicas, now_);
   }
-  c_.deps_.logger.v(2, "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
+  c_.deps_.logger.v(2, c_.options_.dryRun ? "Would rescale (dry run)" : "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
                     d.desiredReplicas, "reason", d.reason);
   if (c_.options_.scaleToZero) {
     if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
@@ -444,7 +455,8 @@ Status HorizontalController::Reconcile::updateStatusIfNeeded() {
   if (hpa_.status.observedGeneration && !stored->status.observedGeneration) {
     c_.observedGenerationAccepted_.store(false);
   }
-  c_.deps_.logger.v(2, "Successfully updated status", "HPA", key_);
+  c_.deps_.logger.v(2, c_.options_.dryRun ? "Would update status (dry run)" : "Successfully updated status", "HPA",
+                    key_);
   return Status();
 }
 

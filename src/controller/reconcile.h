@@ -95,6 +95,9 @@ class HorizontalController::Reconcile {
   std::optional<MetricFailure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
                                                 MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
+  // How old a per-pod metrics answer shared with other HPAs may be for this one: half its own
+  // sync period (the global one unless it has its own), zero for a decision that reads fresh.
+  Duration metricsMaxAge() const;
   // Owner-based pod selection: whether the pod's controller chain leads to the scale target.
   Result<bool> controlledByTarget(const api::Pod& pod);
   // Records, for explain, the pods whose requests-source matters for a utilization metric.

@@ -155,10 +155,12 @@ std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
 
 controller::ControllerOptions controllerOptions(const ValidatedOptions& options) {
   controller::ControllerOptions c;
+  c.syncPeriod = options.syncPeriod;
   c.downscaleStabilizationWindow = options.downscaleStabilization;
   c.tolerance = options.raw.tolerance;
   c.cpuInitializationPeriod = options.cpuInitializationPeriod;
   c.delayOfInitialReadinessStatus = options.initialReadinessDelay;
+  c.dryRun = options.raw.shadow;
   return c;
 }
 
@@ -288,7 +290,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
         if (auto pod = caches.pods.cache().get(api::objectKey(ns, name))) return pod->labels;
         return std::nullopt;
       },
-      clock, options.syncPeriod / 2);
+      clock, options.syncPeriod);
   live::ApiScaleClient scaleApi(*clients.scales, discovery);
   live::CachedScaleClient scales(scaleApi, caches.workloads);
   live::CachedOwnerLookup owners(caches.workloads);

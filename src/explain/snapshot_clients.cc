@@ -78,7 +78,8 @@ std::vector<api::MetricValue> SnapshotMetricsClient::customValues() const {
 Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getResourceMetric(const std::string& resource,
                                                                                  const std::string& ns,
                                                                                  const api::Selector& selector,
-                                                                                 const std::string& container) {
+                                                                                 const std::string& container,
+                                                                                 Duration /*maxAge*/) {
   auto selected =
       metricsclient::selectPodMetrics(metricsclient::resourceMetricsRequest(ns, selector), s_.podMetrics, podLabels(ns));
   if (!selected.ok()) return metricsclient::resourceFetchError(selected.error());
@@ -88,7 +89,8 @@ Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getResourceMetric
 Result<metricsclient::PodMetricsResult> SnapshotMetricsClient::getRawMetric(const std::string& metricName,
                                                                             const std::string& ns,
                                                                             const api::Selector& selector,
-                                                                            const api::Selector& metricSelector) {
+                                                                            const api::Selector& metricSelector,
+                                                                            Duration /*maxAge*/) {
   auto selected = metricsclient::selectPodsMetricValues(
       metricsclient::podsMetricRequest(metricName, ns, selector, metricSelector), customValues(), podLabels(ns));
   if (!selected.ok()) return metricsclient::customFetchError(selected.error());

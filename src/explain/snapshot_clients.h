@@ -53,10 +53,12 @@ class SnapshotMetricsClient final : public metricsclient::MetricsClient {
   explicit SnapshotMetricsClient(const Snapshot& s) : s_(s) {}
   Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
                                                             const api::Selector& selector,
-                                                            const std::string& container) override;
+                                                            const std::string& container,
+                                                            Duration maxAge) override;
   Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
                                                        const api::Selector& selector,
-                                                       const api::Selector& metricSelector) override;
+                                                       const api::Selector& metricSelector,
+                                                       Duration maxAge) override;
   Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                                             const api::CrossVersionObjectReference& object,
                                                             const api::Selector& metricSelector) override;

@@ -10,26 +10,27 @@
 
 namespace hpa::metricsclient {
 
-// One answer per key per window, shared by every caller: the first caller after the window
-// fetches; callers arriving while that fetch is in flight wait for it instead of sending their
-// own; callers within the window reuse the answer, failures included, so a failing API is asked
-// once per window, not once per HPA. Answers older than two windows are dropped. Thread-safe.
+// One answer per key, shared by callers: a caller reuses the answer while it is younger than the
+// age that caller accepts (half its HPA's own sync period), failures included, so a failing API
+// is asked once per period, not once per HPA; an older answer is fetched again. Callers arriving
+// while a fetch is in flight wait for it instead of sending their own. Answers older than
+// `retention` are dropped. Thread-safe.
 template <typename Key, typename Value>
 class BatchCache {
  public:
   using Answer = std::shared_ptr<const Result<Value>>;
 
-  BatchCache(Clock& clock, Duration window) : clock_(clock), window_(window) {}
+  BatchCache(Clock& clock, Duration retention) : clock_(clock), retention_(retention) {}
 
   // `fetch` runs without the lock; it must not throw.
   template <typename Fetch>
-  Answer get(const Key& key, Fetch&& fetch) {
+  Answer get(const Key& key, Duration maxAge, Fetch&& fetch) {
     std::unique_lock<std::mutex> lock(mu_);
     const Time now = clock_.now();
     dropOld(now);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
-    if (entry.answer && now - entry.fetchedAt < window_) return entry.answer;
+    if (entry.answer && now - entry.fetchedAt < maxAge) return entry.answer;
     entry.inFlight = true;
     lock.unlock();
     Answer answer = std::make_shared<const Result<Value>>(fetch());
@@ -43,7 +44,7 @@ class BatchCache {
     return answer;
   }
 
-  // Fetches sent so far (each served every caller of its window).
+  // Fetches sent so far.
   std::uint64_t fetches() const {
     std::lock_guard<std::mutex> lock(mu_);
     return fetches_;
@@ -58,13 +59,13 @@ class BatchCache {
 
   void dropOld(Time now) {
     for (auto it = entries_.begin(); it != entries_.end();) {
-      const bool old = !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= 2 * window_;
+      const bool old = !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= retention_;
       it = old ? entries_.erase(it) : std::next(it);
     }
   }
 
   Clock& clock_;
-  const Duration window_;
+  const Duration retention_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<Key, Entry> entries_;

@@ -14,8 +14,8 @@ PodLabelsLookup BatchingMetricsClient::labelsIn(const std::string& ns) const {
 
 Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
                                                                   const api::Selector& selector,
-                                                                  const std::string& container) {
-  auto list = resourceLists_.get(ns, [&] { return api_.listPodMetrics(ResourceMetricsRequest{ns, ""}); });
+                                                                  const std::string& container, Duration maxAge) {
+  auto list = resourceLists_.get(ns, maxAge, [&] { return api_.listPodMetrics(ResourceMetricsRequest{ns, ""}); });
   if (!list->ok()) return resourceFetchError(list->error());
   auto selected = selectPodMetrics(resourceMetricsRequest(ns, selector), (*list)->items, labelsIn(ns));
   if (!selected.ok()) return resourceFetchError(selected.error());
@@ -24,9 +24,10 @@ Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::str
 
 Result<PodMetricsResult> BatchingMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
                                                              const api::Selector& selector,
-                                                             const api::Selector& metricSelector) {
+                                                             const api::Selector& metricSelector,
+                                                             Duration maxAge) {
   const PodsMetricRequest request = podsMetricRequest(metricName, ns, selector, metricSelector);
-  auto list = customLists_.get(std::make_tuple(ns, metricName, request.metricLabelSelector), [&] {
+  auto list = customLists_.get(std::make_tuple(ns, metricName, request.metricLabelSelector), maxAge, [&] {
     return api_.listPodsCustomMetric(PodsMetricRequest{ns, metricName, "", request.metricLabelSelector});
   });
   if (!list->ok()) return customFetchError(list->error());

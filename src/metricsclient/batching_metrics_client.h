@@ -15,8 +15,9 @@ namespace hpa::metricsclient {
 
 // The daemon's metrics client: per-pod metrics come from one list per namespace (resource
 // metrics) or per namespace, metric and metric selector (custom pod metrics), fetched without a
-// pod selector and shared by every HPA of that namespace reconciled within `window` (at most
-// half the sync period). Each HPA then gets what the API would have returned for its own
+// pod selector and shared by the HPAs of that namespace: an answer serves an HPA while it is
+// younger than the `maxAge` that HPA asks with (half its own sync period), and is dropped after
+// `retention`. Each HPA then gets what the API would have returned for its own
 // request, selected by the same rule explain's snapshot client applies (api_selection.h), with
 // the pods' labels from the pod cache; a pod the cache does not know counts as unlabelled, so
 // only a select-everything selector keeps it. Object and external metrics describe one object
@@ -27,13 +28,14 @@ class BatchingMetricsClient final : public MetricsClient {
   // The labels of pod `name` in namespace `ns`, nullopt when unknown (the pod cache).
   using PodLabels = std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
 
-  BatchingMetricsClient(MetricsApi& api, PodLabels podLabels, Clock& clock, Duration window)
-      : api_(api), podLabels_(std::move(podLabels)), resourceLists_(clock, window), customLists_(clock, window) {}
+  BatchingMetricsClient(MetricsApi& api, PodLabels podLabels, Clock& clock, Duration retention)
+      : api_(api), podLabels_(std::move(podLabels)), resourceLists_(clock, retention), customLists_(clock, retention) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                             const api::Selector& selector, const std::string& container) override;
+                                             const api::Selector& selector, const std::string& container, Duration maxAge) override;
   Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                        const api::Selector& selector, const api::Selector& metricSelector) override;
+                                        const api::Selector& selector, const api::Selector& metricSelector,
+                                        Duration maxAge) override;
   Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                              const api::CrossVersionObjectReference& object,
                                              const api::Selector& metricSelector) override;

@@ -6,6 +6,7 @@
 
 #include "api/hpa.h"
 #include "api/label_selector.h"
+#include "common/clock.h"
 #include "common/result.h"
 #include "common/time.h"
 #include "replicacalc/pod_metrics.h"
@@ -37,14 +38,16 @@ class MetricsClient {
   virtual ~MetricsClient() = default;
 
   // metrics.k8s.io: per-pod usage of `resource` summed over containers, or of the one
-  // `container` when it is non-empty; pods lacking the data are omitted.
+  // `container` when it is non-empty; pods lacking the data are omitted. `maxAge`: how old an
+  // answer fetched for another caller may be to serve this one (half the asking HPA's own sync
+  // period; zero: fetch) — a client that shares answers honours it, the others fetch anyway.
   virtual Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                                     const api::Selector& selector,
-                                                     const std::string& container) = 0;
-  // custom.metrics.k8s.io: a per-pod metric for the pods matching `selector`.
+                                                     const api::Selector& selector, const std::string& container,
+                                                     Duration maxAge) = 0;
+  // custom.metrics.k8s.io: a per-pod metric for the pods matching `selector` (`maxAge` as above).
   virtual Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                                const api::Selector& selector,
-                                                const api::Selector& metricSelector) = 0;
+                                                const api::Selector& selector, const api::Selector& metricSelector,
+                                                Duration maxAge) = 0;
   // custom.metrics.k8s.io: a metric describing one object.
   virtual Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                                      const api::CrossVersionObjectReference& object,

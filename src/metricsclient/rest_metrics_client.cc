@@ -83,7 +83,7 @@ Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(const ResourceMetr
 
 Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
                                                               const api::Selector& selector,
-                                                              const std::string& container) {
+                                                              const std::string& container, Duration /*maxAge*/) {
   auto list = listPodMetrics(resourceMetricsRequest(ns, selector));
   if (!list.ok()) return resourceFetchError(list.error());
   return resourceMetricsFromPodMetrics(list->items, resource, container);
@@ -107,7 +107,7 @@ Result<api::MetricValueList> RestMetricsClient::listPodsCustomMetric(const PodsM
 
 Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
                                                          const api::Selector& selector,
-                                                         const api::Selector& metricSelector) {
+                                                         const api::Selector& metricSelector, Duration /*maxAge*/) {
   auto list = listPodsCustomMetric(podsMetricRequest(metricName, ns, selector, metricSelector));
   if (!list.ok()) return customFetchError(list.error());
   return podMetricsFromMetricValues(list->items);

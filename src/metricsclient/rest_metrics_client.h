@@ -21,9 +21,10 @@ class RestMetricsClient final : public MetricsApi {
   RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery) : client_(client), discovery_(discovery) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                             const api::Selector& selector, const std::string& container) override;
+                                             const api::Selector& selector, const std::string& container, Duration maxAge) override;
   Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                        const api::Selector& selector, const api::Selector& metricSelector) override;
+                                        const api::Selector& selector, const api::Selector& metricSelector,
+                                        Duration maxAge) override;
   Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                              const api::CrossVersionObjectReference& object,
                                              const api::Selector& metricSelector) override;

@@ -104,7 +104,7 @@ Result<bool> applyFlag(RunSettings& s, const Override& o) {
     bool positive;
   };
   const DurationFlag durations[] = {
-      {"horizontal-pod-autoscaler-sync-period", &s.options.syncPeriod, true},
+      {"horizontal-pod-autoscaler-sync-period", &s.options.controller.syncPeriod, true},
       {"horizontal-pod-autoscaler-downscale-stabilization", &c.downscaleStabilizationWindow, false},
       {"horizontal-pod-autoscaler-cpu-initialization-period", &c.cpuInitializationPeriod, false},
       {"horizontal-pod-autoscaler-initial-readiness-delay", &c.delayOfInitialReadinessStatus, false},

@@ -99,7 +99,7 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
   }
   // The HPA's own sync period when its controls set one, as the replay (and the daemon) use it.
   const auto controls = controller::parseControls(run.hpa);
-  std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.syncPeriod));
+  std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.controller.syncPeriod));
   if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
   return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
                      "readiness delay {}",
@@ -287,7 +287,7 @@ json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {
                            {"hpa", r.run->hpaKey},
                            {"spec", api::encodeHorizontalPodAutoscalerSpec(r.run->hpa.spec)},
                            {"settings",
-                            {{"syncPeriod", formatGoDuration(o.syncPeriod)},
+                            {{"syncPeriod", formatGoDuration(o.controller.syncPeriod)},
                              {"reconcileDuration", formatGoDuration(o.reconcileDuration)},
                              {"tolerance", o.controller.tolerance},
                              {"downscaleStabilization", formatGoDuration(o.controller.downscaleStabilizationWindow)},

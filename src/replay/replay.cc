@@ -100,7 +100,7 @@ TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricRepor
 
 Status checkReplayable(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
                        const ReplayOptions& options) {
-  if (options.syncPeriod <= Duration{0}) return Error::of("the sync period must be positive");
+  if (options.controller.syncPeriod <= Duration{0}) return Error::of("the sync period must be positive");
   if (options.reconcileDuration < Duration{0}) return Error::of("the reconcile duration must not be negative");
   if (target.scale.metadata.name != hpa.spec.scaleTargetRef.name) {
     return Error::format("the target {} {} is not the HPA's scaleTargetRef ({} {})", target.kind,
@@ -253,7 +253,7 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
     if (report.rescaled) run.changes.push_back({at, report.currentReplicas, tick.replicas, rescaleMessage(report)});
     run.peakReplicas = std::max(run.peakReplicas, tick.replicas);
     run.ticks.push_back(std::move(tick));
-    const Duration period = report.controls.controls.syncPeriod.value_or(options.syncPeriod);
+    const Duration period = report.controls.controls.syncPeriod.value_or(options.controller.syncPeriod);
     periods += period;
     at += period + options.reconcileDuration;
   }

@@ -16,8 +16,7 @@
 namespace hpa::replay {
 
 struct ReplayOptions {
-  controller::ControllerOptions controller;  // the --horizontal-pod-autoscaler-* flags
-  Duration syncPeriod = std::chrono::seconds(15);  // --horizontal-pod-autoscaler-sync-period
+  controller::ControllerOptions controller;  // the --horizontal-pod-autoscaler-* flags, the sync period among them
   // What one reconcile takes. Upstream's work queue re-adds an HPA a sync period after its
   // reconcile ends, so syncs come this much more than a sync period apart; it matters at window
   // edges: a recommendation exactly one window old still counts (upstream drops only older

@@ -96,7 +96,14 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   asTheySawIt.status = before.status;
   controller::DecideOptions options;
   options.currentReplicas = after.status.currentReplicas;
+  options.freshMetrics = true;
   auto decided = controller_.decide(asTheySawIt, options);
+  // Then their rescale, if they made one, joins the history our `behavior` policies count (ours
+  // are dry runs, not recorded).
+  if (after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime) {
+    controller_.recordObservedRescale(after, after.status.currentReplicas, after.status.desiredReplicas,
+                                      *after.status.lastScaleTime);
+  }
   ComparisonResult out;
   out.theirs = decisionOf(after.status);
   out.ours = decisionOf(decided.report.status);

@@ -71,3 +71,61 @@ TEST_F(ReconcileTest, DecideTakesTheReplicaCountItIsGiven) {
 
 }  // namespace
 }  // namespace hpa::controller
+
+namespace hpa::controller {
+namespace {
+
+using namespace hpa::controller::fixture;
+
+TEST_F(ReconcileTest, MetricsMayBeAsOldAsHalfTheHpasOwnPeriod) {
+  options_.syncPeriod = std::chrono::seconds(60);
+  setScale(3);
+  setPods(3, 50);
+  ASSERT_TRUE(reconcile().status.ok());
+  ASSERT_FALSE(metrics_.maxAges.empty());
+  EXPECT_EQ(metrics_.maxAges.back(), std::chrono::seconds(30)) << "half the global period";
+
+  hpa_.metadata.annotations[kSyncPeriodAnnotation] = "2s";
+  ASSERT_TRUE(reconcile().status.ok());
+  EXPECT_EQ(metrics_.maxAges.back(), std::chrono::seconds(1)) << "half the HPA's own period, not the global one";
+
+  DecideOptions fresh;
+  fresh.freshMetrics = true;
+  ASSERT_TRUE(controller().decide(hpa_, fresh).status.ok());
+  EXPECT_EQ(metrics_.maxAges.back(), Duration::zero());
+}
+
+}  // namespace
+}  // namespace hpa::controller
+
+namespace hpa::controller {
+namespace {
+
+using namespace hpa::controller::fixture;
+
+TEST_F(ReconcileTest, ADryRunRecordsTheRescalesItIsToldOfNotItsOwn) {
+  options_.dryRun = true;
+  api::HPAScalingRules up;
+  up.policies = std::vector<api::HPAScalingPolicy>{{"Pods", 2, 60}};
+  hpa_.spec.behavior = api::HorizontalPodAutoscalerBehavior{up, std::nullopt};
+  setScale(3);
+  setPods(3, 150);
+  auto r = reconcile();
+  ASSERT_TRUE(r.status.ok()) << r.status.error().message;
+  EXPECT_TRUE(r.report.rescaled) << "the dry-run writer took the update";
+  ASSERT_TRUE(controller().history().get("default/web"));
+  EXPECT_TRUE(controller().history().get("default/web")->scaleUpEvents.empty()) << "a dry run scales nothing";
+
+  // The other controller scaled 3 -> 5: the next decision is limited by that rescale.
+  controller().recordObservedRescale(hpa_, 3, 5, clock_.now());
+  ASSERT_EQ(controller().history().get("default/web")->scaleUpEvents.size(), 1u);
+  clock_.step(std::chrono::seconds(15));
+  setScale(5);
+  setPods(5, 150);
+  auto d = controller().decide(hpa_, DecideOptions{});
+  ASSERT_TRUE(d.status.ok());
+  EXPECT_EQ(d.report.desiredReplicas, 5) << "2 pods per 60 s, both spent on the observed rescale";
+}
+
+}  // namespace
+}  // namespace hpa::controller

@@ -112,8 +112,9 @@ wait_for 60 "one daemon leads" bash -c "[ \$(grep -l 'started leading' '$WORK'/A
 LEADER=A; STANDBY=B
 grep -q "started leading" "$WORK/B.log" && { LEADER=B; STANDBY=A; }
 # The daemon runs as started: its environment is the one it was given (no re-execution that
-# rewrites it), and it keeps its name for ps, top and pgrep.
-tr '\0' '\n' <"/proc/$A_PID/environ" | grep -qxF "GLIBC_TUNABLES=$TUNABLES" ||
+# rewrites it), and it keeps its name for ps, top and pgrep. (glibc parses GLIBC_TUNABLES in
+# place, so /proc/PID/environ shows the value cut at its first ':'.)
+tr '\0' '\n' <"/proc/$A_PID/environ" | grep -qxF "GLIBC_TUNABLES=${TUNABLES%%:*}" ||
   fail "daemon A's GLIBC_TUNABLES is not the one it was given: $(tr '\0' '\n' <"/proc/$A_PID/environ" | grep GLIBC || echo none)"
 [ "$(cat "/proc/$A_PID/comm")" = hpa-controller ] || fail "daemon A is named '$(cat "/proc/$A_PID/comm")'"
 pass "the daemon runs as started, with the environment and the name it was given"

@@ -85,10 +85,13 @@ class FakeMetricsClient final : public metricsclient::MetricsClient {
   std::map<std::string, Result<metricsclient::ObjectMetricResult>> objects;  // by metric name
   std::map<std::string, Result<metricsclient::ExternalMetricResult>> external;  // by metric name
   std::vector<std::string> calls;
+  std::vector<Duration> maxAges;  // per pod-metrics call
 
   Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& res, const std::string& ns,
                                                             const api::Selector& selector,
-                                                            const std::string& container) override {
+                                                            const std::string& container,
+                                                            Duration maxAge) override {
+    maxAges.push_back(maxAge);
     calls.push_back("resource " + res + " " + ns + " " + selector.toString() + " " + container);
     auto it = resource.find(res);
     if (it == resource.end()) return Error::of("no metrics returned from resource metrics API");
@@ -96,7 +99,9 @@ class FakeMetricsClient final : public metricsclient::MetricsClient {
   }
   Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& name, const std::string& ns,
                                                        const api::Selector& selector,
-                                                       const api::Selector& metricSelector) override {
+                                                       const api::Selector& metricSelector,
+                                                       Duration maxAge) override {
+    maxAges.push_back(maxAge);
     calls.push_back("pods " + name + " " + ns + " " + selector.toString() + " " + metricSelector.toString());
     auto it = pods.find(name);
     if (it == pods.end()) return Error::of("no metrics returned from custom metrics API");

@@ -14,6 +14,8 @@
 namespace hpa::metricsclient {
 namespace {
 
+constexpr Duration kMaxAge = std::chrono::seconds(7);
+
 using nlohmann::json;
 using hpa::testing::PodBuilder;
 
@@ -71,16 +73,34 @@ class BatchingMetricsClientTest : public ::testing::Test {
   std::vector<std::shared_ptr<const api::Pod>> pods_;
   BatchingMetricsClient client_{
       api_, [this](const std::string& ns, const std::string& name) { return labels(ns, name); }, clock_,
-      std::chrono::seconds(7)};
+      std::chrono::seconds(14)};
 };
 
+TEST_F(BatchingMetricsClientTest, EachCallerReusesAnAnswerOnlyWhileItIsYoungerThanItAccepts) {
+  // A long global period (60 s: answers may be 30 s old) next to an HPA whose own period is 2 s.
+  const Duration global = std::chrono::seconds(30), own = std::chrono::seconds(1);
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", global).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 1);
+  clock_.step(std::chrono::milliseconds(500));
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=db"), "", own).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 1) << "half a second old: young enough for both";
+  clock_.step(std::chrono::milliseconds(600));
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=db"), "", own).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 2) << "1.1 s old: too old for the 2 s HPA";
+  clock_.step(std::chrono::seconds(5));
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", global).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 2) << "5 s old: young enough for the 60 s HPA";
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", Duration::zero()).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 3) << "zero: always read";
+}
+
 TEST_F(BatchingMetricsClientTest, OneListServesEveryHpaOfTheNamespaceWithinTheWindow) {
-  auto web = client_.getResourceMetric("cpu", "shop", selector("app=web"), "");
+  auto web = client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge);
   ASSERT_TRUE(web.ok()) << web.error().message;
   EXPECT_EQ(web->metrics.size(), 2u);
   EXPECT_EQ(web->metrics.at("web-1").value, 100);
   EXPECT_EQ(web->metrics.at("web-2").value, 300);
-  auto db = client_.getResourceMetric("cpu", "shop", selector("app=db"), "app");
+  auto db = client_.getResourceMetric("cpu", "shop", selector("app=db"), "app", kMaxAge);
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(db->metrics.size(), 1u);
   EXPECT_EQ(db->metrics.at("db-1").value, 7000);
@@ -88,10 +108,10 @@ TEST_F(BatchingMetricsClientTest, OneListServesEveryHpaOfTheNamespaceWithinTheWi
   EXPECT_EQ(client_.resourceListsFetched(), 1u);
 
   clock_.step(std::chrono::seconds(6));
-  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "").ok());
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
   EXPECT_EQ(transport_->count("GET", kShopPods), 1);
   clock_.step(std::chrono::seconds(2));  // past the window: a fresh list
-  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "").ok());
+  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
   EXPECT_EQ(transport_->count("GET", kShopPods), 2);
 }
 
@@ -100,14 +120,14 @@ TEST_F(BatchingMetricsClientTest, PodsTheCacheDoesNotKnowAreNotAnHpasPods) {
                    json{{"kind", "PodMetricsList"},
                         {"apiVersion", "metrics.k8s.io/v1beta1"},
                         {"items", {podMetrics("web-1", "100m"), podMetrics("deleted-1", "900m")}}});
-  auto web = client_.getResourceMetric("cpu", "shop", selector("app=web"), "");
+  auto web = client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge);
   ASSERT_TRUE(web.ok()) << web.error().message;
   EXPECT_EQ(web->metrics.size(), 1u);
   EXPECT_EQ(web->metrics.count("deleted-1"), 0u);
 }
 
 TEST_F(BatchingMetricsClientTest, NoSelectedPodWithMetricsIsUpstreamsEmptyAnswer) {
-  auto none = client_.getResourceMetric("cpu", "shop", selector("app=nothing"), "");
+  auto none = client_.getResourceMetric("cpu", "shop", selector("app=nothing"), "", kMaxAge);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message, "no metrics returned from resource metrics API");
 }
@@ -115,13 +135,13 @@ TEST_F(BatchingMetricsClientTest, NoSelectedPodWithMetricsIsUpstreamsEmptyAnswer
 TEST_F(BatchingMetricsClientTest, AFailedListFailsTheHpasThatNeededItWithUpstreamsText) {
   transport_->json("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/other/pods",
                    json{{"kind", "Status"}, {"code", 403}, {"reason", "Forbidden"}, {"message", "denied"}}, 403);
-  auto failed = client_.getResourceMetric("cpu", "other", selector("app=web"), "");
+  auto failed = client_.getResourceMetric("cpu", "other", selector("app=web"), "", kMaxAge);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.error().message, "unable to fetch metrics from resource metrics API: denied");
-  auto again = client_.getResourceMetric("cpu", "other", selector("app=x"), "");
+  auto again = client_.getResourceMetric("cpu", "other", selector("app=x"), "", kMaxAge);
   ASSERT_FALSE(again.ok());  // the same window: the same answer, not a second request
   EXPECT_EQ(transport_->count("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/other/pods"), 1);
-  EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "").ok());  // others unaffected
+  EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());  // others unaffected
 }
 
 TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
@@ -140,7 +160,7 @@ TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
   std::vector<std::thread> callers;
   std::atomic<int> ok{0};
   for (int i = 0; i < 5; ++i) {
-    callers.emplace_back([&] { ok += client_.getResourceMetric("cpu", "shop", selector("app=web"), "").ok(); });
+    callers.emplace_back([&] { ok += client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok(); });
   }
   {
     std::unique_lock<std::mutex> lock(mu);
@@ -158,11 +178,11 @@ TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
 }
 
 TEST_F(BatchingMetricsClientTest, CustomPodMetricsAreBatchedPerNamespaceAndMetric) {
-  auto web = client_.getRawMetric("qps", "shop", selector("app=web"), api::Selector::everything());
+  auto web = client_.getRawMetric("qps", "shop", selector("app=web"), api::Selector::everything(), kMaxAge);
   ASSERT_TRUE(web.ok()) << web.error().message;
   ASSERT_EQ(web->metrics.size(), 1u);  // db-1's value is another workload's
   EXPECT_EQ(web->metrics.at("web-1").value, 10000);
-  auto db = client_.getRawMetric("qps", "shop", selector("app=db"), api::Selector::everything());
+  auto db = client_.getRawMetric("qps", "shop", selector("app=db"), api::Selector::everything(), kMaxAge);
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(db->metrics.at("db-1").value, 99000);
   EXPECT_EQ(transport_->count("GET", kShopQps), 1);

@@ -59,7 +59,7 @@ class Adapter {
     metrics_ = std::make_unique<RestMetricsClient>(*rest_, *discovery_);
   }
 
-  Result<PodMetricsResult> cpu() { return metrics_->getResourceMetric("cpu", "shop", api::Selector::everything(), ""); }
+  Result<PodMetricsResult> cpu() { return metrics_->getResourceMetric("cpu", "shop", api::Selector::everything(), "", Duration::zero()); }
 
  private:
   std::string body_;

@@ -51,7 +51,7 @@ TEST(DemoReplay, GivesTheTrajectoryTheDaemonRecorded) {
 
   // As hack/demo.sh runs the daemon; hpa-sim makes a pod Ready 1 s + 2 s after its creation.
   ReplayOptions options;
-  options.syncPeriod = seconds(5);
+  options.controller.syncPeriod = seconds(5);
   options.controller.downscaleStabilizationWindow = seconds(30);
   options.readinessDelay = seconds(3);
   auto run = replay(**hpa, *target, *trace, options);
@@ -67,7 +67,7 @@ TEST(DemoReplay, GivesTheTrajectoryTheDaemonRecorded) {
     const std::int32_t want = r.replicas();
     bool seen = false;
     // The replica counts the replay had from one sync period before the sample to one after.
-    for (Duration at = std::max(Duration{0}, r.at - options.syncPeriod); at <= r.at + options.syncPeriod;
+    for (Duration at = std::max(Duration{0}, r.at - options.controller.syncPeriod); at <= r.at + options.controller.syncPeriod;
          at += std::chrono::milliseconds(100)) {
       seen = seen || replicasAt(*run, at) == want;
     }

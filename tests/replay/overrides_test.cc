@@ -87,7 +87,7 @@ TEST(Overrides, ReplayFlags) {
                           "horizontal-pod-autoscaler-initial-readiness-delay=10s"});
   ASSERT_TRUE(status.ok()) << status.error().message;
   EXPECT_EQ(s.options.controller.tolerance, 0.05);
-  EXPECT_EQ(s.options.syncPeriod, seconds(30));
+  EXPECT_EQ(s.options.controller.syncPeriod, seconds(30));
   EXPECT_EQ(s.options.controller.downscaleStabilizationWindow, seconds(60));
   EXPECT_EQ(s.options.readinessDelay, seconds(5));
   EXPECT_EQ(s.options.metricWindow, seconds(15));

@@ -48,7 +48,7 @@ struct Fixture {
     b.changes = {{seconds(30), 2, 4, "New size: 4; reason: y"}};
     b.peakReplicas = 4;
     b.finalReplicas = 4;
-    optionsB.syncPeriod = seconds(30);
+    optionsB.controller.syncPeriod = seconds(30);
   }
 };
 

@@ -61,7 +61,7 @@ Trace trace(const std::string& metric, SeriesKind kind, std::initializer_list<st
 
 ReplayOptions options(Duration sync = seconds(15)) {
   ReplayOptions o;
-  o.syncPeriod = sync;
+  o.controller.syncPeriod = sync;
   o.readinessDelay = seconds(0);
   return o;
 }
