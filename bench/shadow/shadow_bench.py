@@ -228,7 +228,7 @@ current-context: bench
         self.procs["hpa-controller"] = subprocess.Popen(
             [self.a.controller, "--shadow", "--kubeconfig", self.kubeconfigs["shadow"], "--namespace", self.ns,
              "--leader-elect-resource-namespace", "default", "--address", "127.0.0.1", "--port", str(self.shadow_port),
-             "--secure-port=0", "-v", "2"], stdout=logf, stderr=logf, stdin=subprocess.DEVNULL, env=env)
+             "--secure-port=0", "-v", "2"] + self.a.shadow_flags.split(), stdout=logf, stderr=logf, stdin=subprocess.DEVNULL, env=env)
 
     def scrape(self):
         with urllib.request.urlopen(f"http://127.0.0.1:{self.shadow_port}/metrics", timeout=10) as r:
@@ -335,6 +335,9 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
     p.add_argument("--min-agreement", type=float, default=99.0)
+    p.add_argument("--shadow-flags", default="--behavior-stabilization=1.20",
+                   help="more flags for hpa-controller --shadow (default: the stabilization rules of "
+                        "kube-controller-manager 1.20, which the bench runs beside)")
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5

@@ -47,6 +47,7 @@ struct Pod {
   std::string resourceVersion;
   Labels labels;
   std::string phase;
+  std::optional<Time> creationTimestamp;
   std::optional<Time> deletionTimestamp;
   std::optional<Time> startTime;
   std::optional<PodReadyCondition> ready;

@@ -93,6 +93,7 @@ Result<Pod> decodePod(const nlohmann::json& j) {
   p.namespace_ = meta.string("namespace").value_or("");
   p.resourceVersion = meta.string("resourceVersion").value_or("");
   if (auto labels = meta.stringMap("labels")) p.labels = Labels::fromMap(*labels);
+  p.creationTimestamp = meta.time("creationTimestamp");
   p.deletionTimestamp = meta.time("deletionTimestamp");
   if (auto owner = detail::readControllerRef(meta)) p.controller = PodOwner{owner->kind, owner->name};
 
@@ -122,6 +123,7 @@ nlohmann::json encodePod(const Pod& p) {
   if (!p.namespace_.empty()) meta["namespace"] = p.namespace_;
   if (!p.resourceVersion.empty()) meta["resourceVersion"] = p.resourceVersion;
   if (!p.labels.empty()) meta["labels"] = p.labels.toMap();
+  if (p.creationTimestamp) meta["creationTimestamp"] = formatRFC3339(*p.creationTimestamp);
   if (p.deletionTimestamp) meta["deletionTimestamp"] = formatRFC3339Nano(*p.deletionTimestamp);
   if (p.controller) {
     meta["ownerReferences"] =

@@ -20,6 +20,7 @@
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
 #include "metricsclient/metrics_client.h"
+#include "replicacalc/normalization.h"
 #include "replicacalc/pod_grouping.h"
 
 namespace hpa::controller {
@@ -38,6 +39,8 @@ struct ControllerOptions {
   // Gate HPAGeneration (beta, on in v1.37): write status.observedGeneration. Servers that do not
   // know the field drop it; the controller notices and stops writing it (see below).
   bool writeObservedGeneration = true;
+  // --behavior-stabilization: how behavior's windows combine (current upstream, or 1.18-1.20's).
+  replicacalc::BehaviorStabilization behaviorStabilization = replicacalc::BehaviorStabilization::Current;
   // The writers are dry-run ones (shadow mode): the logs say "would" where they said
   // "successfully", and a rescale is not recorded in the history (it was not made; the one the
   // other controller makes is, through recordObservedRescale).
@@ -70,6 +73,9 @@ struct DecideOptions {
   // Read the metrics now rather than reuse an answer fetched for another HPA (the other
   // controller read its own moments ago).
   bool freshMetrics = false;
+  // Leave out pods created at or after this time: the other controller listed its pods before
+  // the rescale that created them.
+  std::optional<Time> podsCreatedBefore;
 };
 
 struct ReconcileResult {

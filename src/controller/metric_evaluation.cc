@@ -111,7 +111,9 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
   pods.reserve(listed->size());
   const bool byOwner = controls_.podSelection == PodSelection::OwnerReferences;
   auto& notOwned = report_.controls.podsNotOwned;
+  const Time createdBefore = decide_ && decide_->podsCreatedBefore ? *decide_->podsCreatedBefore : Time::max();
   for (const auto& p : *listed) {
+    if (p->creationTimestamp && *p->creationTimestamp >= createdBefore) continue;
     if (byOwner) {
       auto owned = controlledByTarget(*p);
       if (!owned.ok()) return owned.error().wrap("resolving the owners of pod {}: {}", p->name, owned.error().message);

@@ -404,7 +404,8 @@ void HorizontalController::Reconcile::storeHistory() {
 
 std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
                                                        std::int32_t minReplicas) {
-  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, hpa_.spec.maxReplicas, now_};
+  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, hpa_.spec.maxReplicas, now_,
+                                        c_.options_.behaviorStabilization};
   auto& h = history();
   replicacalc::NormalizationResult result =
       hpa_.spec.behavior

@@ -172,6 +172,51 @@ std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::Timesta
   return saturate(result);
 }
 
+namespace {
+
+// Up to the lowest recommendation of the scale-up window, down to the highest of the scale-down
+// window; entries exactly at a cutoff belong to neither. Records the proposal.
+std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendations, const NormalizationInput& in,
+                       const NormalizationResult& r) {
+  const Time upCutoff = in.now - std::chrono::seconds(r.upWindowSeconds);
+  const Time downCutoff = in.now - std::chrono::seconds(r.downWindowSeconds);
+  std::int32_t upRecommendation = in.proposedReplicas;
+  std::int32_t downRecommendation = in.proposedReplicas;
+  std::optional<size_t> oldIndex;
+  for (size_t i = 0; i < recommendations.size(); ++i) {
+    const auto& rec = recommendations[i];
+    if (rec.timestamp > upCutoff) upRecommendation = std::min(upRecommendation, rec.replicas);
+    if (rec.timestamp > downCutoff) downRecommendation = std::max(downRecommendation, rec.replicas);
+    if (rec.timestamp < upCutoff && rec.timestamp < downCutoff) oldIndex = i;
+  }
+  std::int32_t stabilized = in.currentReplicas;
+  if (stabilized < upRecommendation) stabilized = upRecommendation;
+  if (stabilized > downRecommendation) stabilized = downRecommendation;
+  record(recommendations, oldIndex, in.proposedReplicas, in.now);
+  return stabilized;
+}
+
+// kube-controller-manager 1.18-1.20 (BehaviorStabilization::Kubernetes120): the window of the
+// proposal's direction alone, its lowest (up) or highest (down) recommendation, the proposal
+// included; a recommendation older than both windows is replaced by the proposal.
+std::int32_t stabilizeAsKubernetes120(std::vector<api::TimestampedRecommendation>& recommendations,
+                                      const NormalizationInput& in, const NormalizationResult& r) {
+  const bool up = in.proposedReplicas >= in.currentReplicas;
+  const Time cutoff = in.now - std::chrono::seconds(up ? r.upWindowSeconds : r.downWindowSeconds);
+  const Time obsolete = in.now - std::chrono::seconds(std::max(r.upWindowSeconds, r.downWindowSeconds));
+  std::int32_t stabilized = in.proposedReplicas;
+  std::optional<size_t> oldIndex;
+  for (size_t i = 0; i < recommendations.size(); ++i) {
+    const auto& rec = recommendations[i];
+    if (rec.timestamp > cutoff) stabilized = up ? std::min(stabilized, rec.replicas) : std::max(stabilized, rec.replicas);
+    if (rec.timestamp < obsolete) oldIndex = i;
+  }
+  record(recommendations, oldIndex, in.proposedReplicas, in.now);
+  return stabilized;
+}
+
+}  // namespace
+
 NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
                                           const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
                                           const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
@@ -189,23 +234,9 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   r.upWindowSeconds = up.stabilizationWindowSeconds.value_or(0);
   r.downWindowSeconds = *down.stabilizationWindowSeconds;
 
-  // Stabilization: up to the lowest recommendation of the scale-up window, down to the highest
-  // of the scale-down window; entries exactly at a cutoff belong to neither.
-  const Time upCutoff = in.now - std::chrono::seconds(r.upWindowSeconds);
-  const Time downCutoff = in.now - std::chrono::seconds(r.downWindowSeconds);
-  std::int32_t upRecommendation = in.proposedReplicas;
-  std::int32_t downRecommendation = in.proposedReplicas;
-  std::optional<size_t> oldIndex;
-  for (size_t i = 0; i < recommendations.size(); ++i) {
-    const auto& rec = recommendations[i];
-    if (rec.timestamp > upCutoff) upRecommendation = std::min(upRecommendation, rec.replicas);
-    if (rec.timestamp > downCutoff) downRecommendation = std::max(downRecommendation, rec.replicas);
-    if (rec.timestamp < upCutoff && rec.timestamp < downCutoff) oldIndex = i;
-  }
-  std::int32_t stabilized = in.currentReplicas;
-  if (stabilized < upRecommendation) stabilized = upRecommendation;
-  if (stabilized > downRecommendation) stabilized = downRecommendation;
-  record(recommendations, oldIndex, in.proposedReplicas, in.now);
+  const std::int32_t stabilized = in.stabilization == BehaviorStabilization::Kubernetes120
+                                      ? stabilizeAsKubernetes120(recommendations, in, r)
+                                      : stabilize(recommendations, in, r);
   r.stabilized = stabilized;
   if (stabilized != in.proposedReplicas) {
     r.ableToScale = in.proposedReplicas >= in.currentReplicas

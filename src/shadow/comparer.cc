@@ -97,10 +97,13 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   controller::DecideOptions options;
   options.currentReplicas = after.status.currentReplicas;
   options.freshMetrics = true;
+  const bool rescaled = after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime;
+  // The pods their rescale created: they listed pods before it, we after.
+  if (rescaled) options.podsCreatedBefore = *after.status.lastScaleTime;
   auto decided = controller_.decide(asTheySawIt, options);
   // Then their rescale, if they made one, joins the history our `behavior` policies count (ours
   // are dry runs, not recorded).
-  if (after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime) {
+  if (rescaled) {
     controller_.recordObservedRescale(after, after.status.currentReplicas, after.status.desiredReplicas,
                                       *after.status.lastScaleTime);
   }

@@ -129,3 +129,32 @@ TEST_F(ReconcileTest, ADryRunRecordsTheRescalesItIsToldOfNotItsOwn) {
 
 }  // namespace
 }  // namespace hpa::controller
+
+namespace hpa::controller {
+namespace {
+
+using namespace hpa::controller::fixture;
+
+TEST_F(ReconcileTest, DecideLeavesOutPodsCreatedAfterTheGivenTime) {
+  controller().hpaAdded("default/web");
+  setScale(3);
+  setPods(3, 60);  // 120 % of the target: 4 replicas wanted
+  // A pod the other controller's rescale created after it listed its pods: no metrics yet.
+  api::Pod created = PodBuilder("web-new").label("app", "web").container("app", 100).build();
+  created.phase = "Pending";
+  created.creationTimestamp = clock_.now();
+  pods_.add(created);
+
+  auto counted = controller().decide(hpa_, DecideOptions{});
+  ASSERT_TRUE(counted.status.ok());
+  EXPECT_EQ(counted.report.desiredReplicas, 3) << "the pending pod, assumed idle, cancels the scale-up";
+
+  DecideOptions options;
+  options.podsCreatedBefore = clock_.now();
+  auto left = controller().decide(hpa_, options);
+  ASSERT_TRUE(left.status.ok());
+  EXPECT_EQ(left.report.desiredReplicas, 4) << "the three pods the other controller counted";
+}
+
+}  // namespace
+}  // namespace hpa::controller

@@ -170,5 +170,43 @@ TEST(RecordScaleEvent, ReplacesTheLastOutdatedEvent) {
   EXPECT_EQ(down[0].replicaChange, 3);
 }
 
+// The scenario of kubernetes#96671 (scale-up window 30 s, scale-down window 60 s): recommendations
+// of 4 twenty seconds ago, now a proposal of 1 at 2 replicas.
+api::HorizontalPodAutoscalerBehavior windows30And60() {
+  api::HPAScalingRules up;
+  up.stabilizationWindowSeconds = 30;
+  api::HPAScalingRules down;
+  down.stabilizationWindowSeconds = 60;
+  return api::HorizontalPodAutoscalerBehavior{up, down};
+}
+
+TEST(WithBehavior, CurrentStabilizationNeverTurnsALowProposalIntoAScaleUp) {
+  std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(20)}};
+  auto r = normalizeWithBehavior(recs, {}, {}, windows30And60(), input(2, 1), minutes(5));
+  EXPECT_EQ(r.stabilized, 2);  // held between min(4, 1) = 1 and max(4, 1) = 4, from the current 2
+  EXPECT_EQ(r.desired, 2);
+  EXPECT_EQ(r.ableToScale.reason, "ScaleDownStabilized");
+}
+
+TEST(WithBehavior, Kubernetes120StabilizationTakesTheWindowOfTheProposalsDirection) {
+  std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(20)}};
+  NormalizationInput in = input(2, 1);
+  in.stabilization = BehaviorStabilization::Kubernetes120;
+  auto r = normalizeWithBehavior(recs, {}, {}, windows30And60(), in, minutes(5));
+  EXPECT_EQ(r.stabilized, 4) << "1.20: the highest of the scale-down window, above the current size";
+  EXPECT_EQ(r.desired, 4);
+  EXPECT_EQ(r.ableToScale.reason, "ScaleDownStabilized");
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs.back().replicas, 1) << "the proposal is recorded";
+
+  // A proposal at or above the current size: the lowest of the scale-up window.
+  std::vector<api::TimestampedRecommendation> low{{2, kNow - seconds(20)}, {1, kNow - seconds(40)}};
+  NormalizationInput upIn = input(2, 5);
+  upIn.stabilization = BehaviorStabilization::Kubernetes120;
+  auto u = normalizeWithBehavior(low, {}, {}, windows30And60(), upIn, minutes(5));
+  EXPECT_EQ(u.stabilized, 2) << "40 s ago is outside the 30 s scale-up window";
+  EXPECT_EQ(u.ableToScale.reason, "ScaleUpStabilized");
+}
+
 }  // namespace
 }  // namespace hpa::replicacalc
