@@ -5,7 +5,9 @@ out, paginated lists and watches that resume from the last resourceVersion.
 """
 import http.client
 import json
+import os
 import ssl
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -103,3 +105,29 @@ class Kube:
                 time.sleep(0.2)  # connection trouble or a quiet stream: re-watch from where we are
             finally:
                 conn.close()
+
+
+def user_kubeconfig(root, env, directory, user):
+    """A client certificate of `user` in system:masters, signed by the local cluster's CA, and a
+    kubeconfig for it in `directory`: each program under test gets one, so the apiserver's audit
+    log tells their requests apart. `env`: the cluster's env file as a dict."""
+    pki = env["PKI_DIR"]
+    subprocess.run(["bash", "-c", f'source "{root}/hack/lib/pki.sh" && hpa_pki_req_config "{pki}" && '
+                    f'hpa_pki_leaf "{pki}" ca "{user}" "/O=system:masters/CN={user}" client rsa && '
+                    f'rm -f "{pki}/req.cnf"'], check=True)
+    path = os.path.join(directory, f"{user}.kubeconfig")
+    with open(path, "w") as f:
+        f.write(f"""apiVersion: v1
+kind: Config
+clusters:
+- name: bench
+  cluster: {{server: "{env['APISERVER_URL']}", certificate-authority: "{env['CA_CERT']}"}}
+users:
+- name: {user}
+  user: {{client-certificate: "{pki}/{user}.crt", client-key: "{pki}/{user}.key"}}
+contexts:
+- name: bench
+  context: {{cluster: bench, user: {user}}}
+current-context: bench
+""")
+    return path

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import audit  # noqa: E402
 import memory  # noqa: E402
 import report  # noqa: E402
-from kube import ApiError, Kube  # noqa: E402
+from kube import ApiError, Kube, user_kubeconfig  # noqa: E402
 from observer import Observer  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -170,28 +170,8 @@ class Bench:
         self.kube = Kube(self.env["APISERVER_URL"], self.env["CA_CERT"], self.env["ADMIN_CERT"], self.env["ADMIN_KEY"])
         # One client certificate (system:masters) and kubeconfig per controller under test, so
         # the audit log tells their requests apart.
-        pki = self.env["PKI_DIR"]
-        self.kubeconfigs = {}
-        for controller, user in USERS.items():
-            subprocess.run(["bash", "-c", f'source "{ROOT}/hack/lib/pki.sh" && hpa_pki_req_config "{pki}" && '
-                            f'hpa_pki_leaf "{pki}" ca "{user}" "/O=system:masters/CN={user}" client rsa && '
-                            f'rm -f "{pki}/req.cnf"'], check=True)
-            path = os.path.join(self.dir, f"{user}.kubeconfig")
-            with open(path, "w") as f:
-                f.write(f"""apiVersion: v1
-kind: Config
-clusters:
-- name: bench
-  cluster: {{server: "{self.env['APISERVER_URL']}", certificate-authority: "{self.env['CA_CERT']}"}}
-users:
-- name: {user}
-  user: {{client-certificate: "{pki}/{user}.crt", client-key: "{pki}/{user}.key"}}
-contexts:
-- name: bench
-  context: {{cluster: bench, user: {user}}}
-current-context: bench
-""")
-            self.kubeconfigs[controller] = path
+        self.kubeconfigs = {controller: user_kubeconfig(ROOT, self.env, self.dir, user)
+                            for controller, user in USERS.items()}
 
     def start_sim(self):
         with open(os.path.join(self.dir, "scenario.yaml"), "w") as f:

@@ -31,7 +31,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scale"))
 import audit  # noqa: E402
-from kube import Kube  # noqa: E402
+from kube import Kube, user_kubeconfig  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 USERS = {"shadow": "bench-shadow", "kcm": "bench-kcm-hpa"}
@@ -123,30 +123,7 @@ class Run:
                 k, v = line.rstrip("\n").split("=", 1)
                 self.env[k] = v
         self.kube = Kube(self.env["APISERVER_URL"], self.env["CA_CERT"], self.env["ADMIN_CERT"], self.env["ADMIN_KEY"])
-        self.kubeconfigs = {who: self.user_kubeconfig(user) for who, user in USERS.items()}
-
-    def user_kubeconfig(self, user):
-        """A client certificate (system:masters) of its own, so the audit log tells the two apart."""
-        pki = self.env["PKI_DIR"]
-        subprocess.run(["bash", "-c", f'source "{ROOT}/hack/lib/pki.sh" && hpa_pki_req_config "{pki}" && '
-                        f'hpa_pki_leaf "{pki}" ca "{user}" "/O=system:masters/CN={user}" client rsa && rm -f "{pki}/req.cnf"'],
-                       check=True)
-        path = os.path.join(self.dir, f"{user}.kubeconfig")
-        with open(path, "w") as f:
-            f.write(f"""apiVersion: v1
-kind: Config
-clusters:
-- name: bench
-  cluster: {{server: "{self.env['APISERVER_URL']}", certificate-authority: "{self.env['CA_CERT']}"}}
-users:
-- name: {user}
-  user: {{client-certificate: "{pki}/{user}.crt", client-key: "{pki}/{user}.key"}}
-contexts:
-- name: bench
-  context: {{cluster: bench, user: {user}}}
-current-context: bench
-""")
-        return path
+        self.kubeconfigs = {who: user_kubeconfig(ROOT, self.env, self.dir, user) for who, user in USERS.items()}
 
     # ------------------------------------------------------------------ workloads
     def start_sim(self):

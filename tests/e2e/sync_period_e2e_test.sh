@@ -27,18 +27,8 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-wait_for() { # <seconds> <description> <command...>: polls the command once a second.
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck disable=SC1091
+source "$(dirname "$0")/lib/e2e.sh"
 replicas() { "${K[@]}" get -n "$NS" deployment/quick -o jsonpath='{.spec.replicas}'; }
 reconciles() {
   curl -s "http://127.0.0.1:$PORT/metrics" |
@@ -98,7 +88,6 @@ pass "quick reconciled on its own 2 s period ($BEFORE -> $(reconciles) in 6 s)"
 [ "$(replicas)" -eq 2 ] || fail "quick scaled at its target: $(replicas) replicas"
 
 # The load step: 400m over 2 pods, 200 % of the request: 8 replicas wanted (limited to 4 at once).
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 START=$(now_ms)
 curl -sf -X POST "http://127.0.0.1:$CONTROL/set" -d '[{"workload": "quick", "cpu": "400m"}]' >/dev/null ||
   fail "hpa-sim did not take the load step"
