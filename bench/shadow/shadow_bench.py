@@ -312,7 +312,7 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
     p.add_argument("--min-agreement", type=float, default=99.0)
-    p.add_argument("--shadow-flags", default="--behavior-stabilization=1.20",
+    p.add_argument("--shadow-flags", default="--decision-rules=1.20",
                    help="more flags for hpa-controller --shadow (default: the stabilization rules of "
                         "kube-controller-manager 1.20, which the bench runs beside)")
     a = p.parse_args()

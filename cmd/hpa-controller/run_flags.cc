@@ -93,7 +93,7 @@ const std::vector<Setting>& settings() {
       setting("address", "the IP address on which to serve the --port port", &DaemonOptions::address),
       setting("namespace", "watch and scale HPAs of this namespace only (default: all namespaces)", &DaemonOptions::namespace_),
       setting("persist-history", "persist stabilization and behavior history on each HPA (annotation) so restarts and failovers keep it", &DaemonOptions::persistHistory),
-      setting("behavior-stabilization", "how the stabilization windows of an HPA's behavior combine: current (upstream since 1.21) or 1.20 (kube-controller-manager 1.18 to 1.20, where a proposal below the current size can scale up to a recent higher recommendation); set 1.20 in shadow mode beside such a kube-controller-manager", &DaemonOptions::behaviorStabilization),
+      setting("decision-rules", "whose rules decide where kube-controller-manager versions differ: current (upstream today) or 1.20 (kube-controller-manager 1.18 to 1.20: a usage ratio of exactly 1 + tolerance scales, and behavior's stabilization takes the window of the proposal's direction alone, so a low proposal can scale up to a recent higher recommendation); set 1.20 in shadow mode beside such a kube-controller-manager", &DaemonOptions::decisionRules),
       setting("shadow", "run beside another HPA controller (kube-controller-manager's) and write nothing: no scale, status, annotation or Event; compare each of its decisions with ours (hpa_controller_shadow_* on /metrics, a log line per divergence); the default Lease name gains -shadow", &DaemonOptions::shadow),
   };
   return all;

@@ -39,8 +39,8 @@ struct ControllerOptions {
   // Gate HPAGeneration (beta, on in v1.37): write status.observedGeneration. Servers that do not
   // know the field drop it; the controller notices and stops writing it (see below).
   bool writeObservedGeneration = true;
-  // --behavior-stabilization: how behavior's windows combine (current upstream, or 1.18-1.20's).
-  replicacalc::BehaviorStabilization behaviorStabilization = replicacalc::BehaviorStabilization::Current;
+  // --decision-rules: current upstream's, or kube-controller-manager 1.18-1.20's where they differ.
+  replicacalc::DecisionRules decisionRules = replicacalc::DecisionRules::Current;
   // The writers are dry-run ones (shadow mode): the logs say "would" where they said
   // "successfully", and a rescale is not recorded in the history (it was not made; the one the
   // other controller makes is, through recordObservedRescale).

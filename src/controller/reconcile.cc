@@ -133,7 +133,7 @@ HorizontalController::Reconcile::Reconcile(HorizontalController& controller, con
       originalStatus_(hpa.status),
       key_(std::move(key)),
       now_(controller.deps_.clock.now()),
-      tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance)),
+      tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance, controller.options_.decisionRules)),
       controls_(parseControls(hpa)) {
   report_.key = key_;
   report_.controls.controls = controls_;
@@ -405,7 +405,7 @@ void HorizontalController::Reconcile::storeHistory() {
 std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
                                                        std::int32_t minReplicas) {
   replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, hpa_.spec.maxReplicas, now_,
-                                        c_.options_.behaviorStabilization};
+                                        c_.options_.decisionRules};
   auto& h = history();
   replicacalc::NormalizationResult result =
       hpa_.spec.behavior

@@ -161,7 +161,7 @@ controller::ControllerOptions controllerOptions(const ValidatedOptions& options)
   c.cpuInitializationPeriod = options.cpuInitializationPeriod;
   c.delayOfInitialReadinessStatus = options.initialReadinessDelay;
   c.dryRun = options.raw.shadow;
-  c.behaviorStabilization = options.behaviorStabilization;
+  c.decisionRules = options.decisionRules;
   return c;
 }
 

@@ -75,11 +75,11 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
       return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
     }
   }
-  if (o.behaviorStabilization == "1.20") {
-    v.behaviorStabilization = replicacalc::BehaviorStabilization::Kubernetes120;
-  } else if (o.behaviorStabilization != "current") {
-    return Error::format("invalid value {} for --behavior-stabilization: must be current or 1.20",
-                         quote(o.behaviorStabilization));
+  if (o.decisionRules == "1.20") {
+    v.decisionRules = replicacalc::DecisionRules::Kubernetes120;
+  } else if (o.decisionRules != "current") {
+    return Error::format("invalid value {} for --decision-rules: must be current or 1.20",
+                         quote(o.decisionRules));
   }
   v.leaseName = o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
   return v;

@@ -45,9 +45,9 @@ struct DaemonOptions {
   std::string address = "0.0.0.0";                   // --address (for --port)
   std::string namespace_;                            // --namespace: watch one namespace only
   bool persistHistory = true;                        // --persist-history
-  // How behavior's stabilization windows combine: "current" (upstream since 1.21) or "1.20"
-  // (kube-controller-manager 1.18-1.20), to agree with an older controller in shadow mode.
-  std::string behaviorStabilization = "current";     // --behavior-stabilization
+  // Whose rules decide where versions differ: "current" upstream's, or "1.20" (those of
+  // kube-controller-manager 1.18-1.20), to agree with such a controller (replicacalc/decision_rules.h).
+  std::string decisionRules = "current";     // --decision-rules
   // Beside another HPA controller: decide, compare with its decisions, write nothing.
   bool shadow = false;                               // --shadow
 };
@@ -69,7 +69,7 @@ struct ValidatedOptions {
   // --leader-elect-resource-name; in shadow mode its default gains "-shadow", so a shadow runs
   // beside the controller it watches (each with its own leader) without taking that Lease.
   std::string leaseName;
-  replicacalc::BehaviorStabilization behaviorStabilization = replicacalc::BehaviorStabilization::Current;
+  replicacalc::DecisionRules decisionRules = replicacalc::DecisionRules::Current;
 };
 
 // One clear message for the first invalid value.

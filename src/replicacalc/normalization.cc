@@ -196,7 +196,7 @@ std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendati
   return stabilized;
 }
 
-// kube-controller-manager 1.18-1.20 (BehaviorStabilization::Kubernetes120): the window of the
+// kube-controller-manager 1.18-1.20 (DecisionRules::Kubernetes120): the window of the
 // proposal's direction alone, its lowest (up) or highest (down) recommendation, the proposal
 // included; a recommendation older than both windows is replaced by the proposal.
 std::int32_t stabilizeAsKubernetes120(std::vector<api::TimestampedRecommendation>& recommendations,
@@ -234,7 +234,7 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   r.upWindowSeconds = up.stabilizationWindowSeconds.value_or(0);
   r.downWindowSeconds = *down.stabilizationWindowSeconds;
 
-  const std::int32_t stabilized = in.stabilization == BehaviorStabilization::Kubernetes120
+  const std::int32_t stabilized = in.rules == DecisionRules::Kubernetes120
                                       ? stabilizeAsKubernetes120(recommendations, in, r)
                                       : stabilize(recommendations, in, r);
   r.stabilized = stabilized;

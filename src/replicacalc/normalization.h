@@ -7,6 +7,7 @@
 
 #include "api/history.h"
 #include "api/hpa.h"
+#include "replicacalc/decision_rules.h"
 #include "common/time.h"
 
 namespace hpa::replicacalc {
@@ -14,26 +15,13 @@ namespace hpa::replicacalc {
 // Normalization of a metric-based proposal (docs/behavior.md, section 6): stabilization over the
 // recent recommendations, then rate limits and min/max. The history lives with the caller.
 
-// How `behavior`'s stabilization windows combine (--behavior-stabilization).
-enum class BehaviorStabilization {
-  // Current upstream (Kubernetes 1.21 on): the result stays between the lowest recommendation
-  // of the scale-up window and the highest of the scale-down window, starting from the current
-  // size.
-  Current,
-  // kube-controller-manager 1.18 to 1.20: one window, chosen by the proposal's direction (the
-  // scale-up window when it is at least the current size, else the scale-down window), whose
-  // lowest (up) or highest (down) recommendation is taken. A low proposal can then scale *up*
-  // to a recent higher recommendation ("All metrics below target", kubernetes#96671).
-  Kubernetes120,
-};
-
 struct NormalizationInput {
   std::int32_t currentReplicas = 0;
   std::int32_t proposedReplicas = 0;  // max over the metric proposals
   std::int32_t minReplicas = 1;
   std::int32_t maxReplicas = 0;
   Time now;
-  BehaviorStabilization stabilization = BehaviorStabilization::Current;
+  DecisionRules rules = DecisionRules::Current;
 };
 
 // A condition to set, as computed (status "True"/"False").

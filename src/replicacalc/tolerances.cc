@@ -2,8 +2,8 @@
 
 namespace hpa::replicacalc {
 
-Tolerances tolerancesFor(const api::HorizontalPodAutoscalerSpec& spec, double clusterTolerance) {
-  Tolerances t{clusterTolerance, clusterTolerance};
+Tolerances tolerancesFor(const api::HorizontalPodAutoscalerSpec& spec, double clusterTolerance, DecisionRules rules) {
+  Tolerances t{clusterTolerance, clusterTolerance, rules};
   if (!spec.behavior) return t;
   const auto& b = *spec.behavior;
   if (b.scaleDown && b.scaleDown->tolerance) t.scaleDown = b.scaleDown->tolerance->asApproximateFloat();

@@ -1,6 +1,9 @@
 #include "replicacalc/normalization.h"
+#include "replicacalc/tolerances.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "api/defaults.h"
 
@@ -191,7 +194,7 @@ TEST(WithBehavior, CurrentStabilizationNeverTurnsALowProposalIntoAScaleUp) {
 TEST(WithBehavior, Kubernetes120StabilizationTakesTheWindowOfTheProposalsDirection) {
   std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(20)}};
   NormalizationInput in = input(2, 1);
-  in.stabilization = BehaviorStabilization::Kubernetes120;
+  in.rules = DecisionRules::Kubernetes120;
   auto r = normalizeWithBehavior(recs, {}, {}, windows30And60(), in, minutes(5));
   EXPECT_EQ(r.stabilized, 4) << "1.20: the highest of the scale-down window, above the current size";
   EXPECT_EQ(r.desired, 4);
@@ -202,10 +205,21 @@ TEST(WithBehavior, Kubernetes120StabilizationTakesTheWindowOfTheProposalsDirecti
   // A proposal at or above the current size: the lowest of the scale-up window.
   std::vector<api::TimestampedRecommendation> low{{2, kNow - seconds(20)}, {1, kNow - seconds(40)}};
   NormalizationInput upIn = input(2, 5);
-  upIn.stabilization = BehaviorStabilization::Kubernetes120;
+  upIn.rules = DecisionRules::Kubernetes120;
   auto u = normalizeWithBehavior(low, {}, {}, windows30And60(), upIn, minutes(5));
   EXPECT_EQ(u.stabilized, 2) << "40 s ago is outside the 30 s scale-up window";
   EXPECT_EQ(u.ableToScale.reason, "ScaleUpStabilized");
+}
+
+TEST(Tolerances, Kubernetes120MeasuresTheDistanceFromOne) {
+  Tolerances current{0.1, 0.1};
+  Tolerances old{0.1, 0.1, DecisionRules::Kubernetes120};
+  const double ratio = 55.0 / 50.0;  // 55 % of a 50 % target
+  EXPECT_TRUE(current.isWithin(ratio)) << "today: 1.1 <= 1.0 + 0.1";
+  EXPECT_FALSE(old.isWithin(ratio)) << "1.20: |1 - 1.1| = 0.10000000000000009 > 0.1";
+  EXPECT_TRUE(old.isWithin(1.05));
+  EXPECT_TRUE(old.isWithin(0.95));
+  EXPECT_FALSE(old.isWithin(std::nan("")));
 }
 
 }  // namespace
