@@ -14,7 +14,9 @@ enum class DecisionRules {
   //  - behavior's stabilization: one window, chosen by the proposal's direction (the scale-up
   //    window when it is at least the current size, else the scale-down window), whose lowest (up)
   //    or highest (down) recommendation is taken, so a low proposal can scale *up* to a recent
-  //    higher recommendation ("All metrics below target", kubernetes#96671).
+  //    higher recommendation ("All metrics below target", kubernetes#96671);
+  //  - behavior's policies: a period's starting count discounts only the changes of the limit's
+  //    own direction (a scale-up limit ignores the period's scale-downs, and the reverse).
   Kubernetes120,
 };
 

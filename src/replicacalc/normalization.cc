@@ -126,13 +126,16 @@ NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecomme
 
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                           const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now) {
+                          Time now, DecisionRules decisionRules) {
+  // 1.18-1.20 start the period from the scale-ups alone; today the scale-downs count too.
+  const bool both = decisionRules == DecisionRules::Current;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
   if (policy == api::kDisabledPolicySelect) return current;
   const bool pickMin = policy == api::kMinChangePolicySelect;
   std::int64_t result = pickMin ? kMaxInt32 : kMinInt32;
   for (const auto& p : rules.policies.value_or(std::vector<api::HPAScalingPolicy>{})) {
-    const std::int64_t start = current - changeInPeriod(p.periodSeconds, up, now) + changeInPeriod(p.periodSeconds, down, now);
+    const std::int64_t start = current - changeInPeriod(p.periodSeconds, up, now) +
+                               (both ? changeInPeriod(p.periodSeconds, down, now) : 0);
     std::int64_t proposed = 0;
     if (p.type == api::kPodsScalingPolicy) {
       proposed = start + p.value;
@@ -150,13 +153,16 @@ std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::Timestamp
 
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                             const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now) {
+                            Time now, DecisionRules decisionRules) {
+  // 1.18-1.20 start the period from the scale-downs alone; today the scale-ups count too.
+  const bool both = decisionRules == DecisionRules::Current;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
   if (policy == api::kDisabledPolicySelect) return current;
   const bool pickMin = policy == api::kMinChangePolicySelect;
   std::int64_t result = pickMin ? kMinInt32 : kMaxInt32;
   for (const auto& p : rules.policies.value_or(std::vector<api::HPAScalingPolicy>{})) {
-    const std::int64_t start = current - changeInPeriod(p.periodSeconds, up, now) + changeInPeriod(p.periodSeconds, down, now);
+    const std::int64_t start = current - (both ? changeInPeriod(p.periodSeconds, up, now) : 0) +
+                               changeInPeriod(p.periodSeconds, down, now);
     std::int64_t proposed = 0;
     if (p.type == api::kPodsScalingPolicy) {
       proposed = start - p.value;
@@ -249,14 +255,14 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   // Rate limits, and min/max in the direction of the change only.
   Limited result{stabilized, "DesiredWithinRange", kWithinRangeMsg};
   if (stabilized > in.currentReplicas) {
-    std::int32_t limit = scaleUpLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, up, in.now);
+    std::int32_t limit = scaleUpLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, up, in.now, in.rules);
     if (limit < in.currentReplicas) limit = in.currentReplicas;
     r.scaleUpLimit = limit;
     Limited upper = in.maxReplicas > limit ? Limited{limit, "ScaleUpLimit", kScaleUpLimitMsg}
                                            : Limited{in.maxReplicas, "TooManyReplicas", kTooManyMsg};
     if (stabilized > upper.replicas) result = upper;
   } else if (stabilized < in.currentReplicas) {
-    std::int32_t limit = scaleDownLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, down, in.now);
+    std::int32_t limit = scaleDownLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, down, in.now, in.rules);
     if (limit > in.currentReplicas) limit = in.currentReplicas;
     r.scaleDownLimit = limit;
     Limited lower = in.minReplicas < limit ? Limited{limit, "ScaleDownLimit", kScaleDownLimitMsg}

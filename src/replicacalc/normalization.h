@@ -59,12 +59,14 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
                                           const NormalizationInput& input, Duration window);
 
 // Policy limits (a policy's limit, docs/behavior.md section 6), exposed for tests and `explain`.
+// Each policy's period starts from the current count less what that period added and plus what
+// it removed (1.18-1.20: only the changes of the limit's own direction).
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                           const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now);
+                          Time now, DecisionRules decisionRules = DecisionRules::Current);
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                             const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now);
+                            Time now, DecisionRules decisionRules = DecisionRules::Current);
 
 // After a successful rescale with behavior set: marks events older than the longest policy
 // period of that direction outdated and stores the change in the last outdated slot (or appends).

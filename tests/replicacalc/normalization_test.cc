@@ -222,5 +222,14 @@ TEST(Tolerances, Kubernetes120MeasuresTheDistanceFromOne) {
   EXPECT_FALSE(old.isWithin(std::nan("")));
 }
 
+TEST(WithBehavior, Kubernetes120PoliciesCountOnlyTheirOwnDirection) {
+  // 6 -> 3 twenty seconds ago; now 3 replicas and "at most 2 pods per 30 s" up.
+  api::HPAScalingRules up;
+  up.policies = std::vector<api::HPAScalingPolicy>{{"Pods", 2, 30}};
+  const std::vector<api::TimestampedScaleEvent> down{{3, kNow - seconds(20), false}};
+  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow), 8) << "today: the period started at 6";
+  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, DecisionRules::Kubernetes120), 5) << "1.20: at 3";
+}
+
 }  // namespace
 }  // namespace hpa::replicacalc
