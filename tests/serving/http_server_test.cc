@@ -21,7 +21,7 @@ serving::PemCertificate certificate(const std::string& cn, const std::string& us
 
 Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings& tls, const std::string& path,
                                const std::string& authorization = "") {
-  auto transport = kube::makeCpprestTransport(base, tls, {seconds(5), seconds(5)});
+  auto transport = kube::makeCpprestTransport(base, tls, {seconds(60), seconds(60)});
   if (!transport.ok()) return transport.error();
   kube::HttpRequest request;
   request.pathAndQuery = path;
