@@ -16,11 +16,11 @@ namespace {
 using namespace hpa::kube;
 
 struct Outcome {
-  std::vector<api::WatchEvent> events;
+  std::vector<hpa::api::WatchEvent> events;
   bool failed = false;
 };
 
-bool sameEvents(const std::vector<api::WatchEvent>& a, const std::vector<api::WatchEvent>& b) {
+bool sameEvents(const std::vector<hpa::api::WatchEvent>& a, const std::vector<hpa::api::WatchEvent>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].type != b[i].type || a[i].object != b[i].object) return false;
