@@ -22,7 +22,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -32,22 +31,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scale"))
 import audit  # noqa: E402
 from kube import Kube, user_kubeconfig  # noqa: E402
+from scale_bench import daemon_environment, free_port, log  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 USERS = {"shadow": "bench-shadow", "kcm": "bench-kcm-hpa"}
 HPA_API = "/apis/autoscaling/v2beta2"
 CPU_REQUEST_MILLI = 100
-STARTED = time.time()
-
-
-def log(msg):
-    print(f"[{time.time() - STARTED:6.0f}s] {msg}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Workload:
@@ -199,8 +188,7 @@ class Run:
             kcm.append(f"--horizontal-pod-autoscaler-tolerance={self.a.kcm_tolerance}")
         self.start("kube-controller-manager", kcm)
         self.shadow_port = free_port()
-        with open(os.path.join(ROOT, "hack", "lib", "malloc-tunables")) as f:
-            env = dict(os.environ, GLIBC_TUNABLES=f.read().strip())  # as the image and the Deployment run it
+        env = daemon_environment()  # the allocator tuned as the image and the Deployment tune it
         logf = open(os.path.join(self.dir, "hpa-controller.log"), "wb")
         self.procs["hpa-controller"] = subprocess.Popen(
             [self.a.controller, "--shadow", "--kubeconfig", self.kubeconfigs["shadow"], "--namespace", self.ns,
