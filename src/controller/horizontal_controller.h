@@ -13,6 +13,7 @@
 #include "common/result.h"
 #include "controller/event_recorder.h"
 #include "controller/history_store.h"
+#include "controller/metric_failure_store.h"
 #include "controller/listers.h"
 #include "controller/reconcile_observer.h"
 #include "controller/reconcile_report.h"
@@ -134,6 +135,7 @@ class HorizontalController {
   std::array<std::mutex, 64> keyLocks_;
   HistoryStore history_;
   SelectorStore selectors_;
+  MetricFailureStore metricFailures_;  // for HPAs with a fallback (hpa-controller.io/fallback)
   NoopReconcileObserver noopObserver_;
   std::atomic<bool> observedGenerationAccepted_{true};
   std::mutex controlErrorsMu_;

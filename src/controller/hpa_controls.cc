@@ -84,7 +84,7 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 
 bool HpaControls::any() const {
   return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
-         requestsSource != replicacalc::RequestsSource::Spec || !errors.empty();
+         requestsSource != replicacalc::RequestsSource::Spec || fallback || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -132,6 +132,16 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.errors.push_back({kRequestsSourceAnnotation, *text, kInvalidControl,
                             fmt::format("{} {} is invalid: must be Spec or Actuated; Spec applies",
                                         kRequestsSourceAnnotation, quote(*text))});
+    }
+  }
+
+  if (const std::string* text = annotation(hpa, kFallbackAnnotation)) {
+    if (auto fallback = parseFallback(*text); fallback.ok()) {
+      out.fallback = *fallback;
+    } else {
+      out.errors.push_back({kFallbackAnnotation, *text, kInvalidControl,
+                            fmt::format("{} {} is invalid: {}; failed metrics block the decision as without it",
+                                        kFallbackAnnotation, quote(*text), fallback.error().message)});
     }
   }
   return out;

@@ -10,6 +10,7 @@
 
 #include "api/hpa.h"
 #include "common/time.h"
+#include "controller/fallback.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::controller {
@@ -47,6 +48,7 @@ struct HpaControls {
   bool paused = false;
   PodSelection podSelection = PodSelection::LabelSelector;
   replicacalc::RequestsSource requestsSource = replicacalc::RequestsSource::Spec;
+  std::optional<FallbackSpec> fallback;  // hpa-controller.io/fallback (fallback.h)
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

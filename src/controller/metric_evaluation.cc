@@ -35,6 +35,18 @@ std::string joinKeys(const std::vector<std::string>& keys) {
 
 const api::LabelSelector* ptr(const std::optional<api::LabelSelector>& s) { return s ? &*s : nullptr; }
 
+// A failed metric has no computed name; its spec says which one it is.
+std::string metricSpecLabel(const api::MetricSpec& m) {
+  if (m.resource) return fmt::format("{} resource", m.resource->name);
+  if (m.containerResource) {
+    return fmt::format("{} resource of container {}", m.containerResource->name, m.containerResource->container);
+  }
+  if (m.pods) return fmt::format("{} pods metric", m.pods->metric.name);
+  if (m.object) return fmt::format("{} object metric", m.object->metric.name);
+  if (m.external) return fmt::format("{} external metric", m.external->metric.name);
+  return m.type;
+}
+
 }  // namespace
 
 api::HorizontalPodAutoscalerCondition HorizontalController::Reconcile::unableToCompute(const std::string& reason,
@@ -151,6 +163,7 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
   report_.metrics.resize(specs.size());
 
   int invalidCount = 0;
+  int fallbackCount = 0;
   std::optional<Error> firstError;
   api::HorizontalPodAutoscalerCondition firstCondition;
   std::int32_t replicas = 0;
@@ -161,6 +174,7 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
     auto started = std::chrono::steady_clock::now();
     auto error = computeReplicasForMetric(specs[i], in, mr, failure);
     outcome.statuses[i] = mr.status;
+    if (!error) metricSucceeded(i);
 
     std::string action = kActionNone;
     if (!error && mr.proposal) {
@@ -171,7 +185,7 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
     c_.deps_.observer->metricComputation(
         action, errorLabel, std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - started), mr.type);
 
-    if (error) {
+    if (error && !fallBack(i, *error, scale.specReplicas, mr)) {
       if (invalidCount == 0) {
         firstCondition = failure;
         firstError = error;
@@ -179,9 +193,10 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
       ++invalidCount;
       continue;
     }
+    if (mr.fallback) ++fallbackCount;
     if (replicas == 0 || *mr.proposal > replicas) {  // max; ties keep the earlier metric
       replicas = *mr.proposal;
-      outcome.metricName = mr.name;
+      outcome.metricName = mr.fallback ? fmt::format("{} (fallback)", mr.fallback->metric) : mr.name;
     }
   }
 
@@ -194,12 +209,31 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
     condition(firstCondition.type, firstCondition.status, firstCondition.reason, firstCondition.message);
     outcome.replicas = -1;
     outcome.metricName.clear();
+    reportFallbackTransitions(0);
     return outcome;
   }
   condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound",
             fmt::format("the HPA was able to successfully calculate a replica count from {}", outcome.metricName));
+  reportFallbackTransitions(fallbackCount);
   outcome.replicas = replicas;
   return outcome;
+}
+
+bool HorizontalController::Reconcile::fallBack(std::size_t index, const Error& error, std::int32_t currentReplicas,
+                                               MetricReport& report) {
+  if (!controls_.fallback || isSpecError(error)) return false;  // a wrong spec is not an outage
+  const auto& spec = *controls_.fallback;
+  // A decision that keeps nothing sees one failure: its own.
+  const FailureRun run = decide_ ? FailureRun{now_, 1}
+                                 : c_.metricFailures_.failed(key_, index, hpa_.spec.metrics.size(), now_);
+  if (!fallbackDue(spec, run, now_)) return false;
+  report.fallback = FallbackReport{metricSpecLabel(hpa_.spec.metrics[index]), run, fallbackReplicas(spec, currentReplicas)};
+  report.proposal = report.fallback->replicas;
+  return true;
+}
+
+void HorizontalController::Reconcile::metricSucceeded(std::size_t index) {
+  if (controls_.fallback && !decide_) c_.metricFailures_.succeeded(key_, index);
 }
 
 std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(

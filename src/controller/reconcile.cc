@@ -78,6 +78,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   if (!*hpa) {
     deps_.logger.info("Horizontal Pod Autoscaler has been deleted", "HPA", key);
     history_.erase(key);
+    metricFailures_.erase(key);
     controlErrorsReported(key, "");
     result.deleted = true;
     result.report.branch = ReconcileBranch::Deleted;

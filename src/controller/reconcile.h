@@ -103,6 +103,13 @@ class HorizontalController::Reconcile {
   // Records, for explain, the pods whose requests-source matters for a utilization metric.
   void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
                         const std::string& container);
+  // hpa-controller.io/fallback (fallback.h): counts the failure of metric `index` and, once its
+  // fallback is due, fills the metric's proposal from it (true: the metric counts as valid).
+  bool fallBack(std::size_t index, const Error& error, std::int32_t currentReplicas, MetricReport& report);
+  void metricSucceeded(std::size_t index);
+  // The ScalingActive condition and the MetricFallback / MetricFallbackEnded events when
+  // `fallbackCount` failed metrics proposed their fallback (fallback_status.cc).
+  void reportFallbackTransitions(int fallbackCount);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
 

@@ -24,6 +24,14 @@ struct RecordedEvent {
   bool operator==(const RecordedEvent&) const = default;
 };
 
+// A failed metric that proposed its fallback's size instead (hpa-controller.io/fallback).
+struct FallbackReport {
+  std::string metric;         // which metric, from its spec ("cpu resource", "queue_depth external")
+  FailureRun run;             // the metric's failed syncs so far
+  std::int32_t replicas = 0;  // what it proposed
+  bool operator==(const FallbackReport&) const = default;
+};
+
 struct MetricReport {
   std::string type;                                      // spec.metrics[i].type
   std::string name;                                      // upstream's metric name text, once computed
@@ -31,6 +39,7 @@ struct MetricReport {
   std::optional<replicacalc::Calculation> calculation;   // the calculator's explanation
   std::optional<std::string> error;                      // the metric's error (inner text, as in its event)
   std::string conditionReason;                           // FailedGet...Metric when it failed
+  std::optional<FallbackReport> fallback;                // failed, and its fallback proposed instead
   api::MetricStatus status;                              // the status.currentMetrics entry
 };
 
@@ -41,6 +50,8 @@ struct ControlsReport {
   std::optional<std::int32_t> pausedScaleTo;
   bool pauseStarted = false;  // this reconcile saw the pause begin (ScalingPaused event)
   bool pauseEnded = false;    // ... or end (ScalingResumed event)
+  bool fallbackStarted = false;  // a failed metric's fallback began to propose (MetricFallback event)
+  bool fallbackEnded = false;    // ... or stopped (MetricFallbackEnded event)
   // Pods of a utilization metric whose in-place resize had not caught up: their request as in
   // spec and as actuated (requests-source says which one counted).
   struct ResizingPod {

@@ -51,6 +51,12 @@ json metricJson(const controller::MetricReport& m) {
     out["error"] = *m.error;
     out["conditionReason"] = m.conditionReason;
   }
+  if (m.fallback) {
+    out["fallback"] = {{"metric", m.fallback->metric},
+                       {"failures", m.fallback->run.failures},
+                       {"failingSince", formatRFC3339(m.fallback->run.since)},
+                       {"replicas", m.fallback->replicas}};
+  }
   if (m.calculation) out["calculation"] = calculationJson(*m.calculation);
   if (!m.status.type.empty()) out["current"] = api::encodeMetricStatus(m.status);
   return out;
@@ -80,7 +86,8 @@ json controlsJson(const controller::ControlsReport& r) {
            {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
            {"paused", c.paused},
            {"podSelection", controller::podSelectionName(c.podSelection)},
-           {"requestsSource", controller::requestsSourceName(c.requestsSource)}};
+           {"requestsSource", controller::requestsSourceName(c.requestsSource)},
+           {"fallback", c.fallback ? json(controller::formatFallback(*c.fallback)) : json(nullptr)}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
   for (const auto& p : r.resizingPods) {
@@ -125,6 +132,9 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
                        actuated ? p.actuatedRequest : p.specRequest, actuated ? "actuated" : "spec", p.specRequest,
                        p.actuatedRequest));
     }
+  }
+  if (c.fallback) {
+    line(fmt::format("  fallback ({}): {}", controller::kFallbackAnnotation, controller::formatFallback(*c.fallback)));
   }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
@@ -238,6 +248,10 @@ std::string explanationToText(const Explanation& e) {
     std::string head = m.name.empty() ? m.type : m.name;
     if (m.error) {
       line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason, *m.error));
+      if (m.fallback) {
+        line(fmt::format("      fallback: failing since {} ({} failed syncs): proposes {} replicas",
+                         formatRFC3339(m.fallback->run.since), m.fallback->run.failures, m.fallback->replicas));
+      }
       continue;
     }
     line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status),

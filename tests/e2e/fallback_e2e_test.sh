@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# hpa-controller.io/fallback on a live cluster: two HPAs at their target, one with a fallback
+# ("after=3,replicas=4"), one without. The metrics pipeline goes away (hpa-sim, which serves the
+# metrics APIs, is stopped): the one with the fallback is scaled to its fallback size and says
+# so in its condition and an Event; the one without keeps its size, as upstream's. When the
+# metrics return, the fallback ends.
+#
+#   fallback_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
+set -euo pipefail
+CONTROLLER=$1
+SIM=$2
+: "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
+# shellcheck disable=SC1091
+source "$HPA_E2E_DIR/env"
+K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
+NS=fallback-e2e-$$
+WORK=$(mktemp -d)
+PIDS=()
+SIM_PID=
+cleanup() {
+  local code=$?
+  for pid in "${PIDS[@]}" $SIM_PID; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}" $SIM_PID; do wait "$pid" 2>/dev/null || true; done
+  if [ $code -ne 0 ]; then
+    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
+  fi
+  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+  exit $code
+}
+trap cleanup EXIT
+# shellcheck disable=SC1091
+source "$(dirname "$0")/lib/e2e.sh"
+replicas() { "${K[@]}" get -n "$NS" "deployment/$1" -o jsonpath='{.spec.replicas}'; }
+active_reason() {
+  "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1" |
+    jq -r '.status.conditions[] | select(.type == "ScalingActive") | .reason'
+}
+events() { "${K[@]}" get events -n "$NS" --field-selector "involvedObject.name=$1,reason=$2" -o name | wc -l; }
+reason_is() { [ "$(active_reason "$1")" = "$2" ]; }
+has_event() { [ "$(events "$1" "$2")" -ge 1 ]; }
+at_target() {
+  "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1" |
+    jq -e '.status.currentMetrics[0].resource.current.averageUtilization == 50'
+}
+
+"${K[@]}" create namespace "$NS" >/dev/null
+wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
+for app in guarded plain; do
+  annotations="{hpa-controller.io/sync-period: 2s}"
+  [ "$app" = guarded ] && annotations="{hpa-controller.io/sync-period: 2s, hpa-controller.io/fallback: \"after=3,replicas=4\"}"
+  "${K[@]}" apply -f - >/dev/null <<YAML
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: $app, namespace: $NS}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: $app}}
+  template:
+    metadata: {labels: {app: $app}}
+    spec: {containers: [{name: app, image: example/$app, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: autoscaling/v2beta2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: $app
+  namespace: $NS
+  annotations: $annotations
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: $app}
+  minReplicas: 1
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+YAML
+done
+# 100m over 2 pods of 100m: 50 %, the target.
+cat >"$WORK/scenario.yaml" <<YAML
+workloads:
+- {name: guarded, namespace: $NS, selector: app=guarded, cpu: 100m}
+- {name: plain, namespace: $NS, selector: app=plain, cpu: 100m}
+YAML
+start_sim() {
+  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
+    --metrics-port "$(free_port)" --control-port "$(free_port)" --start-delay 1s --readiness-delay 1s \
+    --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
+    >>"$WORK/sim.out" 2>>"$WORK/sim.log" &
+  SIM_PID=$!
+}
+start_sim
+
+PORT=$(free_port)
+GLIBC_TUNABLES=$(cat "$(dirname "$0")/../../hack/lib/malloc-tunables") \
+  "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
+  --secure-port 0 --leader-elect=false -v 2 2>"$WORK/controller.log" &
+PIDS+=("$!")
+
+for app in guarded plain; do
+  wait_for 120 "$app holds 2 replicas at its target, on metrics" at_target "$app"
+done
+[ "$(replicas guarded)" -eq 2 ] && [ "$(replicas plain)" -eq 2 ] || fail "a workload scaled at its target"
+
+# The outage: nothing serves the metrics APIs any more.
+kill -TERM "$SIM_PID"
+wait "$SIM_PID" 2>/dev/null || true
+SIM_PID=
+START=$(now_ms)
+wait_for 60 "plain reports the failed metric" reason_is plain FailedGetResourceMetric
+while [ "$(replicas guarded)" -ne 4 ]; do
+  [ $(( $(now_ms) - START )) -le 60000 ] || fail "guarded did not reach its fallback size 4 within 60 s of the outage"
+  sleep 0.5
+done
+pass "guarded scaled to its fallback size 4 $(( $(now_ms) - START )) ms into the outage (3 failed syncs of 2 s)"
+[ "$(active_reason guarded)" = MetricFallback ] || fail "guarded's ScalingActive reason is $(active_reason guarded)"
+wait_for 20 "a MetricFallback Event on guarded" has_event guarded MetricFallback
+sleep 6  # three more syncs of plain's own
+[ "$(replicas plain)" -eq 2 ] || fail "plain (no fallback) changed size during the outage: $(replicas plain)"
+pass "plain kept 2 replicas through the outage, as upstream"
+[ "$(events guarded MetricFallback)" -eq 1 ] || fail "more than one MetricFallback Event: $(events guarded MetricFallback)"
+
+# The metrics return: the fallback ends (the stabilization window keeps the size for now).
+start_sim
+wait_for 120 "guarded's metrics decide again" reason_is guarded ValidMetricFound
+wait_for 20 "a MetricFallbackEnded Event on guarded" has_event guarded MetricFallbackEnded
+[ "$(replicas plain)" -eq 2 ] || fail "plain changed size after the outage: $(replicas plain)"
+pass "fallback: the guarded HPA fell back to 4 and returned to its metrics; the plain one kept its size"
