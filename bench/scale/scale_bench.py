@@ -238,7 +238,8 @@ class Bench:
         name, ns = w
         self.kube.request("POST", f"{HPA_API}/namespaces/{ns}/horizontalpodautoscalers", {
             "apiVersion": "autoscaling/v2beta2", "kind": "HorizontalPodAutoscaler",
-            "metadata": {"name": name, "namespace": ns, "labels": {"bench": "scale"}},
+            "metadata": {"name": name, "namespace": ns, "labels": {"bench": "scale"},
+                         "annotations": dict(a.split("=", 1) for a in self.a.hpa_annotation)},
             "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": name},
                      "minReplicas": 1, "maxReplicas": self.max_replicas,
                      "metrics": [{"type": "Resource", "resource": {
@@ -429,7 +430,7 @@ class Bench:
 
     def reset(self):
         """Same starting point for the next controller: load at target, every Deployment at
-        PODS replicas, HPAs recreated without status or annotations."""
+        PODS replicas, HPAs recreated without status or the controllers' annotations."""
         log("reset: load back to target, HPAs recreated, Deployments back to their size")
         self.set_load({n: self.base_milli for n, _ in self.workloads})
         for ns in self.namespaces:
@@ -524,6 +525,8 @@ def main():
     p.add_argument("--settle", type=int, default=20, help="pause between cold start and the steady window, seconds")
     p.add_argument("--latency-samples", type=int, default=30)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hpa-annotation", action="append", default=[], metavar="KEY=VALUE",
+                   help="an annotation on every HPA (repeatable), e.g. hpa-controller.io/fallback=after=3,replicas=2")
     p.add_argument("--controller-args", default="",
                    help="extra flags for hpa-controller, space-separated (the table is then not 'default flags')")
     p.add_argument("--hold", action="store_true",

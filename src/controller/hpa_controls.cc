@@ -84,7 +84,7 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 
 bool HpaControls::any() const {
   return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
-         requestsSource != replicacalc::RequestsSource::Spec || fallback || !errors.empty();
+         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -132,6 +132,16 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.errors.push_back({kRequestsSourceAnnotation, *text, kInvalidControl,
                             fmt::format("{} {} is invalid: must be Spec or Actuated; Spec applies",
                                         kRequestsSourceAnnotation, quote(*text))});
+    }
+  }
+
+  if (const std::string* text = annotation(hpa, kRecordDecisionAnnotation)) {
+    if (auto record = parseBool(*text)) {
+      out.recordDecision = *record;
+    } else {
+      out.errors.push_back({kRecordDecisionAnnotation, *text, kInvalidControl,
+                            fmt::format("{} {} is invalid: must be true or false; decisions are not recorded",
+                                        kRecordDecisionAnnotation, quote(*text))});
     }
   }
 

@@ -19,6 +19,7 @@ inline constexpr const char* kSyncPeriodAnnotation = "hpa-controller.io/sync-per
 inline constexpr const char* kPausedAnnotation = "hpa-controller.io/paused";
 inline constexpr const char* kPodSelectionAnnotation = "hpa-controller.io/pod-selection";
 inline constexpr const char* kRequestsSourceAnnotation = "hpa-controller.io/requests-source";
+inline constexpr const char* kRecordDecisionAnnotation = "hpa-controller.io/record-decision";
 inline constexpr const char* kSyncPeriodField = "spec.syncPeriodSeconds";
 
 // KEP-6003's bounds for a per-HPA sync period.
@@ -49,6 +50,7 @@ struct HpaControls {
   PodSelection podSelection = PodSelection::LabelSelector;
   replicacalc::RequestsSource requestsSource = replicacalc::RequestsSource::Spec;
   std::optional<FallbackSpec> fallback;  // hpa-controller.io/fallback (fallback.h)
+  bool recordDecision = false;           // write hpa-controller.io/last-decision (last_decision.h)
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

@@ -4,6 +4,7 @@
 
 #include "common/quote.h"
 #include "controller/conditions.h"
+#include "controller/last_decision.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
 
@@ -138,6 +139,7 @@ HorizontalController::Reconcile::Reconcile(HorizontalController& controller, con
       controls_(parseControls(hpa)) {
   report_.key = key_;
   report_.controls.controls = controls_;
+  report_.controls.lastDecisionStored = hpa.metadata.annotations.contains(kLastDecisionAnnotation);
   report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;

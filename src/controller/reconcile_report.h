@@ -52,6 +52,8 @@ struct ControlsReport {
   bool pauseEnded = false;    // ... or end (ScalingResumed event)
   bool fallbackStarted = false;  // a failed metric's fallback began to propose (MetricFallback event)
   bool fallbackEnded = false;    // ... or stopped (MetricFallbackEnded event)
+  // The HPA carries hpa-controller.io/last-decision (to be removed once it stops recording).
+  bool lastDecisionStored = false;
   // Pods of a utilization metric whose in-place resize had not caught up: their request as in
   // spec and as actuated (requests-source says which one counted).
   struct ResizingPod {

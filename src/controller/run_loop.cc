@@ -79,8 +79,17 @@ void RunLoop::registerHandlers() {
 void RunLoop::forgetKey(const std::string& key) {
   queue_.forget(key);
   intervals_->setInterval(key, std::nullopt);
+  if (settings_.decisions) settings_.decisions->forget(key);
   auto [ns, name] = splitKey(key);
   observer_.hpaDeleted(ns, name);
+}
+
+void RunLoop::publishDecision(const std::string& key, const ReconcileReport& report) {
+  const auto& controls = report.controls.controls;
+  if (!settings_.decisions || !leading_ || !(controls.recordDecision || report.controls.lastDecisionStored)) return;
+  auto hpa = hpas_.cache().get(key);
+  if (!hpa) return;
+  settings_.decisions->publish(*hpa, controls.recordDecision ? lastDecisionDocument(report, clock_.now()) : std::nullopt);
 }
 
 void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
@@ -163,6 +172,7 @@ void RunLoop::worker() {
     if (persister_ && report.history && (leading_ || handingOver_)) {
       if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
     }
+    publishDecision(*key, report);
     // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
     intervals_->setInterval(*key, report.controls.controls.syncPeriod);
     queue_.addRateLimited(*key);

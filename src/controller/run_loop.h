@@ -9,6 +9,7 @@
 
 #include "controller/history_annotation.h"
 #include "controller/horizontal_controller.h"
+#include "controller/last_decision.h"
 #include "controller/reconcile_observer.h"
 #include "controller/written_versions.h"
 #include "informer/informer.h"
@@ -23,6 +24,8 @@ struct RunLoopSettings {
   // Called once per sync period on the loop's own thread (the daemon forgets the custom metrics
   // API version then, as upstream does).
   std::function<void()> everySyncPeriod;
+  // Where the decisions of HPAs that record them go (null: not recorded, as in shadow mode).
+  DecisionPublisher* decisions = nullptr;
 };
 
 // The daemon's control loop around the reconcile, as upstream's HorizontalController.Run:
@@ -55,6 +58,8 @@ class RunLoop {
   void worker();
   void ticker();
   void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
+  // Hands the decision to settings_.decisions for an HPA that records it (or carries a stale one).
+  void publishDecision(const std::string& key, const ReconcileReport& report);
   void forgetKey(const std::string& key);
 
   HorizontalController& controller_;

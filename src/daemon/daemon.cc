@@ -308,7 +308,8 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, writtenVersions, clock,
                              logger.child("runner"),
                              controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
-                                                         [&metricsApi] { metricsApi.invalidate(); }});
+                                                         [&metricsApi] { metricsApi.invalidate(); },
+                                                         writes.decisions()});
   runner.registerHandlers();
   Shadow shadow(o.shadow, controller, caches.hpas, observer, runner, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);

@@ -3,6 +3,7 @@
 #include "controller/dry_run.h"
 #include "live/api_clients.h"
 #include "live/api_event_recorder.h"
+#include "live/decision_publisher.h"
 
 namespace hpa::daemon {
 
@@ -21,6 +22,7 @@ WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleCli
   auto events = std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"));
   stopEvents_ = [recorder = events.get()] { recorder->stop(); };
   events_ = std::move(events);
+  decisions_ = std::make_unique<live::ApiDecisionPublisher>(*clients.history, hpaApiVersion, logger.child("decisions"));
 }
 
 WriteSide::~WriteSide() = default;

@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/event_recorder.h"
+#include "controller/last_decision.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "controller/written_versions.h"
@@ -14,8 +15,9 @@
 
 namespace hpa::daemon {
 
-// Where the controller's writes go: to the API server (scale updates, HPA status, Events), or,
-// in shadow mode, nowhere (controller/dry_run.h: recorded as if they succeeded, never sent).
+// Where the controller's writes go: to the API server (scale updates, HPA status, Events,
+// recorded decisions), or, in shadow mode, nowhere (controller/dry_run.h: recorded as if they
+// succeeded, never sent).
 class WriteSide {
  public:
   WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
@@ -25,6 +27,8 @@ class WriteSide {
   controller::ScaleClient& scales() { return *scales_; }
   controller::StatusWriter& status() { return *status_; }
   controller::EventRecorder& events() { return *events_; }
+  // hpa-controller.io/last-decision writes; null in shadow mode (nothing is recorded).
+  controller::DecisionPublisher* decisions() { return decisions_.get(); }
   // Sends the Events still queued (a no-op in shadow mode).
   void stop();
 
@@ -33,6 +37,7 @@ class WriteSide {
   controller::ScaleClient* scales_;
   std::unique_ptr<controller::StatusWriter> status_;
   std::unique_ptr<controller::EventRecorder> events_;
+  std::unique_ptr<controller::DecisionPublisher> decisions_;
   std::function<void()> stopEvents_;
 };
 

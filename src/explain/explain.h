@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
 #include "controller/reconcile_report.h"
@@ -22,6 +24,8 @@ struct Explanation {
   bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
   controller::ReconcileReport report;
   std::optional<api::Scale> scaleUpdate;  // the Scale the controller would PUT
+  // The decision the daemon last recorded on the HPA (hpa-controller.io/last-decision), if any.
+  std::optional<nlohmann::json> recordedDecision;
 };
 
 // The HPA `key` ("ns/name") names, or the only HPA of the snapshot when `key` is empty.

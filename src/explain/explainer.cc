@@ -1,5 +1,7 @@
 #include "explain/explainer.h"
 
+#include "controller/last_decision.h"
+
 namespace hpa::explain {
 namespace {
 
@@ -41,6 +43,10 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
   out.historyGiven = historyGiven_.contains(key);
   out.report = std::move(result.report);
   if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
+  if (auto it = hpa.metadata.annotations.find(controller::kLastDecisionAnnotation); it != hpa.metadata.annotations.end()) {
+    auto recorded = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+    if (recorded.is_object()) out.recordedDecision = std::move(recorded);
+  }
   return out;
 }
 

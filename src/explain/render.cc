@@ -7,6 +7,7 @@
 
 #include "api/codec.h"
 #include "controller/decision_summary.h"
+#include "controller/last_decision.h"
 
 namespace hpa::explain {
 namespace {
@@ -87,7 +88,8 @@ json controlsJson(const controller::ControlsReport& r) {
            {"paused", c.paused},
            {"podSelection", controller::podSelectionName(c.podSelection)},
            {"requestsSource", controller::requestsSourceName(c.requestsSource)},
-           {"fallback", c.fallback ? json(controller::formatFallback(*c.fallback)) : json(nullptr)}};
+           {"fallback", c.fallback ? json(controller::formatFallback(*c.fallback)) : json(nullptr)},
+           {"recordDecision", c.recordDecision}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
   for (const auto& p : r.resizingPods) {
@@ -136,7 +138,27 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
   if (c.fallback) {
     line(fmt::format("  fallback ({}): {}", controller::kFallbackAnnotation, controller::formatFallback(*c.fallback)));
   }
+  if (c.recordDecision) {
+    line(fmt::format("  records its decisions ({}) in {}", controller::kRecordDecisionAnnotation,
+                     controller::kLastDecisionAnnotation));
+  }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
+}
+
+// What the daemon last recorded (hpa-controller.io/last-decision), as written: the live answer
+// above may differ, and the difference is often the question.
+void recordedDecisionText(const json& d, const std::function<void(std::string)>& line) {
+  // Anyone can edit an annotation: every field is read without trusting its type.
+  auto text = [](const json& object, const char* field) {
+    if (!object.is_object() || !object.contains(field)) return std::string("-");
+    const json& v = object[field];
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  const std::string why = d.contains("reason") ? text(d, "reason") : text(d, "branch");
+  const std::string limit = d.contains("limitedBy") ? "; limited by " + text(d["limitedBy"], "reason") : "";
+  line(fmt::format("recorded decision ({}):", controller::kLastDecisionAnnotation));
+  line(fmt::format("  at {}: {} -> {} replicas ({}){}", text(d, "time"), text(d, "currentReplicas"),
+                   text(d, "desiredReplicas"), why, limit));
 }
 
 // Upstream's metric names carry Go's dump of the metric selector; a table has no room for it.
@@ -221,6 +243,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
   out["history"] = r.history ? api::encodeAutoscalerHistory(*r.history) : json(nullptr);
   out["historyGiven"] = e.historyGiven;
   if (e.scaleUpdate) out["scaleUpdate"] = api::encodeScale(*e.scaleUpdate);
+  if (e.recordedDecision) out["recordedDecision"] = *e.recordedDecision;
   if (!r.error.empty()) out["error"] = r.error;
   return out;
 }
@@ -278,6 +301,7 @@ std::string explanationToText(const Explanation& e) {
                      n.scalingLimited.message));
   }
   if (r.controls.controls.any()) controlsText(r, line);
+  if (e.recordedDecision) recordedDecisionText(*e.recordedDecision, line);
   line("conditions:");
   for (const auto& c : r.status.conditions) line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));
   if (!r.events.empty()) {

@@ -100,6 +100,9 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
   const auto& grouping = view.grouping;
   calc.usageRatio = usageRatio;
   calc.readyPodCount = grouping.readyPodCount;
+  calc.unreadyPodCount = grouping.unreadyCount;
+  calc.missingPodCount = grouping.missingCount;
+  calc.ignoredPodCount = grouping.ignoredCount;
   const bool scaleUpWithUnready = grouping.unreadyCount > 0 && usageRatio > 1.0;
   if (!scaleUpWithUnready && grouping.missingCount == 0) {
     if (tolerances.isWithin(usageRatio)) {

@@ -35,6 +35,9 @@ struct Calculation {
   double usageRatio = 0;                     // first-pass ratio to the target
   std::optional<double> rebalancedRatio;     // the ratio after filling missing/unready pods
   std::int32_t readyPodCount = 0;            // pods counted (ready or, for object/external, Running+Ready)
+  std::int32_t unreadyPodCount = 0;          // pod-based metrics: pods left out or assumed (upstream's groups)
+  std::int32_t missingPodCount = 0;
+  std::int32_t ignoredPodCount = 0;
   Time timestamp;                            // of the metrics (zero for object/external Value targets)
   std::string decision;                      // one sentence: which rule gave `replicas`
   bool withinTolerance = false;              // kept the current count because the ratio was within tolerance

@@ -37,6 +37,24 @@ class InformerHpaLister final : public HpaLister {
 
 // One HPA "default/web" on Deployment web (3 replicas, at its cpu target), served by a fake
 // list/watch to an informer; the run loop over it with one worker.
+// Records what the loop offers for hpa-controller.io/last-decision.
+class RecordingDecisions final : public DecisionPublisher {
+ public:
+  void publish(const api::HorizontalPodAutoscaler&, const std::optional<nlohmann::json>& decision) override {
+    std::lock_guard lock(mu_);
+    offered_.push_back(decision);
+  }
+  void forget(const std::string&) override {}
+  std::vector<std::optional<nlohmann::json>> offered() const {
+    std::lock_guard lock(mu_);
+    return offered_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::optional<nlohmann::json>> offered_;
+};
+
 class RunLoopTest : public ::testing::Test {
  protected:
   RunLoopTest() : clock_(kPodStart + minutes(30)), hpa_(webHpa()) {
@@ -88,6 +106,7 @@ class RunLoopTest : public ::testing::Test {
       ControllerOptions{}};
   RecordingRunLoopObserver observer_{clock_, [this] { return loop_.leading(); }};
   FakeHistoryPersister persister_;
+  RecordingDecisions decisions_;
   WrittenVersions written_;
   std::atomic<int> syncPeriods_{0};
   RunLoop loop_{controller_,
@@ -97,8 +116,38 @@ class RunLoopTest : public ::testing::Test {
                 written_,
                 clock_,
                 Logger::discard(),
-                RunLoopSettings{kSyncPeriod, 1, [this] { ++syncPeriods_; }}};
+                RunLoopSettings{kSyncPeriod, 1, [this] { ++syncPeriods_; }, &decisions_}};
 };
+
+TEST_F(RunLoopTest, OffersTheDecisionOfAnHpaThatRecordsIt) {
+  hpa_.metadata.annotations[kRecordDecisionAnnotation] = "true";
+  serveHpa();
+  start();
+  loop_.startedLeading();
+  ASSERT_TRUE(reconciledTimes(1));
+  ASSERT_TRUE(eventually([&] { return decisions_.offered().size() == 1; }));
+  const auto first = decisions_.offered()[0];
+  ASSERT_TRUE(first);
+  EXPECT_EQ((*first)["currentReplicas"], 3);
+  EXPECT_EQ((*first)["time"], formatRFC3339(observer_.reconciled()[0].at));
+
+  // Stops recording, the old annotation still on it: offered for removal.
+  hpa_.metadata.annotations.erase(kRecordDecisionAnnotation);
+  hpa_.metadata.annotations[kLastDecisionAnnotation] = first->dump();
+  serveHpa();
+  ASSERT_TRUE(eventually([&] { return decisions_.offered().size() == 2; }));
+  EXPECT_FALSE(decisions_.offered()[1]);
+}
+
+TEST_F(RunLoopTest, OffersNothingForHpasThatDoNotRecord) {
+  serveHpa();
+  start();
+  loop_.startedLeading();
+  ASSERT_TRUE(reconciledTimes(1));
+  step(kSyncPeriod);
+  ASSERT_TRUE(reconciledTimes(2));
+  EXPECT_TRUE(decisions_.offered().empty());
+}
 
 TEST_F(RunLoopTest, ReconcilesOnlyWhileLeading) {
   serveHpa();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hpa-controller.io/fallback on a live cluster: two HPAs at their target, one with a fallback
+# hpa-controller.io/fallback on a live cluster: two HPAs at their target, one given a fallback
 # ("after=3,replicas=4"), one without. The metrics pipeline goes away (hpa-sim, which serves the
 # metrics APIs, is stopped): the one with the fallback is scaled to its fallback size and says
 # so in its condition and an Event; the one without keeps its size, as upstream's. When the
@@ -47,8 +47,6 @@ at_target() {
 "${K[@]}" create namespace "$NS" >/dev/null
 wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 for app in guarded plain; do
-  annotations="{hpa-controller.io/sync-period: 2s}"
-  [ "$app" = guarded ] && annotations="{hpa-controller.io/sync-period: 2s, hpa-controller.io/fallback: \"after=3,replicas=4\"}"
   "${K[@]}" apply -f - >/dev/null <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -65,7 +63,7 @@ kind: HorizontalPodAutoscaler
 metadata:
   name: $app
   namespace: $NS
-  annotations: $annotations
+  annotations: {hpa-controller.io/sync-period: 2s}
 spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: $app}
   minReplicas: 1
@@ -100,6 +98,11 @@ for app in guarded plain; do
   wait_for 120 "$app holds 2 replicas at its target, on metrics" at_target "$app"
 done
 [ "$(replicas guarded)" -eq 2 ] && [ "$(replicas plain)" -eq 2 ] || fail "a workload scaled at its target"
+# The fallback only now: while the metrics APIs were coming up, metrics failed for a few syncs,
+# and a fallback would (rightly) have acted on that.
+"${K[@]}" annotate -n "$NS" hpa guarded hpa-controller.io/fallback=after=3,replicas=4 >/dev/null
+sleep 4
+[ "$(replicas guarded)" -eq 2 ] || fail "guarded scaled when its fallback was set, with metrics working"
 
 # The outage: nothing serves the metrics APIs any more.
 kill -TERM "$SIM_PID"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# hpa-controller.io/record-decision on a live cluster: the HPA's last decision appears in
+# hpa-controller.io/last-decision when it scales, and in the steady state that follows nothing
+# is written on the HPA (its resourceVersion holds while it is reconciled every 2 s).
+#
+#   last_decision_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
+set -euo pipefail
+CONTROLLER=$1
+SIM=$2
+: "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
+# shellcheck disable=SC1091
+source "$HPA_E2E_DIR/env"
+K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
+NS=last-decision-e2e-$$
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  local code=$?
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ $code -ne 0 ]; then
+    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
+  fi
+  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+  exit $code
+}
+trap cleanup EXIT
+# shellcheck disable=SC1091
+source "$(dirname "$0")/lib/e2e.sh"
+HPA_PATH=/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/told
+replicas() { "${K[@]}" get -n "$NS" deployment/told -o jsonpath='{.spec.replicas}'; }
+decision() { "${K[@]}" get --raw "$HPA_PATH" | jq -r '.metadata.annotations["hpa-controller.io/last-decision"] // empty'; }
+# (jq -e on no input at all succeeds: an absent annotation must not pass)
+decided() {
+  local d
+  d=$(decision)
+  [ -n "$d" ] && jq -e "$1" <<<"$d"
+}
+resource_version() { "${K[@]}" get --raw "$HPA_PATH" | jq -r .metadata.resourceVersion; }
+reconciles() {
+  curl -s "http://127.0.0.1:$PORT/metrics" |
+    awk -v want="hpa_controller_reconciles_total{name=\"told\",namespace=\"$NS\"}" '$1 == want { print int($2); found=1 } END { if (!found) print 0 }'
+}
+
+"${K[@]}" create namespace "$NS" >/dev/null
+wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
+"${K[@]}" apply -f - >/dev/null <<YAML
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: told, namespace: $NS}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: told}}
+  template:
+    metadata: {labels: {app: told}}
+    spec: {containers: [{name: app, image: example/told, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: autoscaling/v2beta2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: told
+  namespace: $NS
+  annotations: {hpa-controller.io/sync-period: 2s, hpa-controller.io/record-decision: "true"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: told}
+  minReplicas: 1
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+YAML
+printf 'workloads:\n- {name: told, namespace: %s, selector: app=told, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
+CONTROL=$(free_port)
+"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
+  --metrics-port "$(free_port)" --control-port "$CONTROL" --start-delay 1s --readiness-delay 1s \
+  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
+  >"$WORK/sim.out" 2>"$WORK/sim.log" &
+PIDS+=("$!")
+PORT=$(free_port)
+GLIBC_TUNABLES=$(cat "$(dirname "$0")/../../hack/lib/malloc-tunables") \
+  "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
+  --secure-port 0 --leader-elect=false -v 2 2>"$WORK/controller.log" &
+PIDS+=("$!")
+
+wait_for 120 "told's decision at its target is recorded" decided \
+  '.branch == "metrics" and .currentReplicas == 2 and .desiredReplicas == 2 and .metrics[0].pods.ready == 2'
+
+# The load step: 400m over 2 pods, 200 % of the request: 8 replicas wanted (limited to 4 at once).
+curl -sf -X POST "http://127.0.0.1:$CONTROL/set" -d '[{"workload": "told", "cpu": "400m"}]' >/dev/null ||
+  fail "hpa-sim did not take the load step"
+wait_for 60 "the scale-up is recorded with the limit that held it" decided \
+  '.currentReplicas == 2 and .desiredReplicas == 4 and .recommendedReplicas == 8 and .limitedBy.reason == "ScaleUpLimit"'
+wait_for 60 "told settles at 8 replicas, recorded" decided '.currentReplicas == 8 and .desiredReplicas == 8'
+[ "$(replicas)" -eq 8 ] || fail "told has $(replicas) replicas, its decision says 8"
+wait_for 60 "told's metrics at the target on 8 ready pods" decided '.metrics[0].pods.ready == 8'
+
+# Steady: reconciled every 2 s, and nothing written on the HPA (status or annotation).
+sleep 3
+VERSION=$(resource_version)
+RECORDED=$(decision)
+BEFORE=$(reconciles)
+sleep 12
+AFTER=$(reconciles)
+[ "$AFTER" -ge $((BEFORE + 4)) ] || fail "told was reconciled $((AFTER - BEFORE)) times in 12 s (its period is 2 s)"
+[ "$(decision)" = "$RECORDED" ] || fail "the steady decision was rewritten: $RECORDED -> $(decision)"
+[ "$(resource_version)" = "$VERSION" ] ||
+  fail "the HPA was written in the steady state (resourceVersion $VERSION -> $(resource_version))"
+pass "steady: $((AFTER - BEFORE)) reconciles in 12 s, no write on the HPA, the recorded decision unchanged"
+
+# Recording stops: the annotation goes.
+"${K[@]}" annotate -n "$NS" hpa told hpa-controller.io/record-decision- >/dev/null
+no_decision() { [ -z "$(decision)" ]; }
+wait_for 30 "the recorded decision is removed when recording stops" no_decision
