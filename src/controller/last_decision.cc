@@ -59,14 +59,20 @@ std::optional<json> lastDecisionDocument(const ReconcileReport& r, Time now) {
   return out;
 }
 
+bool sameDecision(const json& a, const json& b) {
+  if (!a.is_object() || !b.is_object()) return false;
+  if (a.size() - a.count(kTimeField) != b.size() - b.count(kTimeField)) return false;
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    if (it.key() == kTimeField) continue;
+    auto other = b.find(it.key());
+    if (other == b.end() || *other != it.value()) return false;
+  }
+  return true;
+}
+
 bool decisionChanged(const std::string* stored, const json& next) {
   if (!stored) return true;
-  json previous = json::parse(*stored, nullptr, /*allow_exceptions=*/false);
-  if (!previous.is_object()) return true;
-  previous.erase(kTimeField);
-  json compared = next;
-  compared.erase(kTimeField);
-  return previous != compared;
+  return !sameDecision(json::parse(*stored, nullptr, /*allow_exceptions=*/false), next);
 }
 
 }  // namespace hpa::controller

@@ -26,6 +26,8 @@ std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& report
 // Whether `next` says something the stored annotation text does not, its time aside (an absent
 // or unreadable stored value always differs).
 bool decisionChanged(const std::string* stored, const nlohmann::json& next);
+// Whether two decision documents say the same, their times aside (no copies: it runs every sync).
+bool sameDecision(const nlohmann::json& a, const nlohmann::json& b);
 
 // Where the run loop hands each decision of an HPA that records them.
 class DecisionPublisher {

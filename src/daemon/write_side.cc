@@ -22,7 +22,7 @@ WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleCli
   auto events = std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"));
   stopEvents_ = [recorder = events.get()] { recorder->stop(); };
   events_ = std::move(events);
-  decisions_ = std::make_unique<live::ApiDecisionPublisher>(*clients.history, hpaApiVersion, logger.child("decisions"));
+  decisions_ = std::make_unique<live::ApiDecisionPublisher>(*clients.decisions, hpaApiVersion, logger.child("decisions"));
 }
 
 WriteSide::~WriteSide() = default;

@@ -16,6 +16,7 @@ Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock
   ClientSet set;
   for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
                                std::pair{"status", &set.status}, std::pair{"history", &set.history},
+                               std::pair{"decisions", &set.decisions},
                                std::pair{"metrics", &set.metrics},
                                std::pair{"events", &set.events}, std::pair{"leases", &set.leases},
                                std::pair{"auth", &set.auth}}) {

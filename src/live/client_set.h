@@ -18,12 +18,14 @@ namespace hpa::live {
 // renewal, and the informers' relists spend nobody else's budget. The history annotation, which
 // upstream does not write at all, has a budget of its own, so that persisting it never slows the
 // status writes that scaling needs (a scaling reconcile writes both: sharing one budget would
-// halve how many HPAs can scale per second when many scale at once).
+// halve how many HPAs can scale per second when many scale at once); so has the recorded
+// decision (hpa-controller.io/last-decision), for the same reason.
 struct ClientSet {
   std::unique_ptr<kube::RestClient> informers;  // list/watch and discovery
   std::unique_ptr<kube::RestClient> scales;     // /scale reads (kinds without a cache) and updates
   std::unique_ptr<kube::RestClient> status;     // HPA status updates
   std::unique_ptr<kube::RestClient> history;    // history annotation patches
+  std::unique_ptr<kube::RestClient> decisions;  // last-decision annotation patches
   std::unique_ptr<kube::RestClient> metrics;    // the three metrics APIs
   std::unique_ptr<kube::RestClient> events;     // Events
   std::unique_ptr<kube::RestClient> leases;     // leader election

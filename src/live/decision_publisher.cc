@@ -9,26 +9,24 @@ void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   const auto& annotations = hpa.metadata.annotations;
   const auto cached = annotations.find(controller::kLastDecisionAnnotation);
-  std::optional<std::string> stored;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    // Our own last write wins over a cache that may not show it yet.
-    if (auto it = written_.find(key); it != written_.end()) {
-      stored = it->second;
-    } else if (cached != annotations.end()) {
-      stored = cached->second;
-    }
-  }
   if (!decision) {
     if (cached == annotations.end()) return;
     if (patch(hpa, nullptr)) forget(key);
     return;
   }
-  if (!controller::decisionChanged(stored ? &*stored : nullptr, *decision)) return;
-  std::string text = decision->dump();
-  if (!patch(hpa, text)) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Our own last write wins over a cache that may not show it yet; the annotation is parsed
+    // once, not every sync.
+    auto it = stored_.find(key);
+    if (it == stored_.end() && cached != annotations.end()) {
+      it = stored_.emplace(key, nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false)).first;
+    }
+    if (it != stored_.end() && controller::sameDecision(it->second, *decision)) return;
+  }
+  if (!patch(hpa, decision->dump())) return;
   std::lock_guard<std::mutex> lock(mu_);
-  written_[key] = std::move(text);
+  stored_.insert_or_assign(key, *decision);
 }
 
 bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const nlohmann::json& value) {
@@ -48,7 +46,7 @@ bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const 
 
 void ApiDecisionPublisher::forget(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  written_.erase(key);
+  stored_.erase(key);
 }
 
 }  // namespace hpa::live

@@ -32,7 +32,8 @@ class ApiDecisionPublisher final : public controller::DecisionPublisher {
   std::string apiVersion_;
   Logger logger_;
   std::mutex mu_;
-  std::map<std::string, std::string> written_;  // our last write, by HPA key
+  // What is stored, by HPA key: our last write, or the annotation as first read (parsed once).
+  std::map<std::string, nlohmann::json> stored_;
 };
 
 }  // namespace hpa::live

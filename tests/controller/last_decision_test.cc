@@ -57,6 +57,15 @@ TEST_F(LastDecisionTest, TheSteadyStateIsNoChangeAndAnyRealChangeIs) {
   EXPECT_NE(first["time"], again["time"]);
   const std::string stored = first.dump();
   EXPECT_FALSE(decisionChanged(&stored, again));
+  EXPECT_TRUE(sameDecision(first, again));
+  json extra = again;
+  extra["pausedScaleTo"] = 3;
+  EXPECT_FALSE(sameDecision(first, extra));
+  EXPECT_FALSE(sameDecision(extra, first));
+  json timeless = extra;  // a field in place of the time is no match either
+  timeless.erase("time");
+  EXPECT_FALSE(sameDecision(first, timeless));
+  EXPECT_FALSE(sameDecision(timeless, first));
   setPods(3, 150);
   json loaded = decide();
   EXPECT_TRUE(decisionChanged(&stored, loaded));

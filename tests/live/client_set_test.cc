@@ -18,9 +18,9 @@ using std::chrono::seconds;
 
 // Every purpose, in the order ClientSet::create builds them.
 std::vector<std::pair<std::string, kube::RestClient*>> clientsOf(const ClientSet& set) {
-  return {{"informers", set.informers.get()}, {"scales", set.scales.get()}, {"status", set.status.get()},
-          {"history", set.history.get()},     {"metrics", set.metrics.get()}, {"events", set.events.get()},
-          {"leases", set.leases.get()},       {"auth", set.auth.get()}};
+  return {{"informers", set.informers.get()}, {"scales", set.scales.get()},   {"status", set.status.get()},
+          {"history", set.history.get()},     {"decisions", set.decisions.get()}, {"metrics", set.metrics.get()},
+          {"events", set.events.get()},       {"leases", set.leases.get()},       {"auth", set.auth.get()}};
 }
 
 // The client set over canned transports answering 200 to everything, with a budget of one
@@ -91,8 +91,8 @@ TEST_F(ClientSetTest, OneClientPerPurposeFromItsOwnConfig) {
     // The delegated authentication and authorization client waits at most upstream's 10 s.
     EXPECT_EQ(client->config().timeout, purpose == "auth" ? seconds(10) : seconds(30)) << purpose;
   }
-  EXPECT_EQ(distinct.size(), 8u);
-  ASSERT_EQ(transportConfigs_.size(), 8u);  // a transport per client, from the client's own config
+  EXPECT_EQ(distinct.size(), 9u);
+  ASSERT_EQ(transportConfigs_.size(), 9u);  // a transport per client, from the client's own config
   EXPECT_EQ(transportConfigs_.back().timeout, seconds(10));
 }
 
@@ -105,13 +105,14 @@ TEST_F(ClientSetTest, EachClientSpendsItsOwnBudgetAndReportsItsPurpose) {
     ASSERT_TRUE(eventually([&] { return inFlight_.load() == 0; })) << purpose << " waited for another's budget";
   }
   EXPECT_EQ(observed(), (std::vector<std::string>{"informers GET 200", "scales GET 200", "status GET 200",
-                                                 "history GET 200", "metrics GET 200", "events GET 200",
+                                                 "history GET 200", "decisions GET 200", "metrics GET 200",
+                                                 "events GET 200",
                                                  "leases GET 200", "auth GET 200"}));
 
   // The scales client's second request waits a second for its own budget.
   getAsync(*set->scales);
   ASSERT_TRUE(eventually([&] { return clock_.waiterCount() == 1; }));
-  EXPECT_EQ(observed().size(), 8u);
+  EXPECT_EQ(observed().size(), 9u);
   clock_.step(seconds(1));
   ASSERT_TRUE(eventually([&] { return inFlight_.load() == 0; }));
   EXPECT_EQ(observed().back(), "scales GET 200");
