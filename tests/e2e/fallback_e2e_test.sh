@@ -9,28 +9,9 @@
 set -euo pipefail
 CONTROLLER=$1
 SIM=$2
-: "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
-# shellcheck disable=SC1091
-source "$HPA_E2E_DIR/env"
-K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
-NS=fallback-e2e-$$
-WORK=$(mktemp -d)
-PIDS=()
-SIM_PID=
-cleanup() {
-  local code=$?
-  for pid in "${PIDS[@]}" $SIM_PID; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}" $SIM_PID; do wait "$pid" 2>/dev/null || true; done
-  if [ $code -ne 0 ]; then
-    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
-  fi
-  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-  exit $code
-}
-trap cleanup EXIT
 # shellcheck disable=SC1091
 source "$(dirname "$0")/lib/e2e.sh"
+e2e_namespace fallback-e2e
 replicas() { "${K[@]}" get -n "$NS" "deployment/$1" -o jsonpath='{.spec.replicas}'; }
 active_reason() {
   "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1" |
@@ -44,8 +25,6 @@ at_target() {
     jq -e '.status.currentMetrics[0].resource.current.averageUtilization == 50'
 }
 
-"${K[@]}" create namespace "$NS" >/dev/null
-wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 for app in guarded plain; do
   "${K[@]}" apply -f - >/dev/null <<YAML
 apiVersion: apps/v1
@@ -79,20 +58,8 @@ workloads:
 - {name: guarded, namespace: $NS, selector: app=guarded, cpu: 100m}
 - {name: plain, namespace: $NS, selector: app=plain, cpu: 100m}
 YAML
-start_sim() {
-  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-    --metrics-port "$(free_port)" --control-port "$(free_port)" --start-delay 1s --readiness-delay 1s \
-    --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-    >>"$WORK/sim.out" 2>>"$WORK/sim.log" &
-  SIM_PID=$!
-}
-start_sim
-
-PORT=$(free_port)
-GLIBC_TUNABLES=$(cat "$(dirname "$0")/../../hack/lib/malloc-tunables") \
-  "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
-  --secure-port 0 --leader-elect=false -v 2 2>"$WORK/controller.log" &
-PIDS+=("$!")
+start_sim "$WORK/scenario.yaml"
+start_controller
 
 for app in guarded plain; do
   wait_for 120 "$app holds 2 replicas at its target, on metrics" at_target "$app"
@@ -107,7 +74,6 @@ sleep 4
 # The outage: nothing serves the metrics APIs any more.
 kill -TERM "$SIM_PID"
 wait "$SIM_PID" 2>/dev/null || true
-SIM_PID=
 START=$(now_ms)
 wait_for 60 "plain reports the failed metric" reason_is plain FailedGetResourceMetric
 while [ "$(replicas guarded)" -ne 4 ]; do
@@ -123,7 +89,7 @@ pass "plain kept 2 replicas through the outage, as upstream"
 [ "$(events guarded MetricFallback)" -eq 1 ] || fail "more than one MetricFallback Event: $(events guarded MetricFallback)"
 
 # The metrics return: the fallback ends (the stabilization window keeps the size for now).
-start_sim
+start_sim "$WORK/scenario.yaml"
 wait_for 120 "guarded's metrics decide again" reason_is guarded ValidMetricFound
 wait_for 20 "a MetricFallbackEnded Event on guarded" has_event guarded MetricFallbackEnded
 [ "$(replicas plain)" -eq 2 ] || fail "plain changed size after the outage: $(replicas plain)"

@@ -7,27 +7,9 @@
 set -euo pipefail
 CONTROLLER=$1
 SIM=$2
-: "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
-# shellcheck disable=SC1091
-source "$HPA_E2E_DIR/env"
-K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
-NS=last-decision-e2e-$$
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if [ $code -ne 0 ]; then
-    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
-  fi
-  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-  exit $code
-}
-trap cleanup EXIT
 # shellcheck disable=SC1091
 source "$(dirname "$0")/lib/e2e.sh"
+e2e_namespace last-decision-e2e
 HPA_PATH=/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/told
 replicas() { "${K[@]}" get -n "$NS" deployment/told -o jsonpath='{.spec.replicas}'; }
 decision() { "${K[@]}" get --raw "$HPA_PATH" | jq -r '.metadata.annotations["hpa-controller.io/last-decision"] // empty'; }
@@ -38,13 +20,7 @@ decided() {
   [ -n "$d" ] && jq -e "$1" <<<"$d"
 }
 resource_version() { "${K[@]}" get --raw "$HPA_PATH" | jq -r .metadata.resourceVersion; }
-reconciles() {
-  curl -s "http://127.0.0.1:$PORT/metrics" |
-    awk -v want="hpa_controller_reconciles_total{name=\"told\",namespace=\"$NS\"}" '$1 == want { print int($2); found=1 } END { if (!found) print 0 }'
-}
 
-"${K[@]}" create namespace "$NS" >/dev/null
-wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 "${K[@]}" apply -f - >/dev/null <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -72,16 +48,8 @@ spec:
 YAML
 printf 'workloads:\n- {name: told, namespace: %s, selector: app=told, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
 CONTROL=$(free_port)
-"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port "$CONTROL" --start-delay 1s --readiness-delay 1s \
-  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-  >"$WORK/sim.out" 2>"$WORK/sim.log" &
-PIDS+=("$!")
-PORT=$(free_port)
-GLIBC_TUNABLES=$(cat "$(dirname "$0")/../../hack/lib/malloc-tunables") \
-  "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
-  --secure-port 0 --leader-elect=false -v 2 2>"$WORK/controller.log" &
-PIDS+=("$!")
+start_sim "$WORK/scenario.yaml" "$CONTROL"
+start_controller
 
 wait_for 120 "told's decision at its target is recorded" decided \
   '.branch == "metrics" and .currentReplicas == 2 and .desiredReplicas == 2 and .metrics[0].pods.ready == 2'
@@ -99,9 +67,9 @@ wait_for 60 "told's metrics at the target on 8 ready pods" decided '.metrics[0].
 sleep 3
 VERSION=$(resource_version)
 RECORDED=$(decision)
-BEFORE=$(reconciles)
+BEFORE=$(reconciles told)
 sleep 12
-AFTER=$(reconciles)
+AFTER=$(reconciles told)
 [ "$AFTER" -ge $((BEFORE + 4)) ] || fail "told was reconciled $((AFTER - BEFORE)) times in 12 s (its period is 2 s)"
 [ "$(decision)" = "$RECORDED" ] || fail "the steady decision was rewritten: $RECORDED -> $(decision)"
 [ "$(resource_version)" = "$VERSION" ] ||

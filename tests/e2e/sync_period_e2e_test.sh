@@ -8,35 +8,11 @@
 set -euo pipefail
 CONTROLLER=$1
 SIM=$2
-: "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
-# shellcheck disable=SC1091
-source "$HPA_E2E_DIR/env"
-K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
-NS=sync-period-e2e-$$
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if [ $code -ne 0 ]; then
-    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
-  fi
-  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-  exit $code
-}
-trap cleanup EXIT
 # shellcheck disable=SC1091
 source "$(dirname "$0")/lib/e2e.sh"
+e2e_namespace sync-period-e2e
 replicas() { "${K[@]}" get -n "$NS" deployment/quick -o jsonpath='{.spec.replicas}'; }
-reconciles() {
-  curl -s "http://127.0.0.1:$PORT/metrics" |
-    awk -v want="hpa_controller_reconciles_total{name=\"quick\",namespace=\"$NS\"}" '$1 == want { print int($2); found=1 } END { if (!found) print 0 }'
-}
 
-"${K[@]}" create namespace "$NS" >/dev/null
-wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 "${K[@]}" apply -f - >/dev/null <<YAML
 apiVersion: apps/v1
 kind: Deployment
@@ -65,26 +41,17 @@ YAML
 # 100m over 2 pods of 100m: 50 %, the target.
 printf 'workloads:\n- {name: quick, namespace: %s, selector: app=quick, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
 CONTROL=$(free_port)
-"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port "$CONTROL" --start-delay 1s --readiness-delay 1s \
-  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-  >"$WORK/sim.out" 2>"$WORK/sim.log" &
-PIDS+=("$!")
-
-PORT=$(free_port)
-GLIBC_TUNABLES=$(cat "$(dirname "$0")/../../hack/lib/malloc-tunables") \
-  "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
-  --secure-port 0 --leader-elect=false --horizontal-pod-autoscaler-sync-period 300s -v 2 2>"$WORK/controller.log" &
-PIDS+=("$!")
+start_sim "$WORK/scenario.yaml" "$CONTROL"
+start_controller --horizontal-pod-autoscaler-sync-period 300s
 
 # Steady at the target: the HPA reads metrics every 2 s (the answer it shares is cached).
 wait_for 120 "quick holds 2 replicas at its target, on metrics" bash -c \
   "'$KUBECTL' --kubeconfig '$ADMIN_KUBECONFIG' get --raw /apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/quick |
    jq -e '.status.currentMetrics[0].resource.current.averageUtilization == 50'"
-BEFORE=$(reconciles)
+BEFORE=$(reconciles quick)
 sleep 6
-[ "$(reconciles)" -ge $((BEFORE + 2)) ] || fail "quick was not reconciled every 2 s under a 300 s global period"
-pass "quick reconciled on its own 2 s period ($BEFORE -> $(reconciles) in 6 s)"
+[ "$(reconciles quick)" -ge $((BEFORE + 2)) ] || fail "quick was not reconciled every 2 s under a 300 s global period"
+pass "quick reconciled on its own 2 s period ($BEFORE -> $(reconciles quick) in 6 s)"
 [ "$(replicas)" -eq 2 ] || fail "quick scaled at its target: $(replicas) replicas"
 
 # The load step: 400m over 2 pods, 200 % of the request: 8 replicas wanted (limited to 4 at once).

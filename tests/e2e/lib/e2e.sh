@@ -14,3 +14,62 @@ wait_for() {
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# --- a namespace of the fixture's cluster with hpa-sim and hpa-controller in it (scripts that
+# set CONTROLLER and SIM, the binaries)
+
+# e2e_namespace <prefix>: a namespace of its own (<prefix>-<pid>) on the cluster HPA_E2E_DIR runs,
+# a scratch directory, and on exit: every process in PIDS stopped, their logs shown if the script
+# failed, the namespace deleted. Sets K (kubectl as admin), NS, WORK and PIDS.
+e2e_namespace() {
+  : "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
+  # shellcheck disable=SC1091
+  source "$HPA_E2E_DIR/env"
+  K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
+  NS=$1-$$
+  WORK=$(mktemp -d)
+  PIDS=()
+  trap e2e_cleanup EXIT
+  "${K[@]}" create namespace "$NS" >/dev/null
+  wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
+}
+e2e_cleanup() {
+  local code=$?
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ $code -ne 0 ]; then
+    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
+  fi
+  "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+  exit $code
+}
+
+# start_sim <scenario file> [<control port>]: hpa-sim playing the kubelet of NS and serving its
+# metrics APIs (logs appended to WORK/sim.log); sets SIM_PID.
+start_sim() {
+  local control=${2:-$(free_port)}
+  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$1" \
+    --metrics-port "$(free_port)" --control-port "$control" --start-delay 1s --readiness-delay 1s \
+    --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
+    >>"$WORK/sim.out" 2>>"$WORK/sim.log" &
+  SIM_PID=$!
+  PIDS+=("$SIM_PID")
+}
+
+# start_controller [<flag>...]: hpa-controller for NS, no leader election, its plain HTTP
+# endpoint on PORT (chosen here), logs in WORK/controller.log, the allocator as deployed.
+start_controller() {
+  PORT=$(free_port)
+  GLIBC_TUNABLES=$(cat "$(dirname "${BASH_SOURCE[0]}")/../../../hack/lib/malloc-tunables") \
+    "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
+    --secure-port 0 --leader-elect=false -v 2 "$@" 2>"$WORK/controller.log" &
+  PIDS+=("$!")
+}
+
+# reconciles <hpa>: how often the controller on PORT has reconciled NS/<hpa>.
+reconciles() {
+  curl -s "http://127.0.0.1:$PORT/metrics" |
+    awk -v want="hpa_controller_reconciles_total{name=\"$1\",namespace=\"$NS\"}" \
+      '$1 == want { print int($2); found=1 } END { if (!found) print 0 }'
+}
