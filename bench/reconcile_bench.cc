@@ -83,16 +83,16 @@ struct Rig {
     status.writes.clear();
   }
 
-  // One sync as the run loop makes it: the reconcile and, for an HPA that records its decision,
-  // the document built and compared with the stored one.
+    // One sync as the run loop makes it: the reconcile and, for an HPA that records its decision,
+  // the decision compared with the one last written (as ApiDecisionPublisher does).
   void sync(bool controls) {
     clock.step(seconds(15));
     auto result = controller.reconcileKey("default/web");
     if (!controls) return;
-    auto decision = controller::lastDecisionDocument(result.report, clock.now());
+    auto decision = controller::lastDecisionOf(result.report);
     if (!stored) {
       stored = decision;
-    } else if (!controller::sameDecision(*stored, *decision)) {
+    } else if (!(*stored == *decision)) {
       stored = decision;
       ++decisionChanges;
     }
@@ -109,7 +109,7 @@ struct Rig {
   controller::HorizontalController controller{
       controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock, Logger::discard()},
       controller::ControllerOptions{}};
-  std::optional<nlohmann::json> stored;
+  std::optional<controller::LastDecision> stored;
   int decisionChanges = 0;
 };
 

@@ -7,8 +7,12 @@
 // applied, the time), so that a later upstream field can take it over. Written only when the
 // decision changes: the time alone never makes a write.
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,22 +24,51 @@ namespace hpa::controller {
 
 inline constexpr const char* kLastDecisionAnnotation = "hpa-controller.io/last-decision";
 
-// The decision of a reconcile at `now`; nullopt for one that decided nothing (a deleted HPA).
+// A reconcile's decision, as the annotation says it (its time aside). Compared every sync, so
+// it is plain data: the JSON is built only when it changes.
+struct LastDecision {
+  struct Metric {
+    std::string type;
+    std::string name;
+    std::string failed;  // the failed metric's condition reason (not its message: that changes)
+    std::optional<std::int32_t> proposedReplicas;
+    std::optional<std::int32_t> fallbackReplicas;
+    std::optional<std::array<std::int32_t, 4>> pods;  // ready, unready, missing, ignored
+    bool operator==(const Metric&) const = default;
+  };
+  std::string branch;
+  std::int32_t currentReplicas = 0;
+  std::int32_t desiredReplicas = 0;
+  std::string reason;
+  std::vector<Metric> metrics;
+  std::optional<std::int32_t> recommendedReplicas;
+  std::optional<std::int32_t> stabilizedReplicas;
+  std::optional<std::pair<std::string, std::string>> limitedBy;  // reason, message
+  std::optional<std::int32_t> pausedScaleTo;
+  bool operator==(const LastDecision&) const = default;
+};
+
+// The decision of a reconcile; nullopt for one that decided nothing (a deleted HPA).
+std::optional<LastDecision> lastDecisionOf(const ReconcileReport& report);
+// The annotation's document for `decision` made at `now`.
+nlohmann::json lastDecisionJson(const LastDecision& decision, Time now);
+// Both at once (explain, tests).
 std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& report, Time now);
 
 // Whether `next` says something the stored annotation text does not, its time aside (an absent
 // or unreadable stored value always differs).
 bool decisionChanged(const std::string* stored, const nlohmann::json& next);
-// Whether two decision documents say the same, their times aside (no copies: it runs every sync).
+// Whether two decision documents say the same, their times aside.
 bool sameDecision(const nlohmann::json& a, const nlohmann::json& b);
 
 // Where the run loop hands each decision of an HPA that records them.
 class DecisionPublisher {
  public:
   virtual ~DecisionPublisher() = default;
-  // Writes `decision` on `hpa` when it differs from what is stored (or was last written);
-  // nullopt removes an annotation left by an HPA that stopped recording.
-  virtual void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<nlohmann::json>& decision) = 0;
+  // Writes `decision` (made at `now`) on `hpa` when it differs from what is stored (or was last
+  // written); nullopt removes an annotation left by an HPA that stopped recording.
+  virtual void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<LastDecision>& decision,
+                       Time now) = 0;
   virtual void forget(const std::string& key) = 0;
 };
 

@@ -89,7 +89,7 @@ void RunLoop::publishDecision(const std::string& key, const ReconcileReport& rep
   if (!settings_.decisions || !leading_ || !(controls.recordDecision || report.controls.lastDecisionStored)) return;
   auto hpa = hpas_.cache().get(key);
   if (!hpa) return;
-  settings_.decisions->publish(*hpa, controls.recordDecision ? lastDecisionDocument(report, clock_.now()) : std::nullopt);
+  settings_.decisions->publish(*hpa, controls.recordDecision ? lastDecisionOf(report) : std::nullopt, clock_.now());
 }
 
 void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {

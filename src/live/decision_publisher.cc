@@ -5,7 +5,7 @@
 namespace hpa::live {
 
 void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
-                                   const std::optional<nlohmann::json>& decision) {
+                                   const std::optional<controller::LastDecision>& decision, Time now) {
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   const auto& annotations = hpa.metadata.annotations;
   const auto cached = annotations.find(controller::kLastDecisionAnnotation);
@@ -14,19 +14,28 @@ void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
     if (patch(hpa, nullptr)) forget(key);
     return;
   }
+  std::optional<nlohmann::json> document;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // Our own last write wins over a cache that may not show it yet; the annotation is parsed
-    // once, not every sync.
-    auto it = stored_.find(key);
-    if (it == stored_.end() && cached != annotations.end()) {
-      it = stored_.emplace(key, nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false)).first;
+    auto& stored = stored_[key];
+    if (stored.written) {
+      // Our own last write: it wins over a cache that may not show it yet.
+      if (*stored.written == *decision) return;
+    } else {
+      if (!stored.annotation && cached != annotations.end()) {
+        stored.annotation = nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false);
+      }
+      document = controller::lastDecisionJson(*decision, now);
+      if (stored.annotation && controller::sameDecision(*stored.annotation, *document)) {
+        stored.written = *decision;  // what a previous run wrote is this very decision
+        return;
+      }
     }
-    if (it != stored_.end() && controller::sameDecision(it->second, *decision)) return;
   }
-  if (!patch(hpa, decision->dump())) return;
+  if (!document) document = controller::lastDecisionJson(*decision, now);
+  if (!patch(hpa, document->dump())) return;
   std::lock_guard<std::mutex> lock(mu_);
-  stored_.insert_or_assign(key, *decision);
+  stored_[key] = Stored{*decision, std::nullopt};
 }
 
 bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const nlohmann::json& value) {

@@ -16,13 +16,15 @@ namespace hpa::live {
 
 // Writes hpa-controller.io/last-decision with a JSON merge patch of the annotation when the
 // decision differs from the one stored (our last write, else the HPA's annotation as cached), so
-// a steady HPA writes nothing; removes the annotation of an HPA that stopped recording.
+// a steady HPA writes nothing and costs a comparison of plain data (the JSON is built only for a
+// change); removes the annotation of an HPA that stopped recording.
 class ApiDecisionPublisher final : public controller::DecisionPublisher {
  public:
   ApiDecisionPublisher(kube::RestClient& client, std::string hpaApiVersion, Logger logger)
       : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)) {}
 
-  void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<nlohmann::json>& decision) override;
+  void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<controller::LastDecision>& decision,
+               Time now) override;
   void forget(const std::string& key) override;
 
  private:
@@ -32,8 +34,11 @@ class ApiDecisionPublisher final : public controller::DecisionPublisher {
   std::string apiVersion_;
   Logger logger_;
   std::mutex mu_;
-  // What is stored, by HPA key: our last write, or the annotation as first read (parsed once).
-  std::map<std::string, nlohmann::json> stored_;
+  struct Stored {
+    std::optional<controller::LastDecision> written;  // our last write: compared every sync
+    std::optional<nlohmann::json> annotation;         // else the annotation as first read (parsed once)
+  };
+  std::map<std::string, Stored> stored_;  // by HPA key
 };
 
 }  // namespace hpa::live

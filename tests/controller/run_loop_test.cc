@@ -40,19 +40,19 @@ class InformerHpaLister final : public HpaLister {
 // Records what the loop offers for hpa-controller.io/last-decision.
 class RecordingDecisions final : public DecisionPublisher {
  public:
-  void publish(const api::HorizontalPodAutoscaler&, const std::optional<nlohmann::json>& decision) override {
+  void publish(const api::HorizontalPodAutoscaler&, const std::optional<LastDecision>& decision, Time now) override {
     std::lock_guard lock(mu_);
-    offered_.push_back(decision);
+    offered_.push_back({decision, now});
   }
   void forget(const std::string&) override {}
-  std::vector<std::optional<nlohmann::json>> offered() const {
+  std::vector<std::pair<std::optional<LastDecision>, Time>> offered() const {
     std::lock_guard lock(mu_);
     return offered_;
   }
 
  private:
   mutable std::mutex mu_;
-  std::vector<std::optional<nlohmann::json>> offered_;
+  std::vector<std::pair<std::optional<LastDecision>, Time>> offered_;
 };
 
 class RunLoopTest : public ::testing::Test {
@@ -126,17 +126,17 @@ TEST_F(RunLoopTest, OffersTheDecisionOfAnHpaThatRecordsIt) {
   loop_.startedLeading();
   ASSERT_TRUE(reconciledTimes(1));
   ASSERT_TRUE(eventually([&] { return decisions_.offered().size() == 1; }));
-  const auto first = decisions_.offered()[0];
+  const auto [first, at] = decisions_.offered()[0];
   ASSERT_TRUE(first);
-  EXPECT_EQ((*first)["currentReplicas"], 3);
-  EXPECT_EQ((*first)["time"], formatRFC3339(observer_.reconciled()[0].at));
+  EXPECT_EQ(first->currentReplicas, 3);
+  EXPECT_EQ(at, observer_.reconciled()[0].at);
 
   // Stops recording, the old annotation still on it: offered for removal.
   hpa_.metadata.annotations.erase(kRecordDecisionAnnotation);
-  hpa_.metadata.annotations[kLastDecisionAnnotation] = first->dump();
+  hpa_.metadata.annotations[kLastDecisionAnnotation] = lastDecisionJson(*first, at).dump();
   serveHpa();
   ASSERT_TRUE(eventually([&] { return decisions_.offered().size() == 2; }));
-  EXPECT_FALSE(decisions_.offered()[1]);
+  EXPECT_FALSE(decisions_.offered()[1].first);
 }
 
 TEST_F(RunLoopTest, OffersNothingForHpasThatDoNotRecord) {

@@ -21,9 +21,15 @@ api::HorizontalPodAutoscaler hpa() {
   return h;
 }
 
-json decision(int desired, const char* time) {
-  return json{{"time", time}, {"branch", "metrics"}, {"currentReplicas", 2}, {"desiredReplicas", desired}};
+controller::LastDecision decision(int desired) {
+  controller::LastDecision d;
+  d.branch = "metrics";
+  d.currentReplicas = 2;
+  d.desiredReplicas = desired;
+  return d;
 }
+
+Time at(const char* rfc3339) { return *parseRFC3339(rfc3339); }
 
 class DecisionPublisherTest : public ::testing::Test {
  protected:
@@ -40,43 +46,44 @@ class DecisionPublisherTest : public ::testing::Test {
 };
 
 TEST_F(DecisionPublisherTest, WritesOnlyWhenTheDecisionChanges) {
-  publisher_.publish(hpa(), decision(4, "2026-11-26T10:00:00Z"));
+  publisher_.publish(hpa(), decision(4), at("2026-11-26T10:00:00Z"));
   ASSERT_EQ(patches(), 1);
   json written = json::parse(lastPatch()["metadata"]["annotations"][kLastDecisionAnnotation].get<std::string>());
-  EXPECT_EQ(written, decision(4, "2026-11-26T10:00:00Z"));
+  EXPECT_EQ(written, (json{{"time", "2026-11-26T10:00:00Z"}, {"branch", "metrics"}, {"currentReplicas", 2},
+                           {"desiredReplicas", 4}}));
   // The same decision later: no write, though the cache does not show ours yet.
-  for (int i = 1; i < 20; ++i) publisher_.publish(hpa(), decision(4, "2026-11-26T10:05:00Z"));
+  for (int i = 1; i < 20; ++i) publisher_.publish(hpa(), decision(4), at("2026-11-26T10:05:00Z"));
   EXPECT_EQ(patches(), 1);
-  publisher_.publish(hpa(), decision(6, "2026-11-26T10:06:00Z"));
+  publisher_.publish(hpa(), decision(6), at("2026-11-26T10:06:00Z"));
   EXPECT_EQ(patches(), 2);
 }
 
 TEST_F(DecisionPublisherTest, StartsFromTheStoredAnnotationAfterARestart) {
   auto stored = hpa();
-  stored.metadata.annotations[kLastDecisionAnnotation] = decision(4, "2026-11-26T09:00:00Z").dump();
-  publisher_.publish(stored, decision(4, "2026-11-26T10:00:00Z"));
+  stored.metadata.annotations[kLastDecisionAnnotation] = controller::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
+  publisher_.publish(stored, decision(4), at("2026-11-26T10:00:00Z"));
   EXPECT_EQ(patches(), 0);
-  publisher_.publish(stored, decision(5, "2026-11-26T10:00:15Z"));
+  publisher_.publish(stored, decision(5), at("2026-11-26T10:00:15Z"));
   EXPECT_EQ(patches(), 1);
 }
 
 TEST_F(DecisionPublisherTest, RemovesTheAnnotationOfAnHpaThatStoppedRecording) {
-  publisher_.publish(hpa(), std::nullopt);  // nothing stored: nothing to remove
+  publisher_.publish(hpa(), std::nullopt, at("2026-11-26T10:00:00Z"));  // nothing stored: nothing to remove
   EXPECT_EQ(patches(), 0);
   auto stored = hpa();
-  stored.metadata.annotations[kLastDecisionAnnotation] = decision(4, "2026-11-26T09:00:00Z").dump();
-  publisher_.publish(stored, std::nullopt);
+  stored.metadata.annotations[kLastDecisionAnnotation] = controller::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
+  publisher_.publish(stored, std::nullopt, at("2026-11-26T10:00:00Z"));
   ASSERT_EQ(patches(), 1);
   EXPECT_TRUE(lastPatch()["metadata"]["annotations"][kLastDecisionAnnotation].is_null());
 }
 
 TEST_F(DecisionPublisherTest, AFailedWriteIsTriedAgainNextTime) {
   transport_->json("PATCH", kHpaPath, json{{"kind", "Status"}, {"code", 500}, {"message", "etcd down"}}, 500);
-  publisher_.publish(hpa(), decision(4, "2026-11-26T10:00:00Z"));
+  publisher_.publish(hpa(), decision(4), at("2026-11-26T10:00:00Z"));
   const int failed = patches();
   EXPECT_GE(failed, 1);
   transport_->json("PATCH", kHpaPath, api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2"));
-  publisher_.publish(hpa(), decision(4, "2026-11-26T10:00:15Z"));
+  publisher_.publish(hpa(), decision(4), at("2026-11-26T10:00:15Z"));
   EXPECT_GT(patches(), failed);
 }
 
