@@ -236,10 +236,12 @@ class Bench:
 
     def create_hpa(self, w):
         name, ns = w
+        # The soak creates its HPAs here too, with options of its own that carry no annotations.
+        annotations = dict(a.split("=", 1) for a in getattr(self.a, "hpa_annotation", []))
         self.kube.request("POST", f"{HPA_API}/namespaces/{ns}/horizontalpodautoscalers", {
             "apiVersion": "autoscaling/v2beta2", "kind": "HorizontalPodAutoscaler",
             "metadata": {"name": name, "namespace": ns, "labels": {"bench": "scale"},
-                         "annotations": dict(a.split("=", 1) for a in self.a.hpa_annotation)},
+                         "annotations": annotations},
             "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": name},
                      "minReplicas": 1, "maxReplicas": self.max_replicas,
                      "metrics": [{"type": "Resource", "resource": {
