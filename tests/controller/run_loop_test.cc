@@ -73,6 +73,9 @@ class RunLoopTest : public ::testing::Test {
     loop_.registerHandlers();
     hpas_.start();
     ASSERT_TRUE(eventually([&] { return hpas_.hasSynced(); }));
+    // The informer's add handlers run after it reports synced; one still to come when a test
+    // starts leading would queue its HPA a second time, for a second reconcile at once.
+    ASSERT_TRUE(eventually([&] { return observer_.hpaCount() == static_cast<int>(hpas_.cache().size()); }));
     loop_.startWorkers();
     // The ticker and the work queue's delay loop wait on the clock from now on.
     ASSERT_TRUE(eventually([&] { return clock_.waiterCount() == 2; }));
