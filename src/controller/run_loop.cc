@@ -151,6 +151,8 @@ void RunLoop::worker() {
       queue_.done(*key);
       continue;
     }
+    auto [ns, name] = splitKey(*key);
+    observer_.hpaReconciled(ns, name);
     if (!result.status.ok()) {
       logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
     }
@@ -174,10 +176,6 @@ void RunLoop::worker() {
     // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
     intervals_->setInterval(*key, report.controls.controls.syncPeriod);
     queue_.addRateLimited(*key);
-    // Reported once the next sync is booked, so that whoever watches the count (tests stepping a
-    // fake clock) sees the requeue's deadline taken from the reconcile's time, not a later one.
-    auto [ns, name] = splitKey(*key);
-    observer_.hpaReconciled(ns, name);
     queue_.done(*key);
     observer_.queueDepth(queue_.len());
   }
