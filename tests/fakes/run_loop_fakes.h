@@ -31,15 +31,7 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
     std::lock_guard<std::mutex> lock(mu_);
     hpaCount_ += delta;
   }
-  // Called as a worker finishes a reconcile, its next sync booked.
-  void queueDepth(std::size_t) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++finished_;
-  }
-  std::size_t finishedReconciles() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return finished_;
-  }
+  void queueDepth(std::size_t) override {}
   void staleSkip() override {
     std::lock_guard<std::mutex> lock(mu_);
     ++staleSkips_;
@@ -81,7 +73,6 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
   std::vector<Reconciled> reconciled_;
   std::vector<std::string> deleted_;
   int hpaCount_ = 0;
-  std::size_t finished_ = 0;
   int staleSkips_ = 0;
 };
 
