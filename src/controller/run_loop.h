@@ -53,6 +53,9 @@ class RunLoop {
 
   bool leading() const { return leading_.load(); }
   std::size_t queueDepth() const { return queue_.len(); }
+  // Keys a worker is processing; with queueDepth() zero as well, every due key has been
+  // reconciled and booked for its next sync.
+  std::size_t keysInFlight() const { return queue_.inFlight(); }
 
  private:
   void worker();

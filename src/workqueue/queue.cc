@@ -41,6 +41,11 @@ std::size_t Queue::len() const {
   return queue_.size();
 }
 
+std::size_t Queue::inFlight() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return processing_.size();
+}
+
 void Queue::shutDown() { beginShutDown(/*drain=*/false); }
 
 void Queue::shutDownWithDrain() {

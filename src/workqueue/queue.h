@@ -34,6 +34,8 @@ class Queue {
   void done(const std::string& key);
   // Number of keys waiting to be handed out (not those being processed). Informational only.
   std::size_t len() const;
+  // Number of keys handed out and not yet done(). Informational only.
+  std::size_t inFlight() const;
 
   // Stops accepting keys and wakes every blocked get(); does not wait for workers.
   virtual void shutDown();

@@ -81,8 +81,11 @@ class RunLoopTest : public ::testing::Test {
     ASSERT_TRUE(eventually([&] { return clock_.waiterCount() == 2; }));
   }
   // Steps the clock and waits until its two sleepers (the ticker and the work queue's delay loop)
-  // have parked again, so that whatever the step made due has been queued.
+  // have parked again, so that whatever the step made due has been queued. Steps only once no
+  // key is queued or in a worker's hands: a reconcile books its next sync from the clock after
+  // it is reported, and a step in between would move that deadline.
   void step(Duration d) {
+    ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0 && loop_.keysInFlight() == 0; }));
     const size_t waits = clock_.waitsBegun();
     clock_.step(d);
     ASSERT_TRUE(eventually([&] { return clock_.waitsBegun() >= waits + 2 && clock_.waiterCount() == 2; }));

@@ -110,7 +110,8 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   LeaderElector a(store, config("a"), clock, Logger::discard(), [&] { ++started; }, [&] { ++stopped; });
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
-  EXPECT_EQ(started, 1);
+  // isLeader() turns true just before the callback runs on the elector's thread.
+  ASSERT_TRUE(eventually([&] { return started == 1; }));
   a.stop();
   EXPECT_EQ(stopped, 1);
   EXPECT_EQ(store.lease->holderIdentity, "");  // released: a successor need not wait
@@ -136,7 +137,7 @@ TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
   EXPECT_FALSE(b.isLeader());
   a.stop();  // graceful: releases the Lease
   ASSERT_TRUE(eventually([&] { return b.isLeader(); })) << "the standby waited for its retry period";
-  EXPECT_TRUE(bStarted);
+  EXPECT_TRUE(eventually([&] { return bStarted.load(); }));  // the callback follows isLeader()
   EXPECT_EQ(store.lease->holderIdentity, "b");
   EXPECT_EQ(store.lease->leaseTransitions, 1);
   b.stop();
@@ -204,7 +205,7 @@ TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
     ASSERT_TRUE(eventually([&] { return clock.waitsBegun() > waits || !a.isLeader(); }));  // tried, waits again
   }
   EXPECT_TRUE(eventually([&] { return !a.isLeader(); }));
-  EXPECT_EQ(stopped, 1);
+  EXPECT_TRUE(eventually([&] { return stopped == 1; }));  // the callback follows isLeader()
   a.stop();
 }
 

@@ -44,8 +44,10 @@ TEST(Queue, KeyAddedWhileProcessingIsQueuedAgainOnlyAfterDone) {
   q.add("a");
   q.add("a");
   EXPECT_EQ(q.len(), 0u) << "handing it out now would give it to a second worker";
+  EXPECT_EQ(q.inFlight(), 1u);
   q.done("a");
   EXPECT_EQ(q.len(), 1u);
+  EXPECT_EQ(q.inFlight(), 0u);
   EXPECT_EQ(q.get(), "a");
   q.done("a");
   EXPECT_EQ(q.len(), 0u);
