@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libcpprest-dev libssl-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libyaml-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev prometheus-cpp-dev libboost-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev prometheus-cpp-dev libboost-dev libhowardhinnant-date-dev tzdata
 )
 
 missing=()
