@@ -1,6 +1,7 @@
 // One steady reconcile of one HPA (10 pods at target, nothing to write) with the API behind
 // in-memory fakes: the controller's own cost per sync, without and with the per-HPA controls that
-// run every sync (a fallback that is not due, the recorded decision compared with the last one).
+// run every sync (a fallback that is not due, the recorded decision compared with the last one,
+// a schedule of two windows in a time zone: one open, one closed).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -45,7 +46,7 @@ class SteadyMetrics final : public metricsclient::MetricsClient {
 };
 
 struct Rig {
-  explicit Rig(bool controls) : clock(kStart + minutes(30)) {
+  Rig(bool controls, bool schedule) : clock(kStart + minutes(30)) {
     hpa.metadata = {"web", "default", "uid-1", "1", 1, {}, {}, std::nullopt, std::nullopt};
     hpa.spec.scaleTargetRef = {"Deployment", "web", "apps/v1"};
     hpa.spec.minReplicas = 1;
@@ -57,6 +58,12 @@ struct Rig {
     if (controls) {
       hpa.metadata.annotations[controller::kFallbackAnnotation] = "after=3,replicas=4";
       hpa.metadata.annotations[controller::kRecordDecisionAnnotation] = "true";
+    }
+    if (schedule) {
+      // kStart is a Tuesday, 22:13Z: the first window is open, the second one is not.
+      hpa.metadata.annotations[controller::kScheduleAnnotation] =
+          "- {name: evening, start: '0 20 * * 1-5', duration: 4h, timeZone: Europe/Paris, minReplicas: 2}\n"
+          "- {name: year-end, start: '0 0 24 12 *', duration: 48h, timeZone: UTC, maxReplicas: 20}\n";
     }
     api::Scale scale;
     scale.metadata.name = "web";
@@ -114,14 +121,17 @@ struct Rig {
 
 void BM_SteadyReconcile(benchmark::State& state) {
   const bool controls = state.range(0) != 0;
-  Rig rig(controls);
+  const bool schedule = state.range(0) == 2;
+  Rig rig(controls, schedule);
   for (auto _ : state) rig.sync(controls);
   if (!rig.status.writes.empty() || rig.decisionChanges != 0 || !rig.events.events.empty()) {
     state.SkipWithError("the steady state wrote something: not the case measured");
   }
-  state.SetLabel(controls ? "fallback + record-decision" : "no controls");
+  state.SetLabel(schedule ? "fallback + record-decision + schedule"
+                 : controls ? "fallback + record-decision"
+                            : "no controls");
 }
-BENCHMARK(BM_SteadyReconcile)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SteadyReconcile)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

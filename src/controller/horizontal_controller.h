@@ -18,6 +18,7 @@
 #include "controller/reconcile_observer.h"
 #include "controller/reconcile_report.h"
 #include "controller/scale_client.h"
+#include "controller/schedule_cache.h"
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
 #include "metricsclient/metrics_client.h"
@@ -136,6 +137,7 @@ class HorizontalController {
   HistoryStore history_;
   SelectorStore selectors_;
   MetricFailureStore metricFailures_;  // for HPAs with a fallback (hpa-controller.io/fallback)
+  ScheduleCache schedules_;            // for HPAs with a schedule (hpa-controller.io/schedule)
   NoopReconcileObserver noopObserver_;
   std::atomic<bool> observedGenerationAccepted_{true};
   std::mutex controlErrorsMu_;

@@ -1,5 +1,7 @@
 #include "controller/hpa_controls.h"
+
 #include "common/quote.h"
+#include "controller/schedule_cache.h"
 
 #include <fmt/format.h>
 
@@ -84,7 +86,8 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 
 bool HpaControls::any() const {
   return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
-         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision || !errors.empty();
+         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision || !schedule.empty() ||
+         !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -96,7 +99,7 @@ std::string HpaControls::errorText() const {
   return out;
 }
 
-HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
+HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules) {
   HpaControls out;
   readSyncPeriod(hpa, out);
 
@@ -152,6 +155,18 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa) {
       out.errors.push_back({kFallbackAnnotation, *text, kInvalidControl,
                             fmt::format("{} {} is invalid: {}; failed metrics block the decision as without it",
                                         kFallbackAnnotation, quote(*text), fallback.error().message)});
+    }
+  }
+
+  if (const std::string* text = annotation(hpa, kScheduleAnnotation)) {
+    const auto schedule = schedules ? schedules->get(api::objectKey(hpa.metadata.namespace_, hpa.metadata.name), *text)
+                                    : std::make_shared<const ScheduleCache::Parsed>(parseSchedule(*text));
+    if (schedule->ok()) {
+      out.schedule = **schedule;
+    } else {
+      out.errors.push_back({kScheduleAnnotation, *text, kInvalidControl,
+                            fmt::format("{} is invalid: {}; the HPA's own minReplicas and maxReplicas apply",
+                                        kScheduleAnnotation, schedule->error().message)});
     }
   }
   return out;

@@ -11,6 +11,7 @@
 #include "api/hpa.h"
 #include "common/time.h"
 #include "controller/fallback.h"
+#include "controller/schedule.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::controller {
@@ -51,6 +52,7 @@ struct HpaControls {
   replicacalc::RequestsSource requestsSource = replicacalc::RequestsSource::Spec;
   std::optional<FallbackSpec> fallback;  // hpa-controller.io/fallback (fallback.h)
   bool recordDecision = false;           // write hpa-controller.io/last-decision (last_decision.h)
+  std::vector<ScheduleWindow> schedule;  // hpa-controller.io/schedule (schedule.h)
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 
@@ -60,7 +62,9 @@ struct HpaControls {
   std::string errorText() const;
 };
 
-// Reads the controls of an HPA; never fails (bad values become `errors`).
-HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa);
+class ScheduleCache;
+// Reads the controls of an HPA; never fails (bad values become `errors`). With `schedules`, the
+// schedule is parsed once per change of its text and HPA (the reconcile's case).
+HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules = nullptr);
 
 }  // namespace hpa::controller

@@ -1,5 +1,7 @@
 #include "controller/last_decision.h"
 
+#include "controller/conditions.h"
+
 namespace hpa::controller {
 namespace {
 
@@ -55,6 +57,12 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (r.normalization) {
     d.stabilizedReplicas = r.normalization->stabilized;
     d.limitedBy = limitApplied(*r.normalization);
+  }
+  // A schedule window's bound decided (in the metrics path or outside it): its condition says so.
+  if (r.controls.schedule && r.controls.schedule->held) {
+    if (const auto* limited = findCondition(r.status, api::kScalingLimited)) {
+      d.limitedBy = std::pair{limited->reason, limited->message};
+    }
   }
   d.pausedScaleTo = r.controls.pausedScaleTo;
   return d;

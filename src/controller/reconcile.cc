@@ -80,6 +80,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
     deps_.logger.info("Horizontal Pod Autoscaler has been deleted", "HPA", key);
     history_.erase(key);
     metricFailures_.erase(key);
+    schedules_.erase(key);
     controlErrorsReported(key, "");
     result.deleted = true;
     result.report.branch = ReconcileBranch::Deleted;
@@ -136,7 +137,7 @@ HorizontalController::Reconcile::Reconcile(HorizontalController& controller, con
       key_(std::move(key)),
       now_(controller.deps_.clock.now()),
       tolerances_(replicacalc::tolerancesFor(hpa.spec, controller.options_.tolerance, controller.options_.decisionRules)),
-      controls_(parseControls(hpa)) {
+      controls_(parseControls(hpa, &controller.schedules_)) {
   report_.key = key_;
   report_.controls.controls = controls_;
   report_.controls.lastDecisionStored = hpa.metadata.annotations.contains(kLastDecisionAnnotation);
@@ -233,7 +234,10 @@ HorizontalController::Reconcile::Decision HorizontalController::Reconcile::decid
   Decision d;
   d.currentReplicas = scale.specReplicas;
   d.minReplicas = hpa_.spec.minReplicas.value_or(1);
+  d.maxReplicas = hpa_.spec.maxReplicas;
+  applySchedule(d);
   report_.minReplicas = d.minReplicas;
+  report_.maxReplicas = d.maxReplicas;
   const bool scaleToZero = c_.options_.scaleToZero;
   d.hasObjectOrExternalMetrics = hasObjectOrExternalMetrics(hpa_.spec);
   const auto* zeroCondition = findCondition(hpa_.status, api::kScaledToZero);
@@ -250,16 +254,18 @@ HorizontalController::Reconcile::Decision HorizontalController::Reconcile::decid
                 "scaling is disabled since the replica count of the target is zero");
       if (!scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
-  } else if (d.currentReplicas > hpa_.spec.maxReplicas) {
+  } else if (d.currentReplicas > d.maxReplicas) {
     report_.branch = ReconcileBranch::AboveMaxReplicas;
     d.reason = "Current number of replicas above Spec.MaxReplicas";
-    d.desiredReplicas = hpa_.spec.maxReplicas;
+    d.desiredReplicas = d.maxReplicas;
     d.computeMetrics = false;
+    holdToScheduleBound(d, /*aboveMax=*/true);
   } else if (d.currentReplicas < d.minReplicas) {
     report_.branch = ReconcileBranch::BelowMinReplicas;
     d.reason = "Current number of replicas below Spec.MinReplicas";
     d.desiredReplicas = d.minReplicas;
     d.computeMetrics = false;
+    holdToScheduleBound(d, /*aboveMax=*/false);
   }
   return d;
 }
@@ -283,7 +289,9 @@ std::optional<Error> HorizontalController::Reconcile::decideFromMetrics(const ap
   }
   if (d.desiredReplicas > d.currentReplicas) d.reason = fmt::format("{} above target", rescaleMetric);
   if (d.desiredReplicas < d.currentReplicas) d.reason = "All metrics below target";
-  d.desiredReplicas = normalize(d.currentReplicas, d.desiredReplicas, d.minReplicas);
+  auto scheduleLimit = holdProposalInWindow(d);
+  d.desiredReplicas = normalize(d.currentReplicas, d.desiredReplicas, d.minReplicas, d.maxReplicas);
+  if (scheduleLimit) settleScheduleLimit(d, *scheduleLimit);
   // Scaling from zero after minReplicas was raised: at least minReplicas.
   if (d.currentReplicas == 0 && d.minReplicas != 0 && d.scaledToZero && d.desiredReplicas < d.minReplicas) {
     d.desiredReplicas = d.minReplicas;
@@ -406,8 +414,8 @@ void HorizontalController::Reconcile::storeHistory() {
 }
 
 std::int32_t HorizontalController::Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
-                                                       std::int32_t minReplicas) {
-  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, hpa_.spec.maxReplicas, now_,
+                                                       std::int32_t minReplicas, std::int32_t maxReplicas) {
+  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, maxReplicas, now_,
                                         c_.options_.decisionRules};
   auto& h = history();
   replicacalc::NormalizationResult result =

@@ -9,6 +9,7 @@
 #include "api/hpa.h"
 #include "api/scale.h"
 #include "controller/horizontal_controller.h"
+#include "controller/schedule.h"
 #include "replicacalc/tolerances.h"
 
 namespace hpa::controller {
@@ -31,6 +32,7 @@ class HorizontalController::Reconcile {
   struct Decision {
     std::int32_t currentReplicas = 0;
     std::int32_t minReplicas = 1;
+    std::int32_t maxReplicas = 1;  // the HPA's, or an open schedule window's
     std::int32_t desiredReplicas = 0;
     std::string reason;  // the rescale reason events and logs carry
     bool computeMetrics = true;
@@ -116,8 +118,23 @@ class HorizontalController::Reconcile {
   std::vector<std::shared_ptr<const api::Pod>> listedPods_;  // keeps listed pods alive
   const DecideOptions* decide_ = nullptr;
 
+  // --- hpa-controller.io/schedule (schedule_status.cc)
+  // The bounds of the open windows replace the HPA's own in `d` (no-op without a schedule).
+  void applySchedule(Decision& d);
+  // Outside the metrics path: the size a window's bound imposes, with its reason and condition.
+  // True when a window's bound (not the HPA's own) is the one the current size is outside of.
+  bool holdToScheduleBound(Decision& d, bool aboveMax);
+  // The metrics' proposal held within an open window's bounds before stabilization, so that the
+  // history remembers the floor and the stabilization window smooths the way down after it
+  // closes. Returns the bound's ScalingLimited condition to set after normalization, if one held.
+  std::optional<api::HorizontalPodAutoscalerCondition> holdProposalInWindow(Decision& d);
+  // After normalization: the window's condition, when its bound is the size decided.
+  void settleScheduleLimit(const Decision& d, const api::HorizontalPodAutoscalerCondition& limited);
+  std::optional<ScheduledBounds> bounds_;
+
   // --- normalization, rescale, status (reconcile.cc)
-  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas);
+  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas,
+                         std::int32_t maxReplicas);
   void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
                  bool rescaled);
   Status updateStatusIfNeeded();

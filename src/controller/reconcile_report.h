@@ -64,6 +64,26 @@ struct ControlsReport {
     bool operator==(const ResizingPod&) const = default;
   };
   std::vector<ResizingPod> resizingPods;
+  // hpa-controller.io/schedule: the windows open at this reconcile and the bounds they make.
+  struct OpenScheduleWindow {
+    std::string name;
+    Time openedAt;
+    Time closesAt;
+    std::optional<std::int32_t> minReplicas;
+    std::optional<std::int32_t> maxReplicas;
+    bool operator==(const OpenScheduleWindow&) const = default;
+  };
+  struct Schedule {
+    std::vector<OpenScheduleWindow> open;
+    std::int32_t minReplicas = 0;  // the bounds that applied: the HPA's own, raised or lowered
+    std::int32_t maxReplicas = 0;
+    std::string minFrom;  // the window that set the floor ("" for the HPA's own)
+    std::string maxFrom;  // ... the ceiling
+    // A window's bound decided the size (the ScheduledMinReplicas / ScheduledMaxReplicas limit).
+    bool held = false;
+    bool operator==(const Schedule&) const = default;
+  };
+  std::optional<Schedule> schedule;  // only for an HPA with a schedule
   // Owner-based pod selection: pods the label selector picked whose controller chain does not
   // lead to the scale target, so they were not counted.
   std::vector<std::string> podsNotOwned;

@@ -81,7 +81,48 @@ std::string metricCurrent(const api::MetricStatus& s) {
   return "-";
 }
 
-json controlsJson(const controller::ControlsReport& r) {
+std::string replicaBounds(const std::optional<std::int32_t>& min, const std::optional<std::int32_t>& max) {
+  if (min && max) return fmt::format("minReplicas {}, maxReplicas {}", *min, *max);
+  return min ? fmt::format("minReplicas {}", *min) : fmt::format("maxReplicas {}", max.value_or(0));
+}
+
+json optionalReplicas(const std::optional<std::int32_t>& r) { return r ? json(*r) : json(nullptr); }
+
+// hpa-controller.io/schedule: the windows as written, the open ones, the bounds they made and
+// the next opening.
+json scheduleJson(const controller::ControlsReport& r, Time now) {
+  json windows = json::array();
+  for (const auto& w : r.controls.schedule) {
+    windows.push_back({{"name", w.name},
+                       {"start", w.start},
+                       {"duration", formatGoDuration(w.duration)},
+                       {"timeZone", w.timeZone},
+                       {"minReplicas", optionalReplicas(w.minReplicas)},
+                       {"maxReplicas", optionalReplicas(w.maxReplicas)}});
+  }
+  json out{{"windows", std::move(windows)}};
+  json open = json::array();
+  if (r.schedule) {
+    for (const auto& w : r.schedule->open) {
+      open.push_back({{"name", w.name},
+                      {"openedAt", formatRFC3339(w.openedAt)},
+                      {"closesAt", formatRFC3339(w.closesAt)},
+                      {"minReplicas", optionalReplicas(w.minReplicas)},
+                      {"maxReplicas", optionalReplicas(w.maxReplicas)}});
+    }
+    out["minReplicas"] = r.schedule->minReplicas;
+    out["maxReplicas"] = r.schedule->maxReplicas;
+    out["minReplicasFrom"] = r.schedule->minFrom.empty() ? json(nullptr) : json(r.schedule->minFrom);
+    out["maxReplicasFrom"] = r.schedule->maxFrom.empty() ? json(nullptr) : json(r.schedule->maxFrom);
+    out["held"] = r.schedule->held;
+  }
+  out["open"] = std::move(open);
+  auto next = controller::nextOpening(r.controls.schedule, now);
+  out["next"] = next ? json{{"name", next->window->name}, {"opensAt", formatRFC3339(next->at)}} : json(nullptr);
+  return out;
+}
+
+json controlsJson(const controller::ControlsReport& r, Time now) {
   const auto& c = r.controls;
   json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
            {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
@@ -100,6 +141,7 @@ json controlsJson(const controller::ControlsReport& r) {
   }
   out["resizingPods"] = std::move(resizing);
   out["podsNotOwned"] = r.podsNotOwned;
+  out["schedule"] = c.schedule.empty() ? json(nullptr) : scheduleJson(r, now);
   json errors = json::array();
   for (const auto& e : c.errors) {
     errors.push_back({{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
@@ -109,7 +151,32 @@ json controlsJson(const controller::ControlsReport& r) {
 }
 
 // The controls section of the text form: one line per control that departs from upstream.
-void controlsText(const controller::ReconcileReport& r, const std::function<void(std::string)>& line) {
+void scheduleText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+  const auto& c = r.controls.controls;
+  line(fmt::format("  schedule ({}): {} windows", controller::kScheduleAnnotation, c.schedule.size()));
+  if (r.controls.schedule) {
+    for (const auto& w : r.controls.schedule->open) {
+      line(fmt::format("    open: {} since {} until {} ({})", w.name, formatRFC3339(w.openedAt),
+                       formatRFC3339(w.closesAt), replicaBounds(w.minReplicas, w.maxReplicas)));
+    }
+    const auto& s = *r.controls.schedule;
+    if (!s.minFrom.empty() || !s.maxFrom.empty()) {
+      line(fmt::format("    bounds now: min {}{}, max {}{}{}", s.minReplicas,
+                       s.minFrom.empty() ? "" : fmt::format(" (from {})", s.minFrom), s.maxReplicas,
+                       s.maxFrom.empty() ? "" : fmt::format(" (from {})", s.maxFrom),
+                       s.held ? "; a window's bound decided the size" : ""));
+    }
+  }
+  if (auto next = controller::nextOpening(c.schedule, now)) {
+    line(fmt::format("    next: {} opens at {} for {} ({})", next->window->name, formatRFC3339(next->at),
+                     formatGoDuration(next->window->duration),
+                     replicaBounds(next->window->minReplicas, next->window->maxReplicas)));
+  } else {
+    line("    next: no window opens within a year");
+  }
+}
+
+void controlsText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line("controls:");
   if (c.syncPeriod) line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
@@ -138,6 +205,7 @@ void controlsText(const controller::ReconcileReport& r, const std::function<void
   if (c.fallback) {
     line(fmt::format("  fallback ({}): {}", controller::kFallbackAnnotation, controller::formatFallback(*c.fallback)));
   }
+  if (!c.schedule.empty()) scheduleText(r, now, line);
   if (c.recordDecision) {
     line(fmt::format("  records its decisions ({}) in {}", controller::kRecordDecisionAnnotation,
                      controller::kLastDecisionAnnotation));
@@ -239,7 +307,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
   for (const auto& ev : r.events) events.push_back({{"type", ev.type}, {"reason", ev.reason}, {"message", ev.message}});
   out["events"] = std::move(events);
   // Only for HPAs with controls, so upstream-only HPAs explain exactly as before.
-  if (r.controls.controls.any()) out["controls"] = controlsJson(r.controls);
+  if (r.controls.controls.any()) out["controls"] = controlsJson(r.controls, e.now);
   out["history"] = r.history ? api::encodeAutoscalerHistory(*r.history) : json(nullptr);
   out["historyGiven"] = e.historyGiven;
   if (e.scaleUpdate) out["scaleUpdate"] = api::encodeScale(*e.scaleUpdate);
@@ -300,7 +368,7 @@ std::string explanationToText(const Explanation& e) {
     line(fmt::format("  ScalingLimited {} {}: {}", n.scalingLimited.status, n.scalingLimited.reason,
                      n.scalingLimited.message));
   }
-  if (r.controls.controls.any()) controlsText(r, line);
+  if (r.controls.controls.any()) controlsText(r, e.now, line);
   if (e.recordedDecision) recordedDecisionText(*e.recordedDecision, line);
   line("conditions:");
   for (const auto& c : r.status.conditions) line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));

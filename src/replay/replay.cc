@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "api/label_selector.h"
+#include "controller/conditions.h"
 #include "explain/snapshot_clients.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
@@ -194,6 +195,12 @@ class ReplayWorld {
       }
       if (report.normalization->scalingLimited.status == api::kConditionTrue) {
         tick.limitedReason = report.normalization->scalingLimited.reason;
+      }
+    }
+    // A schedule window's bound decided: its condition names it (normalization saw only bounds).
+    if (report.controls.schedule && report.controls.schedule->held) {
+      if (const auto* limited = controller::findCondition(report.status, api::kScalingLimited)) {
+        tick.limitedReason = limited->reason;
       }
     }
     tick.desiredReplicas = report.desiredReplicas;

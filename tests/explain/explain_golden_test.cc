@@ -100,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"},
         Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive", "ValidMetricFound"},
-        Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"}),
+        Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
+        Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited", "ScheduledMaxReplicas"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (auto& c : n) {

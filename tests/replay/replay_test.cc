@@ -300,6 +300,30 @@ TEST(Replay, HonoursTheHpasControls) {
   EXPECT_EQ(held.ticks[0].events.front().reason, "ScalingPaused");
 }
 
+TEST(Replay, ReplaysASchedulesWindowsAtTheTracesOwnTimes) {
+  auto hpa = webHpa(1, 10);
+  hpa.metadata.annotations["hpa-controller.io/schedule"] =
+      "[{name: morning, start: '0 8 * * *', duration: 10m, minReplicas: 5}]";
+  // 100m of cpu in total: 2 pods at 50 %, the target.
+  auto t = trace("cpu", SeriesKind::Total, {{0, 100}, {1500, 100}});
+  t.origin = *parseRFC3339("2026-11-23T07:55:00Z");
+  auto run = mustReplay(hpa, webTarget(2), t, options());
+  // Opens at 08:00 (300 s): up to the floor at the first sync after it; closes at 08:10 (900 s),
+  // and the downscale stabilization window lets go 5 minutes after the last sync inside it.
+  ASSERT_EQ(run.changes.size(), 2u);
+  EXPECT_EQ(run.changes[0].from, 2);
+  EXPECT_EQ(run.changes[0].to, 5);
+  EXPECT_GE(run.changes[0].at, seconds(300));
+  EXPECT_LT(run.changes[0].at, seconds(320));
+  EXPECT_EQ(run.changes[1].from, 5);
+  EXPECT_EQ(run.changes[1].to, 2);
+  EXPECT_GE(run.changes[1].at, seconds(900 - 16 + 300));
+  EXPECT_LT(run.changes[1].at, seconds(900 + 300));
+  int held = 0;
+  for (const auto& tick : run.ticks) held += tick.limitedReason == "ScheduledMinReplicas";
+  EXPECT_GT(held, 30) << "the window's floor held through its 10 minutes";
+}
+
 TEST(Replay, RejectsATargetThatIsNotTheHpasAndAZeroSyncPeriod) {
   auto target = webTarget(2);
   target.scale.metadata.name = "api";
