@@ -26,6 +26,7 @@
 #include "telemetry/prometheus_observer.h"
 #include "serving/request_auth.h"
 #include "live/cache_listers.h"
+#include "informer/pod_selector_index.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
@@ -253,7 +254,10 @@ struct Caches {
               return std::make_unique<kube::RestListWatch>(
                   client, kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
             },
-            clock, logger.child("workload-informer")) {}
+            clock, logger.child("workload-informer")),
+        podIndex(clock) {
+    pods.addHandlers(podIndex.handlers());
+  }
 
   void start() {
     hpas.start();
@@ -272,6 +276,7 @@ struct Caches {
   informer::Informer<api::HorizontalPodAutoscaler> hpas;
   informer::Informer<api::Pod> pods;
   informer::WorkloadCaches workloads;
+  informer::PodSelectorIndex podIndex;  // the pods of each HPA's selector, kept by the pod events
 };
 
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
@@ -283,7 +288,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
 
   live::CacheHpaLister hpaLister(caches.hpas);
-  live::CachePodLister podLister(caches.pods);
+  live::CachePodLister podLister(caches.pods, caches.podIndex);
   metricsclient::RestMetricsClient metricsApi(*clients.metrics, discovery);
   metricsclient::BatchingMetricsClient metrics(
       metricsApi,

@@ -4,6 +4,7 @@
 #include "api/pod.h"
 #include "controller/listers.h"
 #include "informer/informer.h"
+#include "informer/pod_selector_index.h"
 
 namespace hpa::live {
 
@@ -20,20 +21,19 @@ class CacheHpaLister final : public controller::HpaLister {
   const informer::Informer<api::HorizontalPodAutoscaler>& informer_;
 };
 
+// Pods through the selector index the pod informer's events keep, not a scan of the namespace.
 class CachePodLister final : public controller::PodLister {
  public:
-  explicit CachePodLister(const informer::Informer<api::Pod>& informer) : informer_(informer) {}
+  CachePodLister(const informer::Informer<api::Pod>& informer, informer::PodSelectorIndex& index)
+      : informer_(informer), index_(index) {}
   Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
                                                             const api::Selector& selector) const override {
-    std::vector<std::shared_ptr<const api::Pod>> out;
-    for (auto& pod : informer_.cache().list(ns)) {
-      if (selector.matches(pod->labels)) out.push_back(std::move(pod));
-    }
-    return out;
+    return index_.list(ns, selector, informer_.cache());
   }
 
  private:
   const informer::Informer<api::Pod>& informer_;
+  informer::PodSelectorIndex& index_;
 };
 
 }  // namespace hpa::live

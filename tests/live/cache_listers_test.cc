@@ -36,9 +36,11 @@ TEST(CacheListers, FilterByNamespaceAndSelector) {
   } source;
   Informer<api::Pod> pods(source, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); },
                           clock, Logger::discard());
+  informer::PodSelectorIndex index(clock);
+  pods.addHandlers(index.handlers());
   pods.start();
   ASSERT_TRUE(eventually([&] { return pods.hasSynced(); }));
-  CachePodLister lister(pods);
+  CachePodLister lister(pods, index);
   auto web = lister.list("a", *api::Selector::parse("app=web"));
   ASSERT_TRUE(web.ok());
   ASSERT_EQ(web->size(), 1u);

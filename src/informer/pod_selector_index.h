@@ -1,0 +1,65 @@
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "api/label_selector.h"
+#include "api/pod.h"
+#include "common/clock.h"
+#include "informer/informer.h"
+#include "informer/object_cache.h"
+
+namespace hpa::informer {
+
+// The pods each selector in use picks, per namespace, kept current by the pod informer's events:
+// a reconcile reads its HPA's pods without scanning the namespace, so its cost does not grow with
+// the other workloads beside it (an informer index, as upstream's pod lister has none). A
+// selector is indexed the first time it is asked for, with one scan of its namespace, and
+// dropped once nobody has asked for it for `idle` (HPAs deleted or retargeted). Thread-safe.
+//
+// Consistency with the cache: the informer updates its cache before it calls the handlers, from
+// one thread, and the first scan of a selector happens under the index's lock; so whether an
+// event lands before or after that scan, the index ends up with what the cache holds.
+class PodSelectorIndex {
+ public:
+  using Ptr = std::shared_ptr<const api::Pod>;
+  explicit PodSelectorIndex(const Clock& clock, Duration idle = std::chrono::hours(2));
+
+  // The pods of `ns` that `selector` matches, by name as the cache lists them.
+  std::vector<Ptr> list(const std::string& ns, const api::Selector& selector, const ObjectCache<api::Pod>& cache);
+  // For the pod informer's addHandlers, before it starts.
+  EventHandlers<api::Pod> handlers();
+
+  std::size_t selectorCount() const;
+  // Pods held over every selector (a pod picked by two selectors counts twice).
+  std::size_t indexedPods() const;
+
+ private:
+  struct Entry {
+    explicit Entry(api::Selector s) : selector(std::move(s)) {}
+    api::Selector selector;
+    std::map<std::string_view, Ptr> pods;  // keyed by the held pod's own name: no second copy
+    mutable std::atomic<std::int64_t> lastUsed{0};  // clock ticks, set by readers under a shared lock
+  };
+  using Entries = std::unordered_map<std::string, std::unique_ptr<Entry>>;  // by selector key
+
+  void put(const Ptr& pod);
+  void remove(const Ptr& pod);
+  // Drops idle selectors, at most once a minute; under the exclusive lock.
+  void pruneIdle(Time now);
+
+  const Clock& clock_;
+  const Duration idle_;
+  mutable std::shared_mutex mu_;
+  std::unordered_map<std::string, Entries> byNamespace_;  // guarded by mu_
+  Time lastPrune_{};                                      // guarded by mu_
+};
+
+}  // namespace hpa::informer
