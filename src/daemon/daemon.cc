@@ -26,6 +26,7 @@
 #include "telemetry/prometheus_observer.h"
 #include "serving/request_auth.h"
 #include "live/cache_listers.h"
+#include "live/workload_cache_warmer.h"
 #include "informer/pod_selector_index.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
@@ -257,6 +258,7 @@ struct Caches {
             clock, logger.child("workload-informer")),
         podIndex(clock) {
     pods.addHandlers(podIndex.handlers());
+    hpas.addHandlers(live::warmWorkloadCaches(workloads));
   }
 
   void start() {
