@@ -25,33 +25,7 @@ at_target() {
     jq -e '.status.currentMetrics[0].resource.current.averageUtilization == 50'
 }
 
-for app in guarded plain; do
-  "${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: $app, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: $app}}
-  template:
-    metadata: {labels: {app: $app}}
-    spec: {containers: [{name: app, image: example/$app, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: $app
-  namespace: $NS
-  annotations: {hpa-controller.io/sync-period: 2s}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: $app}
-  minReplicas: 1
-  maxReplicas: 10
-  metrics:
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-YAML
-done
+for app in guarded plain; do apply_cpu_hpa "$app" '{hpa-controller.io/sync-period: 2s}'; done
 # 100m over 2 pods of 100m: 50 %, the target.
 cat >"$WORK/scenario.yaml" <<YAML
 workloads:

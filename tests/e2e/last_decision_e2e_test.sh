@@ -21,31 +21,7 @@ decided() {
 }
 resource_version() { "${K[@]}" get --raw "$HPA_PATH" | jq -r .metadata.resourceVersion; }
 
-"${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: told, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: told}}
-  template:
-    metadata: {labels: {app: told}}
-    spec: {containers: [{name: app, image: example/told, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: told
-  namespace: $NS
-  annotations: {hpa-controller.io/sync-period: 2s, hpa-controller.io/record-decision: "true"}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: told}
-  minReplicas: 1
-  maxReplicas: 10
-  metrics:
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-YAML
+apply_cpu_hpa told '{hpa-controller.io/sync-period: 2s, hpa-controller.io/record-decision: "true"}'
 printf 'workloads:\n- {name: told, namespace: %s, selector: app=told, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
 CONTROL=$(free_port)
 start_sim "$WORK/scenario.yaml" "$CONTROL"

@@ -21,31 +21,7 @@ limited_reason() {
 limited_by_window() { [ "$(limited_reason)" = ScheduledMinReplicas ]; }
 at_target() { "${K[@]}" get --raw "$HPA_PATH" | jq -e '.status.currentMetrics[0].resource.current.averageUtilization == 50'; }
 
-"${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: peak, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: peak}}
-  template:
-    metadata: {labels: {app: peak}}
-    spec: {containers: [{name: app, image: example/peak, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: peak
-  namespace: $NS
-  annotations: {hpa-controller.io/sync-period: 2s}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: peak}
-  minReplicas: 1
-  maxReplicas: 10
-  metrics:
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-YAML
+apply_cpu_hpa peak '{hpa-controller.io/sync-period: 2s}'
 # 100m in all: 50 % of 2 pods' 100m requests, the target; 25 % over 4 pods.
 cat >"$WORK/scenario.yaml" <<YAML
 workloads:

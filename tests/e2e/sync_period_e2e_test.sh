@@ -13,31 +13,7 @@ source "$(dirname "$0")/lib/e2e.sh"
 e2e_namespace sync-period-e2e
 replicas() { "${K[@]}" get -n "$NS" deployment/quick -o jsonpath='{.spec.replicas}'; }
 
-"${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: quick, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: quick}}
-  template:
-    metadata: {labels: {app: quick}}
-    spec: {containers: [{name: app, image: example/quick, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: quick
-  namespace: $NS
-  annotations: {hpa-controller.io/sync-period: 2s}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: quick}
-  minReplicas: 1
-  maxReplicas: 10
-  metrics:
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-YAML
+apply_cpu_hpa quick '{hpa-controller.io/sync-period: 2s}'
 # 100m over 2 pods of 100m: 50 %, the target.
 printf 'workloads:\n- {name: quick, namespace: %s, selector: app=quick, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
 CONTROL=$(free_port)

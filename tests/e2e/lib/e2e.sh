@@ -45,6 +45,37 @@ e2e_cleanup() {
   exit $code
 }
 
+# apply_cpu_hpa <name> <annotations>: Deployment <name> of 2 pods (100m cpu requests, label
+# app=<name>) in NS and its autoscaling/v2beta2 HPA, 1 to 10 replicas at 50 % cpu, with the given
+# annotations (a YAML flow map, e.g. '{hpa-controller.io/sync-period: 2s}').
+apply_cpu_hpa() {
+  "${K[@]}" apply -f - >/dev/null <<YAML
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: $1, namespace: $NS}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: $1}}
+  template:
+    metadata: {labels: {app: $1}}
+    spec: {containers: [{name: app, image: example/$1, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: autoscaling/v2beta2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: $1
+  namespace: $NS
+  annotations: $2
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: $1}
+  minReplicas: 1
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+YAML
+}
+
 # start_sim <scenario file> [<control port>]: hpa-sim playing the kubelet of NS and serving its
 # metrics APIs (logs appended to WORK/sim.log); sets SIM_PID.
 start_sim() {
