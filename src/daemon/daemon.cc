@@ -261,6 +261,21 @@ struct Caches {
     hpas.addHandlers(live::warmWorkloadCaches(workloads));
   }
 
+  // The metrics client over `api`, with the pods' labels and each selector's pods from these caches.
+  metricsclient::BatchingMetricsClient batchingMetrics(metricsclient::MetricsApi& api, Clock& clock,
+                                                       Duration retention) {
+    return metricsclient::BatchingMetricsClient(
+        api,
+        [this](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
+          if (auto pod = pods.cache().get(api::objectKey(ns, name))) return pod->labels;
+          return std::nullopt;
+        },
+        clock, retention,
+        [this](const std::string& ns, const api::Selector& selector) {
+          return podIndex.list(ns, selector, pods.cache());
+        });
+  }
+
   void start() {
     hpas.start();
     pods.start();
@@ -289,16 +304,10 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   const Logger& logger = process.logger;
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
 
-  live::CacheHpaLister hpaLister(caches.hpas);
-  live::CachePodLister podLister(caches.pods, caches.podIndex);
+  live::CacheHpaLister hpaLister(caches.hpas.cache());
+  live::CachePodLister podLister(caches.pods.cache(), caches.podIndex);
   metricsclient::RestMetricsClient metricsApi(*clients.metrics, discovery);
-  metricsclient::BatchingMetricsClient metrics(
-      metricsApi,
-      [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
-        if (auto pod = caches.pods.cache().get(api::objectKey(ns, name))) return pod->labels;
-        return std::nullopt;
-      },
-      clock, options.syncPeriod);
+  metricsclient::BatchingMetricsClient metrics = caches.batchingMetrics(metricsApi, clock, options.syncPeriod);
   live::ApiScaleClient scaleApi(*clients.scales, discovery);
   live::CachedScaleClient scales(scaleApi, caches.workloads);
   live::CachedOwnerLookup owners(caches.workloads);

@@ -65,18 +65,29 @@ ExternalMetricRequest externalMetricRequest(const std::string& metricName, const
   return {ns, metricName, metricSelector.toString()};
 }
 
-Result<std::vector<api::PodMetrics>> selectPodMetrics(const ResourceMetricsRequest& request,
-                                                      const std::vector<api::PodMetrics>& values,
-                                                      const PodLabelsLookup& podLabels) {
+Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(const ResourceMetricsRequest& request,
+                                                               const std::vector<api::PodMetrics>& values,
+                                                               const PodLabelsLookup& podLabels) {
   auto selector = parseParam("labelSelector", request.labelSelector);
   if (!selector.ok()) return selector.error();
-  std::vector<api::PodMetrics> out;
+  std::vector<const api::PodMetrics*> out;
   for (const auto& m : values) {
     if (!inNamespace(m.metadata.namespace_, request.ns)) continue;
     const bool selected = m.metadata.labels.empty() ? podSelected(m.metadata.name, *selector, podLabels)
                                                     : selector->matches(api::Labels::fromMap(m.metadata.labels));
-    if (selected) out.push_back(m);
+    if (selected) out.push_back(&m);
   }
+  return out;
+}
+
+Result<std::vector<api::PodMetrics>> selectPodMetrics(const ResourceMetricsRequest& request,
+                                                      const std::vector<api::PodMetrics>& values,
+                                                      const PodLabelsLookup& podLabels) {
+  auto selected = selectPodMetricsIn(request, values, podLabels);
+  if (!selected.ok()) return selected.error();
+  std::vector<api::PodMetrics> out;
+  out.reserve(selected->size());
+  for (const auto* m : *selected) out.push_back(*m);
   return out;
 }
 

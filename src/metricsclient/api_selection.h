@@ -92,6 +92,10 @@ using PodLabelsLookup = std::function<std::optional<api::Labels>(const std::stri
 Result<std::vector<api::PodMetrics>> selectPodMetrics(const ResourceMetricsRequest& request,
                                                       const std::vector<api::PodMetrics>& values,
                                                       const PodLabelsLookup& podLabels);
+// The same, pointing into `values` instead of copying.
+Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(const ResourceMetricsRequest& request,
+                                                               const std::vector<api::PodMetrics>& values,
+                                                               const PodLabelsLookup& podLabels);
 // custom.metrics.k8s.io, pods: the metric's values of Pods of the namespace whose pod matches
 // labelSelector (a pod of unknown labels is kept) and whose series matches metricLabelSelector.
 Result<std::vector<api::MetricValue>> selectPodsMetricValues(const PodsMetricRequest& request,

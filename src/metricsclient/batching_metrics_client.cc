@@ -15,9 +15,15 @@ PodLabelsLookup BatchingMetricsClient::labelsIn(const std::string& ns) const {
 Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
                                                                   const api::Selector& selector,
                                                                   const std::string& container, Duration maxAge) {
-  auto list = resourceLists_.get(ns, maxAge, [&] { return api_.listPodMetrics(ResourceMetricsRequest{ns, ""}); });
+  auto list = resourceLists_.get(ns, maxAge, [&]() -> Result<IndexedPodMetrics> {
+    auto fetched = api_.listPodMetrics(ResourceMetricsRequest{ns, ""});
+    if (!fetched.ok()) return fetched.error();
+    return IndexedPodMetrics(std::move(*fetched), ns);
+  });
   if (!list->ok()) return resourceFetchError(list->error());
-  auto selected = selectPodMetrics(resourceMetricsRequest(ns, selector), (*list)->items, labelsIn(ns));
+  const ResourceMetricsRequest request = resourceMetricsRequest(ns, selector);
+  auto selected = podsOf_ ? (*list)->select(request, podsOf_, labelsIn(ns))
+                          : selectPodMetricsIn(request, (*list)->list().items, labelsIn(ns));
   if (!selected.ok()) return resourceFetchError(selected.error());
   return resourceMetricsFromPodMetrics(*selected, resource, container);
 }

@@ -9,6 +9,7 @@
 #include "api/metrics.h"
 #include "common/clock.h"
 #include "metricsclient/batch_cache.h"
+#include "metricsclient/indexed_pod_metrics.h"
 #include "metricsclient/metrics_api.h"
 
 namespace hpa::metricsclient {
@@ -28,8 +29,16 @@ class BatchingMetricsClient final : public MetricsClient {
   // The labels of pod `name` in namespace `ns`, nullopt when unknown (the pod cache).
   using PodLabels = std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
 
-  BatchingMetricsClient(MetricsApi& api, PodLabels podLabels, Clock& clock, Duration retention)
-      : api_(api), podLabels_(std::move(podLabels)), resourceLists_(clock, retention), customLists_(clock, retention) {}
+  // `podsOf`: the pods of a selector in the pod cache (its selector index), so that each HPA's
+  // selection from a namespace's list costs its own pods (IndexedPodMetrics); without it every
+  // selection reads the whole list.
+  BatchingMetricsClient(MetricsApi& api, PodLabels podLabels, Clock& clock, Duration retention,
+                        IndexedPodMetrics::PodsOfSelector podsOf = nullptr)
+      : api_(api),
+        podLabels_(std::move(podLabels)),
+        podsOf_(std::move(podsOf)),
+        resourceLists_(clock, retention),
+        customLists_(clock, retention) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
                                              const api::Selector& selector, const std::string& container, Duration maxAge) override;
@@ -51,7 +60,8 @@ class BatchingMetricsClient final : public MetricsClient {
 
   MetricsApi& api_;
   PodLabels podLabels_;
-  BatchCache<std::string, api::PodMetricsList> resourceLists_;  // by namespace
+  IndexedPodMetrics::PodsOfSelector podsOf_;
+  BatchCache<std::string, IndexedPodMetrics> resourceLists_;  // by namespace
   // by namespace, metric name and metric selector string
   BatchCache<std::tuple<std::string, std::string, std::string>, api::MetricValueList> customLists_;
 };

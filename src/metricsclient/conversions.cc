@@ -12,10 +12,19 @@ constexpr Duration kDefaultCustomMetricWindow = std::chrono::minutes(1);
 
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
                                                        const std::string& resource, const std::string& container) {
+  std::vector<const api::PodMetrics*> pointers;
+  pointers.reserve(items.size());
+  for (const auto& item : items) pointers.push_back(&item);
+  return resourceMetricsFromPodMetrics(pointers, resource, container);
+}
+
+Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
+                                                       const std::string& resource, const std::string& container) {
   if (items.empty()) return Error::of("no metrics returned from resource metrics API");
   PodMetricsResult result;
-  result.timestamp = items.front().timestamp;
-  for (const auto& pod : items) {
+  result.timestamp = items.front()->timestamp;
+  for (const auto* item : items) {
+    const api::PodMetrics& pod = *item;
     std::optional<std::int64_t> value;
     if (container.empty()) {
       if (pod.containers.empty()) continue;

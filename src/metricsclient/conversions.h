@@ -20,6 +20,9 @@ namespace hpa::metricsclient {
 // wrapped upstream).
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
                                                        const std::string& resource, const std::string& container);
+// The same over items held elsewhere (a shared list), without copying them.
+Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
+                                                       const std::string& resource, const std::string& container);
 
 // custom.metrics.k8s.io per-pod values keyed by describedObject.name; window defaults to one
 // minute. Empty input: "no metrics returned from custom metrics API" (not wrapped upstream).

@@ -40,7 +40,7 @@ TEST(CacheListers, FilterByNamespaceAndSelector) {
   pods.addHandlers(index.handlers());
   pods.start();
   ASSERT_TRUE(eventually([&] { return pods.hasSynced(); }));
-  CachePodLister lister(pods, index);
+  CachePodLister lister(pods.cache(), index);
   auto web = lister.list("a", *api::Selector::parse("app=web"));
   ASSERT_TRUE(web.ok());
   ASSERT_EQ(web->size(), 1u);

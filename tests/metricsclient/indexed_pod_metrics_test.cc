@@ -1,0 +1,91 @@
+// The indexed selection of a namespace's PodMetrics list against the plain rule it replaces
+// (selectPodMetrics with the pod cache's labels): random lists, caches and selectors.
+
+#include "metricsclient/indexed_pod_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "fakes/pod_builder.h"
+
+namespace hpa::metricsclient {
+namespace {
+
+struct World {
+  api::PodMetricsList list;
+  std::map<std::string, std::shared_ptr<const api::Pod>> cache;  // by name, namespace "shop"
+};
+
+World randomWorld(std::mt19937& rng) {
+  const std::vector<std::string> apps = {"web", "db", "cache"};
+  World w;
+  const int pods = 1 + static_cast<int>(rng() % 30);
+  for (int i = 0; i < pods; ++i) {
+    const std::string name = "p" + std::to_string(rng() % 40);  // names may repeat: a hostile list
+    const std::string app = apps[rng() % apps.size()];
+    api::PodMetrics m;
+    m.metadata.name = name;
+    m.metadata.namespace_ = rng() % 10 == 0 ? "" : rng() % 10 == 0 ? "other" : "shop";
+    if (rng() % 2) {  // labels of its own, as metrics-server copies them
+      m.metadata.labels = {{"app", app}};
+      if (rng() % 2) m.metadata.labels["tier"] = rng() % 2 ? "a" : "b";
+    }
+    w.list.items.push_back(m);
+    if (rng() % 3) {  // the cache knows the pod, maybe with other labels than the item's
+      auto b = hpa::testing::PodBuilder(name, "shop").label("app", rng() % 4 ? app : apps[rng() % apps.size()]);
+      if (rng() % 2) b.label("tier", rng() % 2 ? "a" : "b");
+      w.cache[name] = std::make_shared<const api::Pod>(b.build());
+    }
+  }
+  return w;
+}
+
+std::vector<std::string> names(const std::vector<const api::PodMetrics*>& items) {
+  std::vector<std::string> out;
+  for (const auto* m : items) out.push_back(m->metadata.namespace_ + "/" + m->metadata.name);
+  return out;
+}
+
+TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
+  const std::vector<std::string> selectors = {"",           "app=web",        "app==db",       "app in (web,cache)",
+                                              "app=web,tier=a", "tier",       "tier=b,app!=db", "app!=web",
+                                              "app notin (web)", "!tier",     "app=nobody",     "app in (db),tier in (a,b)",
+                                              "bad selector ("};
+  std::mt19937 rng(11);
+  int nonEmpty = 0;
+  for (int round = 0; round < 300; ++round) {
+    World w = randomWorld(rng);
+    const PodLabelsLookup labels = [&](const std::string& name) -> std::optional<api::Labels> {
+      auto it = w.cache.find(name);
+      return it == w.cache.end() ? api::Labels() : it->second->labels;  // unknown: unlabelled
+    };
+    const IndexedPodMetrics::PodsOfSelector podsOf = [&](const std::string& ns, const api::Selector& s) {
+      std::vector<std::shared_ptr<const api::Pod>> out;
+      if (ns != "shop") return out;
+      for (const auto& [name, pod] : w.cache) {
+        if (s.matches(pod->labels)) out.push_back(pod);
+      }
+      return out;
+    };
+    IndexedPodMetrics indexed(std::move(w.list), "shop");
+    const auto& items = indexed.list().items;
+    for (const auto& s : selectors) {
+      const ResourceMetricsRequest request{"shop", s};
+      auto want = selectPodMetricsIn(request, items, labels);
+      auto got = indexed.select(request, podsOf, labels);
+      ASSERT_EQ(got.ok(), want.ok()) << s;
+      if (!want.ok()) {
+        EXPECT_EQ(got.error().message, want.error().message);
+        continue;
+      }
+      EXPECT_EQ(names(*got), names(*want)) << "selector " << s << " in round " << round;
+      EXPECT_EQ(*got, *want);
+      nonEmpty += !want->empty();
+    }
+  }
+  EXPECT_GT(nonEmpty, 1000);
+}
+
+}  // namespace
+}  // namespace hpa::metricsclient
