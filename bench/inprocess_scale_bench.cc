@@ -1,0 +1,327 @@
+// Steady reconciles at upstream's reference shape, in one process: by default 10,000 HPAs of 100
+// pods each (1,000,000 pods) over 100 namespaces. The real controller, listers, caches (the pod
+// cache and its selector index), batching metrics client and calculator; the API behind it
+// answers at once from memory (scales, one PodMetrics list per namespace, status writes into the
+// HPA cache). Prints reconciles per second and per CPU-second at each worker count, the time of
+// each phase of a reconcile, and heap bytes per cached pod and per HPA.
+//
+//   inprocess_scale_bench [--hpas N] [--pods P] [--namespaces S] [--seconds T] [--workers 1,2,5]
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "controller/horizontal_controller.h"
+#include "fakes/fake_clock.h"
+#include "informer/object_cache.h"
+#include "informer/pod_selector_index.h"
+#include "live/cache_listers.h"
+#include "metricsclient/batching_metrics_client.h"
+
+namespace {
+
+using namespace hpa;
+using std::chrono::seconds;
+
+struct Shape {
+  int hpas = 10'000;
+  int podsPerHpa = 100;
+  int namespaces = 100;
+  double seconds = 5;
+  std::vector<int> workers = {1, 2, 5};
+};
+
+const Time kStart = Time(seconds(1'700'000'000));
+
+std::string nsName(int i) { return "team-" + std::to_string(i); }
+std::string appName(int i) { return "app-" + std::to_string(i); }
+
+// The scale subresource of every Deployment, read-only once built (safe from many workers).
+class MemoryScales final : public controller::ScaleClient {
+ public:
+  std::unordered_map<std::string, api::Scale> scales;  // "ns/name"
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string&, const std::string&) override {
+    return std::vector<controller::GroupVersionResource>{{"apps", "v1", "deployments"}};
+  }
+  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource&,
+                              const std::string& name) override {
+    auto it = scales.find(ns + "/" + name);
+    if (it == scales.end()) return Error{"not found", 404, "NotFound"};
+    return it->second;
+  }
+  Result<api::Scale> updateScale(const std::string&, const controller::GroupVersionResource&,
+                                 const api::Scale& scale) override {
+    updates.fetch_add(1);
+    return scale;
+  }
+  std::atomic<int> updates{0};
+};
+
+// One PodMetrics list per namespace, as metrics-server answers a namespace LIST.
+class MemoryMetricsApi final : public metricsclient::MetricsApi {
+ public:
+  std::unordered_map<std::string, api::PodMetricsList> byNamespace;
+  Result<api::PodMetricsList> listPodMetrics(const metricsclient::ResourceMetricsRequest& request) override {
+    lists.fetch_add(1);
+    return byNamespace.at(request.ns);
+  }
+  Result<api::MetricValueList> listPodsCustomMetric(const metricsclient::PodsMetricRequest&) override {
+    return Error::of("no custom metrics here");
+  }
+  // The batching client lists; these per-HPA reads are not used by a cpu-only HPA.
+  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string&, const std::string&,
+                                                            const api::Selector&, const std::string&,
+                                                            Duration) override {
+    return Error::of("per-HPA resource reads are not expected");
+  }
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string&, const std::string&, const api::Selector&,
+                                                       const api::Selector&, Duration) override {
+    return Error::of("no custom metrics here");
+  }
+  Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string&, const std::string&,
+                                                            const api::CrossVersionObjectReference&,
+                                                            const api::Selector&) override {
+    return Error::of("no custom metrics here");
+  }
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string&, const std::string&,
+                                                                const api::Selector&) override {
+    return Error::of("no external metrics here");
+  }
+  std::atomic<int> lists{0};
+};
+
+// Status writes land in the HPA cache, as the informer would bring them back.
+class CacheStatusWriter final : public controller::StatusWriter {
+ public:
+  explicit CacheStatusWriter(informer::ObjectCache<api::HorizontalPodAutoscaler>& cache) : cache_(cache) {}
+  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+    writes.fetch_add(1);
+    auto stored = std::make_shared<api::HorizontalPodAutoscaler>(hpa);
+    stored->metadata.resourceVersion = std::to_string(version_.fetch_add(1) + 2);
+    cache_.put(hpa.metadata.namespace_, hpa.metadata.namespace_ + "/" + hpa.metadata.name, stored);
+    return *stored;
+  }
+  std::atomic<int> writes{0};
+
+ private:
+  informer::ObjectCache<api::HorizontalPodAutoscaler>& cache_;
+  std::atomic<int> version_{0};
+};
+
+class CountingEvents final : public controller::EventRecorder {
+ public:
+  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&,
+             const std::string&) override {
+    events.fetch_add(1);
+  }
+  std::atomic<int> events{0};
+};
+
+std::size_t heapBytes() { return mallinfo2().uordblks; }
+
+double cpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+api::Pod makePod(const std::string& ns, const std::string& app, int i) {
+  api::Pod p;
+  p.name = app + "-7d9f8b6c5d-" + std::to_string(10000 + i);
+  p.namespace_ = ns;
+  p.labels = {{"app", app}, {"pod-template-hash", "7d9f8b6c5d"}};
+  p.phase = "Running";
+  p.creationTimestamp = kStart;
+  p.startTime = kStart;
+  p.ready = api::PodReadyCondition{"True", kStart + seconds(5)};
+  p.containers.push_back({"app", {{"cpu", 100}}, false});
+  return p;
+}
+
+api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& app) {
+  api::HorizontalPodAutoscaler hpa;
+  hpa.metadata = {app, ns, "uid-" + ns + "-" + app, "1", 1, {}, {}, kStart, std::nullopt};
+  hpa.spec.scaleTargetRef = {"Deployment", app, "apps/v1"};
+  hpa.spec.minReplicas = 1;
+  hpa.spec.maxReplicas = 1000;
+  api::MetricSpec cpu;
+  cpu.type = api::kResourceMetric;
+  cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+  hpa.spec.metrics = {cpu};
+  return hpa;
+}
+
+std::vector<int> parseList(const char* text) {
+  std::vector<int> out;
+  for (const char* p = text; *p;) {
+    out.push_back(std::atoi(p));
+    while (*p && *p != ',') ++p;
+    if (*p) ++p;
+  }
+  return out;
+}
+
+Shape parseArgs(int argc, char** argv) {
+  Shape s;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--hpas") s.hpas = std::atoi(argv[i + 1]);
+    else if (flag == "--pods") s.podsPerHpa = std::atoi(argv[i + 1]);
+    else if (flag == "--namespaces") s.namespaces = std::atoi(argv[i + 1]);
+    else if (flag == "--seconds") s.seconds = std::atof(argv[i + 1]);
+    else if (flag == "--workers") s.workers = parseList(argv[i + 1]);
+  }
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Shape shape = parseArgs(argc, argv);
+  const int perNamespace = shape.hpas / shape.namespaces;
+  std::printf("inprocess_scale_bench: %d HPAs x %d pods over %d namespaces (%d pods), %u hardware threads\n",
+              shape.hpas, shape.podsPerHpa, shape.namespaces, shape.hpas * shape.podsPerHpa,
+              std::thread::hardware_concurrency());
+
+  hpa::testing::FakeClock clock(kStart + std::chrono::minutes(30));
+  informer::ObjectCache<api::Pod> pods;
+  informer::ObjectCache<api::HorizontalPodAutoscaler> hpaCache;
+  informer::PodSelectorIndex podIndex(clock);
+  MemoryScales scales;
+  MemoryMetricsApi metricsApi;
+
+  const std::size_t heapBefore = heapBytes();
+  for (int n = 0; n < shape.namespaces; ++n) {
+    const std::string ns = nsName(n);
+    for (int a = 0; a < perNamespace; ++a) {
+      const std::string app = appName(a);
+      for (int i = 0; i < shape.podsPerHpa; ++i) {
+        auto pod = std::make_shared<const api::Pod>(makePod(ns, app, i));
+        pods.put(ns, ns + "/" + pod->name, pod);
+      }
+    }
+  }
+  const std::size_t heapPods = heapBytes();
+  // Built after the pods were measured: the API's side is not the controller's memory.
+  std::vector<std::string> keys;
+  for (int n = 0; n < shape.namespaces; ++n) {
+    const std::string ns = nsName(n);
+    auto& list = metricsApi.byNamespace[ns];
+    for (int a = 0; a < perNamespace; ++a) {
+      const std::string app = appName(a);
+      api::Scale scale;
+      scale.metadata.name = app;
+      scale.metadata.namespace_ = ns;
+      scale.specReplicas = scale.statusReplicas = shape.podsPerHpa;
+      scale.selector = "app=" + app;
+      scales.scales[ns + "/" + app] = scale;
+      for (int i = 0; i < shape.podsPerHpa; ++i) {
+        api::PodMetrics m;
+        m.metadata.name = app + "-7d9f8b6c5d-" + std::to_string(10000 + i);
+        m.metadata.namespace_ = ns;
+        m.timestamp = clock.now() - seconds(20);
+        m.window = seconds(30);
+        m.containers.push_back({"app", {{"cpu", api::Quantity::fromMilli(50)}}});  // 50 %: at target
+        list.items.push_back(std::move(m));
+      }
+      auto hpa = std::make_shared<const api::HorizontalPodAutoscaler>(makeHpa(ns, app));
+      hpaCache.put(ns, ns + "/" + app, hpa);
+      keys.push_back(ns + "/" + app);
+    }
+  }
+
+  live::CacheHpaLister hpaLister(hpaCache);
+  live::CachePodLister podLister(pods, podIndex);
+  metricsclient::BatchingMetricsClient metrics(
+      metricsApi,
+      [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
+        if (auto pod = pods.get(ns + "/" + name)) return pod->labels;
+        return std::nullopt;
+      },
+      clock, std::chrono::seconds(15),
+      [&](const std::string& ns, const api::Selector& selector) { return podIndex.list(ns, selector, pods); });
+  CacheStatusWriter status(hpaCache);
+  CountingEvents events;
+  controller::HorizontalController controller(
+      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, status, events, clock,
+                                         Logger::discard()},
+      controller::ControllerOptions{});
+
+  // Two rounds to the steady state: the first writes each status, the second reads it back.
+  const std::size_t heapBeforeHpas = heapBytes();
+  for (const auto& key : keys) controller.hpaAdded(key);
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& key : keys) controller.reconcileKey(key);
+  }
+  const std::size_t heapHpas = heapBytes();
+  const int warmWrites = status.writes.load();
+  std::printf("heap: %.0f bytes per cached pod (%zu pods), %.0f bytes per HPA after its first syncs "
+              "(controller state, selector index, status in the cache)\n",
+              static_cast<double>(heapPods - heapBefore) / static_cast<double>(pods.size()), pods.size(),
+              static_cast<double>(heapHpas - heapBeforeHpas) / static_cast<double>(keys.size()));
+  std::printf("warm-up: %d status writes for %zu HPAs, %d metrics lists\n", warmWrites, keys.size(),
+              metricsApi.lists.load());
+
+  // The phases of one reconcile, each on its own over every HPA, one thread.
+  {
+    const auto timeEach = [&](const char* what, auto&& phase) {
+      const auto start = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < keys.size(); ++i) phase(i);
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+      std::printf("  phase %-34s %8.2f us per HPA\n", what, us / static_cast<double>(keys.size()));
+    };
+    std::vector<api::Selector> selectors;
+    for (const auto& key : keys) {
+      const auto slash = key.find('/');
+      selectors.push_back(*api::Selector::parse("app=" + key.substr(slash + 1)));
+    }
+    const auto nsOf = [&](std::size_t i) { return keys[i].substr(0, keys[i].find('/')); };
+    std::printf("phases (one thread):\n");
+    timeEach("HPA from the cache", [&](std::size_t i) { (void)hpaLister.get(nsOf(i), keys[i].substr(keys[i].find('/') + 1)); });
+    timeEach("scale (in-memory API)", [&](std::size_t i) {
+      (void)scales.getScale(nsOf(i), {"apps", "v1", "deployments"}, keys[i].substr(keys[i].find('/') + 1));
+    });
+    timeEach("pods of the selector (index)", [&](std::size_t i) { (void)podLister.list(nsOf(i), selectors[i]); });
+    timeEach("pod metrics (batched, selected)", [&](std::size_t i) {
+      (void)metrics.getResourceMetric("cpu", nsOf(i), selectors[i], "", seconds(15));
+    });
+    timeEach("whole reconcile", [&](std::size_t i) { controller.reconcileKey(keys[i]); });
+  }
+
+  std::printf("steady reconciles (%.0f s each):\n", shape.seconds);
+  for (int workers : shape.workers) {
+    std::atomic<bool> stop{false};
+    std::atomic<long> done{0};
+    std::vector<std::thread> threads;
+    const double cpu0 = cpuSeconds();
+    const auto wall0 = std::chrono::steady_clock::now();
+    for (int w = 0; w < workers; ++w) {
+      threads.emplace_back([&, w] {
+        long mine = 0;
+        for (std::size_t i = static_cast<std::size_t>(w); !stop.load(std::memory_order_relaxed); i += static_cast<std::size_t>(workers)) {
+          controller.reconcileKey(keys[i % keys.size()]);
+          ++mine;
+        }
+        done.fetch_add(mine);
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(shape.seconds));
+    stop = true;
+    for (auto& t : threads) t.join();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double cpu = cpuSeconds() - cpu0;
+    std::printf("  %d worker%s: %9.0f reconciles/s, %9.0f per CPU-second (CPU %.2f of %.2f s wall)\n", workers,
+                workers == 1 ? " " : "s", static_cast<double>(done.load()) / wall,
+                static_cast<double>(done.load()) / cpu, cpu, wall);
+  }
+  std::printf("steady state: %d status writes, %d scale updates, %d events after warm-up; %d metrics lists in all\n",
+              status.writes.load() - warmWrites, scales.updates.load(), events.events.load(), metricsApi.lists.load());
+  return status.writes.load() == warmWrites && scales.updates.load() == 0 ? 0 : 1;
+}
