@@ -117,6 +117,7 @@ Result<bool> HorizontalController::Reconcile::controlledByTarget(const api::Pod&
 }
 
 Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(const api::Selector& selector) {
+  if (lastListedSelector_ && *lastListedSelector_ == selector) return lastListed_;
   auto listed = c_.deps_.pods.list(hpa_.metadata.namespace_, selector);
   if (!listed.ok()) return listed.error();
   std::vector<const api::Pod*> pods;
@@ -137,6 +138,8 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
     pods.push_back(p.get());
   }
   listedPods_.insert(listedPods_.end(), listed->begin(), listed->end());
+  lastListedSelector_ = selector;
+  lastListed_ = pods;
   return pods;
 }
 

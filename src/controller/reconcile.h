@@ -116,6 +116,10 @@ class HorizontalController::Reconcile {
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
 
   std::vector<std::shared_ptr<const api::Pod>> listedPods_;  // keeps listed pods alive
+  // The last successful listPods: the selector check and the metric read the same pods, listed
+  // once per reconcile.
+  std::optional<api::Selector> lastListedSelector_;
+  std::vector<const api::Pod*> lastListed_;
   const DecideOptions* decide_ = nullptr;
 
   // --- hpa-controller.io/schedule (schedule_status.cc)

@@ -5,6 +5,8 @@
 namespace hpa::metricsclient {
 namespace {
 
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
 bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
 
 // The requirement that narrows the candidates: the first `=`, `==` or `in` (the selector is a
@@ -22,13 +24,18 @@ const api::Selector::Requirement* narrowing(const api::Selector& selector) {
 }  // namespace
 
 IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
-    : list_(std::move(list)), ns_(std::move(ns)), labels_(list_.items.size()) {
+    : list_(std::move(list)), ns_(std::move(ns)), nextSameName_(list_.items.size(), kNone), labels_(list_.items.size()) {
+  std::vector<std::size_t> lastSameName(list_.items.size(), kNone);
+  unlabelled_.reserve(list_.items.size());
   for (std::size_t i = 0; i < list_.items.size(); ++i) {
     const auto& m = list_.items[i];
     if (!inNamespace(m.metadata.namespace_, ns_)) continue;
     inNamespace_.push_back(i);
     if (m.metadata.labels.empty()) {
-      unlabelled_[std::string_view(m.metadata.name)].push_back(i);  // a name twice: both, as the API sent them
+      // A name twice: both, as the API sent them, chained from the first.
+      auto [it, first] = unlabelled_.try_emplace(std::string_view(m.metadata.name), i);
+      if (!first) nextSameName_[lastSameName[it->second]] = i;
+      lastSameName[it->second] = i;
       continue;
     }
     labelled_.push_back(i);
@@ -73,7 +80,7 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
   if (!unlabelled_.empty()) {
     for (const auto& pod : podsOf(ns_, *selector)) {
       if (auto it = unlabelled_.find(pod->name); it != unlabelled_.end()) {
-        picked.insert(picked.end(), it->second.begin(), it->second.end());
+        for (std::size_t i = it->second; i != kNone; i = nextSameName_[i]) picked.push_back(i);
       }
     }
   }

@@ -52,7 +52,10 @@ class IndexedPodMetrics {
   api::PodMetricsList list_;
   std::string ns_;
   std::vector<std::size_t> inNamespace_;                        // positions, ascending
-  std::unordered_map<std::string_view, std::vector<std::size_t>> unlabelled_;  // pod name -> positions
+  // Unlabelled items by pod name: the first position, and each position's next one of the same
+  // name (npos at the end; names are unique but for a hostile list), so that a lookup is one probe.
+  std::unordered_map<std::string_view, std::size_t> unlabelled_;
+  std::vector<std::size_t> nextSameName_;
   std::vector<std::size_t> labelled_;                           // positions with labels, ascending
   std::vector<api::Labels> labels_;                             // per position (labelled items)
   // label key -> value -> positions (ascending), over the labelled items.
