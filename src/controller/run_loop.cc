@@ -58,7 +58,12 @@ void RunLoop::registerHandlers() {
         // A changed spec or control is acted on at once (a new sync period takes effect
         // without waiting out the old one); status writes, other annotation updates and resyncs
         // wait for the sync period.
-        if (!(oldHpa->spec == newHpa->spec) ||
+        bool caughtUp = false;
+        {
+          std::lock_guard<std::mutex> lock(staleMu_);
+          caughtUp = skippedAsStale_.erase(key) > 0;
+        }
+        if (caughtUp || !(oldHpa->spec == newHpa->spec) ||
             !(parseControls(*oldHpa) == parseControls(*newHpa))) {
           queue_.add(key);
         } else {
@@ -77,6 +82,10 @@ void RunLoop::registerHandlers() {
 }
 
 void RunLoop::forgetKey(const std::string& key) {
+  {
+    std::lock_guard<std::mutex> lock(staleMu_);
+    skippedAsStale_.erase(key);
+  }
   queue_.forget(key);
   intervals_->setInterval(key, std::nullopt);
   if (settings_.decisions) settings_.decisions->forget(key);
@@ -138,6 +147,10 @@ void RunLoop::worker() {
                             "autoscaling/horizontalpodautoscalers",
                             hpas_.lastResourceVersion(), *writtenVersion));
       observer_.staleSkip();
+      {
+        std::lock_guard<std::mutex> lock(staleMu_);
+        skippedAsStale_.insert(*key);
+      }
       queue_.addRateLimited(*key);
       queue_.done(*key);
       continue;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "controller/history_annotation.h"
@@ -82,6 +83,11 @@ class RunLoop {
   std::mutex mu_;
   std::condition_variable_any cv_;
   bool stopping_ = false;
+  // Keys whose last reconcile was skipped because the HPA cache had not caught up with our own
+  // status write: the next event of the HPA (the cache catching up) queues it at once, instead
+  // of a sync period later.
+  std::mutex staleMu_;
+  std::unordered_set<std::string> skippedAsStale_;
   std::vector<std::thread> workers_;
   std::thread ticker_;
 };

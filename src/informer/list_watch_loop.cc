@@ -95,8 +95,9 @@ bool ListWatchLoop::listAll() {
   return true;
 }
 
-bool ListWatchLoop::watchOnce(bool& failed) {
+bool ListWatchLoop::watchOnce(bool& failed, bool& unreachable) {
   failed = false;
+  unreachable = false;
   std::uniform_int_distribution<int> spread(0, static_cast<int>(timing_.minWatchTimeout.count()) - 1);
   WatchOptions options;
   options.resourceVersion = lastResourceVersion();
@@ -110,6 +111,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
     }
     logger_.error("watch failed", "err", opened.error().message);
     failed = true;
+    unreachable = opened.error().httpCode == 0;
     return false;
   }
   api::WatchStream* stream = opened->get();
@@ -128,6 +130,7 @@ bool ListWatchLoop::watchOnce(bool& failed) {
       logger_.v(2, "watch stream failed", "err", ev.error().message);
       release();
       failed = true;
+      unreachable = true;
       return false;
     }
     if (!*ev) {
@@ -169,14 +172,16 @@ void ListWatchLoop::run() {
     // cache is (a relist follows only if that version is gone by then).
     while (true) {
       bool failed = false;
-      const bool resume = watchOnce(failed);
+      bool unreachable = false;
+      const bool resume = watchOnce(failed, unreachable);
       {
         std::lock_guard<std::mutex> lock(mu_);
         if (stopping_) return;
       }
       if (resume) continue;
       if (!failed) break;
-      if (!sleep(nextBackoff())) return;
+      const Duration backoff = nextBackoff();
+      if (!sleep(unreachable ? std::min(backoff, timing_.maxUnreachableWatchBackoff) : backoff)) return;
     }
   }
 }

@@ -31,12 +31,18 @@ struct ListWatchTiming {
   Duration initialBackoff = std::chrono::milliseconds(800);
   Duration maxBackoff = std::chrono::seconds(30);
   Duration backoffReset = std::chrono::minutes(2);
+  // A watch that could not reach the server (refused, reset, a stream cut off) is tried again
+  // within this: a watch is cheap for the server, and a cache that trails it holds reconciles
+  // back (a status just written is not in it yet) long after the server is back. Answers with an
+  // HTTP error, and failed lists, keep the doubling backoff.
+  Duration maxUnreachableWatchBackoff = std::chrono::seconds(1);
 };
 
 // client-go's reflector: a paginated list, then a watch from the list's resourceVersion with
 // bookmarks; 410 Gone (HTTP status, ERROR event, expired continue token) relists; a watch the
 // server ended is resumed from the last resourceVersion; other failures back off (0.8 s doubling
-// to 30 s, jittered, reset after 2 min of health) before relisting. Runs on its own thread.
+// to 30 s, jittered, reset after 2 min of health), a watch that could not reach the server at
+// most a second. Runs on its own thread.
 class ListWatchLoop {
  public:
   ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger, ListWatchTiming timing = {});
@@ -53,8 +59,9 @@ class ListWatchLoop {
   void run();
   // Lists everything; false when the loop should back off.
   bool listAll();
-  // Watches until the stream ends or fails; returns true to re-watch, false to relist.
-  bool watchOnce(bool& failed);
+  // Watches until the stream ends or fails; returns true to re-watch, false to relist. `failed`:
+  // it failed (back off first); `unreachable`: without an answer from the server.
+  bool watchOnce(bool& failed, bool& unreachable);
   bool sleep(Duration d);
   Duration nextBackoff();
 

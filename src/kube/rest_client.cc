@@ -17,7 +17,6 @@ namespace {
 
 constexpr int kMaxAttempts = 5;
 constexpr auto kInitialBackoff = std::chrono::milliseconds(200);
-constexpr auto kMaxBackoff = std::chrono::seconds(10);
 constexpr auto kTokenFileRefresh = std::chrono::minutes(1);
 constexpr auto kDefaultTimeout = std::chrono::seconds(32);
 // Longer than any watch the reflector opens (timeoutSeconds < 10 min), so the server ends it.
@@ -183,14 +182,14 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
       continue;
     } else if (response->status == 429 || (idempotent && retryableStatus(response->status))) {
       if (last) return response;
-      if (auto after = retryAfter(*response)) backoff = std::min<Duration>(*after, kMaxBackoff);
+      if (auto after = retryAfter(*response)) backoff = std::min<Duration>(*after, config_.maxRetryWait);
       logger_.v(2, "retrying", "verb", request.method, "path", request.pathAndQuery, "code", response->status,
                 "attempt", attempt);
     } else {
       return response;
     }
-    clock_.sleepFor(backoff);
-    backoff = std::min<Duration>(backoff * 2, kMaxBackoff);
+    clock_.sleepFor(std::min<Duration>(backoff, config_.maxRetryWait));
+    backoff = std::min<Duration>(backoff * 2, config_.maxRetryWait);
   }
 }
 

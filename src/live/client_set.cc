@@ -8,6 +8,10 @@ namespace {
 
 // k8s.io/apiserver's delegated authentication/authorization client timeout.
 constexpr auto kDelegatedAuthTimeout = std::chrono::seconds(10);
+// A metrics list is shared by the HPAs of its namespace, which wait while it is retried: a
+// server starting up answers 503 with a Retry-After of 10 s or more, and waiting that long holds
+// them past their next sync. A failed list is asked again at the next reconcile instead.
+constexpr auto kMetricsMaxRetryWait = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -22,6 +26,7 @@ Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock
                                std::pair{"auth", &set.auth}}) {
     kube::RestConfig own = config;
     if (std::string_view(purpose) == "auth") own.timeout = kDelegatedAuthTimeout;
+    if (std::string_view(purpose) == "metrics") own.maxRetryWait = kMetricsMaxRetryWait;
     auto transport = transports(own);
     if (!transport.ok()) return transport.error();
     auto client = std::make_unique<kube::RestClient>(own, std::move(*transport), clock,

@@ -272,6 +272,32 @@ TEST_F(RunLoopTest, AStaleCacheSkipsTheReconcile) {
   EXPECT_EQ(observer_.staleSkips(), 1);
 }
 
+// After an apiserver restart the HPA cache trails our own status writes for a while: a reconcile
+// skipped for it runs as soon as the HPA's next event shows the cache caught up, not a sync
+// period later.
+TEST_F(RunLoopTest, AReconcileSkippedForAStaleCacheRunsWhenTheCacheCatchesUp) {
+  serveHpa();  // resourceVersion 101
+  written_.record(kKey, "102");  // our own status write the cache has not seen yet
+  start();
+  loop_.startedLeading();
+  ASSERT_TRUE(eventually([&] { return observer_.staleSkips() == 1; }));
+  ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0 && loop_.keysInFlight() == 0; }));
+  EXPECT_EQ(observer_.reconcileCount(), 0u);
+
+  hpa_.status.currentReplicas = 3;
+  serveHpa();  // the status we wrote reaches the cache as version 102, with no clock step
+  ASSERT_TRUE(reconciledTimes(1));
+  EXPECT_EQ(observer_.staleSkips(), 1);
+
+  // Later events wait for the sync period again.
+  hpa_.status.currentReplicas = 4;
+  serveHpa();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(observer_.reconcileCount(), 1u);
+  step(kSyncPeriod);
+  ASSERT_TRUE(reconciledTimes(2));
+}
+
 TEST_F(RunLoopTest, LeadershipRestoresThePersistedHistoryBeforeTheFirstReconcile) {
   // A predecessor recommended 7 replicas a minute ago. Restored after the first reconcile, it
   // would be ignored (the controller's own history, seeded from the current 3, would exist).

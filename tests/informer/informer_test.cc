@@ -180,6 +180,33 @@ TEST_F(InformerTest, ListErrorsBackOffOnTheClock) {
   EXPECT_EQ(source_.lists, 2);
 }
 
+// After an apiserver restart the HPA cache must catch up at once (a status just written is not
+// in it until then): a watch that cannot reach the server is tried again within a second however
+// often it failed; an HTTP error keeps the doubling backoff.
+TEST_F(InformerTest, AnUnreachableServerIsWatchedAgainWithinASecondAnHttpErrorBacksOff) {
+  informer_->start();
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  constexpr int kRefused = 8;
+  {
+    std::lock_guard<std::mutex> lock(source_.mu_);
+    for (int i = 0; i < kRefused; ++i) source_.watchErrors.push_back(Error{"connection refused", 0, ""});
+    source_.watchErrors.push_back(Error{"internal error", 500, "InternalError"});
+  }
+  source_.closeWatches();  // the next watches fail: refused eight times, then a 500
+  for (int i = 1; i <= kRefused; ++i) {
+    ASSERT_TRUE(eventually([&] { return source_.watches == 1 + i && clock_.waiterCount() >= 1; })) << i;
+    clock_.step(seconds(1));
+  }
+  ASSERT_TRUE(eventually([&] { return source_.watches == 2 + kRefused && clock_.waiterCount() >= 1; }));
+  clock_.step(seconds(2));  // the 500: far more than a second after nine failures in a row
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source_.watches, 2 + kRefused);
+  clock_.step(seconds(60));
+  ASSERT_TRUE(eventually([&] { return source_.openWatches() == 1; }));
+  EXPECT_EQ(source_.lists, 1) << "a failed watch resumes from the cache's version, no relist";
+  informer_->stop();
+}
+
 TEST_F(InformerTest, UndecodableObjectsAreSkipped) {
   source_.put("a", "1");
   source_.put("broken", "x", /*bad=*/true);

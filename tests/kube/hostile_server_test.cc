@@ -3,7 +3,9 @@
 // the client stays usable for the next request.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "common/clock.h"
@@ -25,9 +27,10 @@ constexpr std::size_t kMaxBytes = 1 << 20;
 bool asks(const std::string& head, const std::string& path) { return head.rfind("GET " + path + " ", 0) == 0; }
 
 struct Client {
-  explicit Client(const ScriptedHttpServer& server) {
+  explicit Client(const ScriptedHttpServer& server, std::optional<Duration> maxRetryWait = std::nullopt) {
     RestConfig config;
     config.server = server.url();
+    if (maxRetryWait) config.maxRetryWait = *maxRetryWait;
     config.qps = 0;  // no client-side rate limit in these tests
     auto transport = makeCpprestTransport(server.url(), {}, {kTimeout, kTimeout, kMaxBytes});
     EXPECT_TRUE(transport.ok());
@@ -164,6 +167,26 @@ TEST(HostileServer, TooManyRequestsStormEndsAfterBoundedAttempts) {
   EXPECT_EQ(r.error().httpCode, 429);
   EXPECT_EQ(r.error().message, "slow down");
   EXPECT_EQ(server.requests(), 5) << "Retry-After is honoured a bounded number of times";
+}
+
+// A server starting up answers 503 with a long Retry-After; a client whose callers cannot wait
+// that long (the metrics lists) waits no longer than its maxRetryWait.
+TEST(HostileServer, RetryAfterIsCappedAtTheClientsLongestWait) {
+  std::atomic<int> served{0};
+  ScriptedHttpServer server(serving([&](Connection& c) {
+    if (served++ == 0) {
+      c.respond(503, R"({"kind":"Status","status":"Failure","message":"starting","code":503})", "Retry-After: 30\r\n");
+    } else {
+      c.respond(200, R"({"kind":"Status","status":"Success"})");
+    }
+  }));
+  Client client(server, std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  auto r = client.rest->get("/starting");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(server.requests(), 2);
+  EXPECT_LT(took, 5.0) << "waited for the server's 30 s, not the client's 0.3 s";
 }
 
 TEST(HostileServer, ServerErrorStormEndsAfterBoundedAttempts) {
