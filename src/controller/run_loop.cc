@@ -141,7 +141,9 @@ void RunLoop::worker() {
       continue;
     }
     // Upstream's staleness guard: not from a cache older than our own last status write.
-    if (auto writtenVersion = written_.staleAgainst(*key, hpas_.lastResourceVersion())) {
+    const auto cached = hpas_.cache().get(*key);
+    const std::string objectVersion = cached ? cached->metadata.resourceVersion : std::string();
+    if (auto writtenVersion = written_.staleAgainst(*key, hpas_.lastResourceVersion(), objectVersion)) {
       logger_.v(2, "skipping reconcile from a stale cache", "HPA", *key, "err",
                 fmt::format("read version: {} is not as new as written version: {} for group resource "
                             "autoscaling/horizontalpodautoscalers",

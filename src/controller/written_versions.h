@@ -22,11 +22,17 @@ class WrittenVersions {
   }
   // The written version when the cache (at `cacheVersion`) is older than it; otherwise clears
   // the record and returns nullopt. An unknown or unparsable cache version counts as ready.
-  std::optional<std::string> staleAgainst(const std::string& key, const std::string& cacheVersion) {
+  // `objectVersion` is the cached object's own version: an informer records its list/watch
+  // version only after the event's handlers ran, so for that moment the object is newer than the
+  // cache's version, and an object at or past our write is as current as the guard asks.
+  std::optional<std::string> staleAgainst(const std::string& key, const std::string& cacheVersion,
+                                          const std::string& objectVersion = {}) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = written_.find(key);
     if (it == written_.end()) return std::nullopt;
     auto cache = parse(cacheVersion);
+    auto object = parse(objectVersion);
+    if (object && *object >= it->second) cache = object;
     if (cache && *cache < it->second) return std::to_string(it->second);
     written_.erase(it);
     return std::nullopt;

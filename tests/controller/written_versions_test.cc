@@ -23,5 +23,18 @@ TEST(WrittenVersions, StaleUntilTheCacheCatchesUp) {
   EXPECT_FALSE(w.staleAgainst("ns/c", "1"));
 }
 
+// The informer records its version after the event's handlers ran: the object itself may
+// already be at or past our write while the cache's version still trails.
+TEST(WrittenVersions, TheCachedObjectsOwnVersionCountsWhenNewer) {
+  WrittenVersions w;
+  w.record("ns/a", "10");
+  EXPECT_EQ(w.staleAgainst("ns/a", "9", "9"), "10");
+  EXPECT_EQ(w.staleAgainst("ns/a", "9", "x"), "10");
+  EXPECT_FALSE(w.staleAgainst("ns/a", "9", "10"));  // caught up: record cleared
+  EXPECT_FALSE(w.staleAgainst("ns/a", "1"));
+  w.record("ns/b", "10");
+  EXPECT_EQ(w.staleAgainst("ns/b", "", "9"), std::nullopt);  // an unknown cache version still counts as ready
+}
+
 }  // namespace
 }  // namespace hpa::controller
