@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -11,16 +12,21 @@
 namespace hpa::metricsclient {
 
 // One answer per key, shared by callers: a caller reuses the answer while it is younger than the
-// age that caller accepts (half its HPA's own sync period), failures included, so a failing API
-// is asked once per period, not once per HPA; an older answer is fetched again. Callers arriving
-// while a fetch is in flight wait for it instead of sending their own. Answers older than
-// `retention` are dropped. Thread-safe.
+// age that caller accepts (half its HPA's own sync period); an older answer is fetched again.
+// A failure is reused too, but for at most `failureMaxAge`: a failing API is asked about once a
+// second per key, not once per HPA, and an API that comes back (an apiserver restart, where the
+// first lists answer 503) serves the next HPAs within that second rather than half a period later.
+// Callers arriving while a fetch is in flight wait for it instead of sending their own. Answers
+// older than `retention` are dropped. Thread-safe.
 template <typename Key, typename Value>
 class BatchCache {
  public:
   using Answer = std::shared_ptr<const Result<Value>>;
 
-  BatchCache(Clock& clock, Duration retention) : clock_(clock), retention_(retention) {}
+  static constexpr Duration kFailureMaxAge = std::chrono::seconds(1);
+
+  BatchCache(Clock& clock, Duration retention, Duration failureMaxAge = kFailureMaxAge)
+      : clock_(clock), retention_(retention), failureMaxAge_(failureMaxAge) {}
 
   // `fetch` runs without the lock; it must not throw.
   template <typename Fetch>
@@ -30,7 +36,9 @@ class BatchCache {
     dropOld(now);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
-    if (entry.answer && now - entry.fetchedAt < maxAge) return entry.answer;
+    if (entry.answer && now - entry.fetchedAt < (entry.answer->ok() ? maxAge : std::min(maxAge, failureMaxAge_))) {
+      return entry.answer;
+    }
     entry.inFlight = true;
     lock.unlock();
     Answer answer = std::make_shared<const Result<Value>>(fetch());
@@ -66,6 +74,7 @@ class BatchCache {
 
   Clock& clock_;
   const Duration retention_;
+  const Duration failureMaxAge_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<Key, Entry> entries_;

@@ -144,6 +144,32 @@ TEST_F(BatchingMetricsClientTest, AFailedListFailsTheHpasThatNeededItWithUpstrea
   EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());  // others unaffected
 }
 
+// A failure is shared for a second, not for the caller's whole age: an API that recovers (the
+// first lists after an apiserver restart fail while the metrics APIService is not yet available)
+// serves the next HPAs within that second. (404, not 503: the REST client retries a 503 on the
+// clock, which this test steps by hand.)
+TEST_F(BatchingMetricsClientTest, AFailureIsReusedForASecondOnly) {
+  const json list{{"kind", "PodMetricsList"}, {"apiVersion", "metrics.k8s.io/v1beta1"}, {"items", {podMetrics("web-1", "100m")}}};
+  transport_->json("GET", kShopPods,
+                   json{{"kind", "Status"}, {"code", 404}, {"message", "the server could not find the requested resource"}}, 404);
+  ASSERT_FALSE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 1);
+  clock_.step(std::chrono::milliseconds(900));
+  ASSERT_FALSE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 1);  // within the second: reused
+
+  transport_->json("GET", kShopPods, list);
+  clock_.step(std::chrono::milliseconds(200));
+  auto recovered = client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge);
+  ASSERT_TRUE(recovered.ok()) << recovered.error().message;
+  EXPECT_EQ(recovered->metrics.size(), 1u);
+  EXPECT_EQ(transport_->count("GET", kShopPods), 2);
+  // A success is reused for the caller's whole age again.
+  clock_.step(std::chrono::seconds(5));
+  EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
+  EXPECT_EQ(transport_->count("GET", kShopPods), 2);
+}
+
 TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
   std::mutex mu;
   std::condition_variable cv;
