@@ -15,8 +15,7 @@ size_t containersHeap(const std::vector<ContainerRequests>& list) {
 
 size_t Pod::footprintBytes() const {
   size_t bytes = sizeof(Pod);
-  bytes += stringHeap(name) + stringHeap(namespace_) + stringHeap(resourceVersion) +
-           stringHeap(phase);
+  bytes += stringHeap(name) + stringHeap(namespace_) + stringHeap(resourceVersion);
   bytes += labels.heapBytes();
   bytes += containersHeap(containers) + containersHeap(initContainers);
   if (podRequests) bytes += podRequests->heapBytes();

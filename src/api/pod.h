@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/labels.h"
 #include "api/resources.h"
+#include "api/word.h"
 #include "common/time.h"
 
 namespace hpa::api {
@@ -28,7 +30,7 @@ struct PodOwner {
 };
 
 struct PodReadyCondition {
-  std::string status;  // "True", "False", "Unknown"
+  ConditionStatus status;  // "True", "False", "Unknown"
   std::optional<Time> lastTransitionTime;
   bool operator==(const PodReadyCondition&) const = default;
 };
@@ -46,7 +48,7 @@ struct Pod {
   std::string namespace_;
   std::string resourceVersion;
   Labels labels;
-  std::string phase;
+  PodPhase phase;
   std::optional<Time> creationTimestamp;
   std::optional<Time> deletionTimestamp;
   std::optional<Time> startTime;
@@ -61,5 +63,8 @@ struct Pod {
   // Approximate bytes this object occupies, heap included (for cache accounting).
   size_t footprintBytes() const;
 };
+
+// The name a cache keys a pod by (a view of the pod's own, see informer::ObjectCache).
+inline std::string_view cachedName(const Pod& pod) { return pod.name; }
 
 }  // namespace hpa::api

@@ -136,10 +136,10 @@ nlohmann::json encodePod(const Pod& p) {
   if (!p.overhead.empty()) spec["overhead"] = encodeResourceList(p.overhead);
 
   json status = json::object();
-  if (!p.phase.empty()) status["phase"] = p.phase;
+  if (!p.phase.empty()) status["phase"] = p.phase.text();
   if (p.startTime) status["startTime"] = formatRFC3339Nano(*p.startTime);
   if (p.ready) {
-    json c{{"type", "Ready"}, {"status", p.ready->status}};
+    json c{{"type", "Ready"}, {"status", p.ready->status.text()}};
     if (p.ready->lastTransitionTime) c["lastTransitionTime"] = formatRFC3339Nano(*p.ready->lastTransitionTime);
     status["conditions"] = json::array({c});
   }
