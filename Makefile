@@ -10,6 +10,8 @@
 #                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
 #   make bench-recovery  how soon hpa-controller and kube-controller-manager act once kube-apiserver
 #                        is back, after a restart and after an etcd compaction (BENCH_RECOVERY_FLAGS=)
+#   make bench-failover  a SIGKILLed leader: how soon each controller's standby decides for every
+#                        HPA, and what it asks the API for (BENCH_FAILOVER_FLAGS=, e.g. --n 2000)
 #   make soak            100 HPAs for 30 min under apiserver restarts, etcd compactions, metrics
 #                        outages and leader kills (SOAK_FLAGS=; bench/README.md); not in `make test`
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (60) each (clang build, build-fuzz/)
@@ -49,7 +51,7 @@ IMAGE_BASE ?= auto
 IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
 .PHONY: all demo run deps e2e-deps soak fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
-        bench-scale bench-shadow bench-recovery fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
+        bench-scale bench-shadow bench-recovery bench-failover fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
 
 all: build
 
@@ -107,6 +109,10 @@ soak: build e2e-deps
 # after an etcd compaction and a restart (bench/README.md).
 bench-recovery: build e2e-deps
 	@python3 -B bench/recovery/recovery_bench.py $(BENCH_RECOVERY_FLAGS)
+
+# A leader SIGKILLed: how soon each controller's standby decides for every HPA (bench/README.md).
+bench-failover: build e2e-deps
+	@python3 -B bench/failover/failover_bench.py $(BENCH_FAILOVER_FLAGS)
 
 image:
 	@bash hack/build-image.sh --image $(IMAGE) --base $(IMAGE_BASE) $(if $(IMAGE_ENGINE),--engine $(IMAGE_ENGINE)) \
