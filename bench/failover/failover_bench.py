@@ -242,25 +242,8 @@ def main():
     p.add_argument("--settle", type=int, default=45, help="seconds between the last first status and the kill")
     p.add_argument("--cold-timeout", type=int, default=900)
     p.add_argument("--reconcile-timeout", type=int, default=400)
-    p.add_argument("--controllers", default="hpa-controller,kube-controller-manager")
-    p.add_argument("--controller-args", default="", help="extra flags for hpa-controller, space-separated")
-    p.add_argument("--dir")
-    p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
-    p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
-    a = p.parse_args()
-    a.controllers = [c for c in a.controllers.split(",") if c]
-    for c in a.controllers:
-        if c not in USERS:
-            p.error(f"unknown controller {c!r} (hpa-controller, kube-controller-manager)")
-    bench = Failover(a)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        bench.run()
-    finally:
-        bench.procs.stop_all()
-        if os.path.exists(os.path.join(bench.cluster, "env")):
-            subprocess.run([os.path.join(ROOT, "hack", "local-cluster.sh"), "down", "--dir", bench.cluster],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scale_bench.add_controller_arguments(p)
+    scale_bench.run_to_completion(Failover(scale_bench.parse_controller_arguments(p)))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import argparse
 import http.client
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -220,25 +219,8 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--k", type=int, default=3, help="workloads stepped per trial")
     p.add_argument("--step-timeout", type=float, default=120)
-    p.add_argument("--controllers", default="hpa-controller,kube-controller-manager")
-    p.add_argument("--controller-args", default="", help="extra flags for hpa-controller, space-separated")
-    p.add_argument("--dir")
-    p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
-    p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
-    a = p.parse_args()
-    a.controllers = [c for c in a.controllers.split(",") if c]
-    for c in a.controllers:
-        if c not in USERS:
-            p.error(f"unknown controller {c!r} (hpa-controller, kube-controller-manager)")
-    bench = Recovery(a)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        bench.run()
-    finally:
-        bench.procs.stop_all()
-        if os.path.exists(os.path.join(bench.cluster, "env")):
-            subprocess.run([bench.lc, "down", "--dir", bench.cluster], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    scale_bench.add_controller_arguments(p)
+    scale_bench.run_to_completion(Recovery(scale_bench.parse_controller_arguments(p)))
 
 
 if __name__ == "__main__":

@@ -511,44 +511,32 @@ class Bench:
         report.write(self.dir, self.results)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--n", type=int, default=100, help="Deployments and HPAs")
-    p.add_argument("--pods", type=int, default=1, help="pods per Deployment")
-    p.add_argument("--namespaces", type=int, default=10)
-    p.add_argument("--duration", type=int, default=120, help="steady window, seconds")
-    p.add_argument("--controllers", default="hpa-controller,kube-controller-manager",
-                   help="which to measure, in order (comma-separated)")
-    p.add_argument("--sample", type=int, default=20, help="workloads stepped to measure the effective period")
-    p.add_argument("--step-factor", type=int, default=3, help="load step (x the load at target)")
-    p.add_argument("--max-replicas", type=int, default=0, help="HPA maxReplicas (default max(10, 4 x pods))")
-    p.add_argument("--cold-timeout", type=int, default=900, help="give up waiting for cold start after this, seconds")
-    p.add_argument("--step-timeout", type=int, default=600, help="give up waiting for a load step after this, seconds")
-    p.add_argument("--settle", type=int, default=20, help="pause between cold start and the steady window, seconds")
-    p.add_argument("--latency-samples", type=int, default=30)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--hpa-annotation", action="append", default=[], metavar="KEY=VALUE",
-                   help="an annotation on every HPA (repeatable), e.g. hpa-controller.io/fallback=after=3,replicas=2")
+def add_controller_arguments(p, default_controllers="hpa-controller,kube-controller-manager"):
+    """The options every benchmark of the two controllers shares: which to run, hpa-controller's
+    extra flags, the scratch directory and the binaries."""
+    p.add_argument("--controllers", default=default_controllers, help="which to measure, in order (comma-separated)")
     p.add_argument("--controller-args", default="",
                    help="extra flags for hpa-controller, space-separated (the table is then not 'default flags')")
-    p.add_argument("--hold", action="store_true",
-                   help="set up the cluster, workloads and HPAs, then wait (to run controllers by hand)")
-    p.add_argument("--workload-qps", type=int, default=300, help="--kube-api-qps of the cluster's workload controllers")
-    p.add_argument("--sim-qps", type=int, default=400, help="hpa-sim's --kube-api-qps")
-    p.add_argument("--dir", help="scratch directory (default build/bench-scale/nN-pPODS-nsNAMESPACES)")
+    p.add_argument("--dir", help="scratch directory")
     p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
     p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
-    args = p.parse_args()
-    args.controllers = [c for c in args.controllers.split(",") if c]
-    for c in args.controllers:
+
+
+def parse_controller_arguments(p):
+    a = p.parse_args()
+    a.controllers = [c for c in a.controllers.split(",") if c]
+    for c in a.controllers:
         if c not in USERS:
             p.error(f"unknown controller {c!r} (hpa-controller, kube-controller-manager)")
-    for binary in (args.controller, args.sim):
+    for binary in (a.controller, a.sim):
         if not os.access(binary, os.X_OK):
             p.error(f"{binary} is missing (make build)")
+    return a
 
-    bench = Bench(args)
-    # SIGTERM ends the run like Ctrl-C: through the cleanup below.
+
+def run_to_completion(bench):
+    """Runs the benchmark; whatever happens (SIGTERM and Ctrl-C included), stops every process it
+    started and its local cluster."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         bench.run()
@@ -561,6 +549,30 @@ def main():
             log("stopping the local cluster")
             subprocess.run([os.path.join(ROOT, "hack", "local-cluster.sh"), "down", "--dir", bench.cluster],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--n", type=int, default=100, help="Deployments and HPAs")
+    p.add_argument("--pods", type=int, default=1, help="pods per Deployment")
+    p.add_argument("--namespaces", type=int, default=10)
+    p.add_argument("--duration", type=int, default=120, help="steady window, seconds")
+    p.add_argument("--sample", type=int, default=20, help="workloads stepped to measure the effective period")
+    p.add_argument("--step-factor", type=int, default=3, help="load step (x the load at target)")
+    p.add_argument("--max-replicas", type=int, default=0, help="HPA maxReplicas (default max(10, 4 x pods))")
+    p.add_argument("--cold-timeout", type=int, default=900, help="give up waiting for cold start after this, seconds")
+    p.add_argument("--step-timeout", type=int, default=600, help="give up waiting for a load step after this, seconds")
+    p.add_argument("--settle", type=int, default=20, help="pause between cold start and the steady window, seconds")
+    p.add_argument("--latency-samples", type=int, default=30)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hpa-annotation", action="append", default=[], metavar="KEY=VALUE",
+                   help="an annotation on every HPA (repeatable), e.g. hpa-controller.io/fallback=after=3,replicas=2")
+    p.add_argument("--hold", action="store_true",
+                   help="set up the cluster, workloads and HPAs, then wait (to run controllers by hand)")
+    p.add_argument("--workload-qps", type=int, default=300, help="--kube-api-qps of the cluster's workload controllers")
+    p.add_argument("--sim-qps", type=int, default=400, help="hpa-sim's --kube-api-qps")
+    add_controller_arguments(p)  # --dir defaults to build/bench-scale/nN-pPODS-nsNAMESPACES
+    run_to_completion(Bench(parse_controller_arguments(p)))
 
 
 if __name__ == "__main__":
