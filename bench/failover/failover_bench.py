@@ -41,12 +41,9 @@ SYNC_SECONDS = 15  # both at their default --horizontal-pod-autoscaler-sync-peri
 
 class Failover(Bench):
     def __init__(self, args):
-        args.pods, args.max_replicas, args.workload_qps, args.sim_qps = 1, 10, 300, 400
-        args.latency_samples = 0
+        self.one_pod_workloads(args, workload_qps=300, sim_qps=400)
         super().__init__(args)
-        self.dir = os.path.abspath(args.dir or os.path.join(ROOT, "build", "bench-failover", f"n{args.n}"))
-        self.cluster = os.path.join(self.dir, "cluster")
-        self.procs = scale_bench.Processes(self.dir)
+        self.use_directory(os.path.join(ROOT, "build", "bench-failover", f"n{args.n}"))
 
     def instance_argv(self, controller, port):
         if controller == "hpa-controller":

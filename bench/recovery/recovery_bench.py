@@ -35,12 +35,9 @@ SCENARIOS = ("restart", "compaction")
 
 class Recovery(Bench):
     def __init__(self, args):
-        args.pods, args.max_replicas, args.workload_qps, args.sim_qps = 1, 10, 100, 100
-        args.latency_samples = 0
+        self.one_pod_workloads(args, workload_qps=100, sim_qps=100)
         super().__init__(args)
-        self.dir = os.path.abspath(args.dir or os.path.join(ROOT, "build", "bench-recovery", f"n{args.n}"))
-        self.cluster = os.path.join(self.dir, "cluster")
-        self.procs = scale_bench.Processes(self.dir)
+        self.use_directory(os.path.join(ROOT, "build", "bench-recovery", f"n{args.n}"))
         self.lc = os.path.join(ROOT, "hack", "local-cluster.sh")
         self.fresh = list(self.workloads)  # workloads never stepped, taken K at a time
 

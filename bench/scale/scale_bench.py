@@ -133,6 +133,19 @@ class Bench:
         self.results = {"controllers": {}, "sim": {}, "run": {}}
         self.pool = concurrent.futures.ThreadPoolExecutor(8)
 
+    @staticmethod
+    def one_pod_workloads(args, workload_qps, sim_qps):
+        """For the benchmarks built on this one: workloads of one pod (maxReplicas 10), the
+        cluster's workload controllers and hpa-sim at the given QPS, no latency samples."""
+        args.pods, args.max_replicas, args.workload_qps, args.sim_qps = 1, 10, workload_qps, sim_qps
+        args.latency_samples = 0
+
+    def use_directory(self, default):
+        """The scratch directory (--dir, else `default`), with the cluster and the process record in it."""
+        self.dir = os.path.abspath(self.a.dir or default)
+        self.cluster = os.path.join(self.dir, "cluster")
+        self.procs = Processes(self.dir)
+
     # ---------------------------------------------------------------- setup
     def prepare_dir(self):
         if os.path.exists(self.dir):

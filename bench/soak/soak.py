@@ -81,12 +81,9 @@ def proc_fds(pid):
 
 class Soak(Bench):
     def __init__(self, args):
-        args.pods, args.max_replicas, args.workload_qps, args.sim_qps = 1, 10, 50, 50
-        args.latency_samples = 0
+        self.one_pod_workloads(args, workload_qps=50, sim_qps=50)
         super().__init__(args)
-        self.dir = os.path.abspath(args.dir or os.path.join(ROOT, "build", "soak", f"n{args.n}-{args.minutes}m"))
-        self.cluster = os.path.join(self.dir, "cluster")
-        self.procs = scale_bench.Processes(self.dir)
+        self.use_directory(os.path.join(ROOT, "build", "soak", f"n{args.n}-{args.minutes}m"))
         self.daemons = {}  # name -> (Popen, metrics port)
         self.killed = set()  # pids this script killed
         self.failures = []
