@@ -32,7 +32,6 @@ import audit  # noqa: E402
 import memory  # noqa: E402
 import scale_bench  # noqa: E402
 from scale_bench import HPA_API, ROOT, USERS, Bench, free_port, log  # noqa: E402
-from observer import Observer  # noqa: E402
 
 LEASE_NAMESPACE = "kube-system"
 LEASES = {"hpa-controller": "hpa-controller", "kube-controller-manager": "bench-kcm-hpa"}
@@ -185,14 +184,7 @@ class Failover(Bench):
         a = self.a
         self.prepare_dir()
         log(f"bench-failover: N={a.n} over {a.namespaces} namespaces; {self.dir}")
-        self.cluster_up()
-        self.start_sim()
-        self.create_namespaces()
-        self.obs = Observer(self.kube, HPA_API + "/horizontalpodautoscalers")
-        self.obs.start()
-        self.parallel(self.create_deployment, self.workloads)
-        self.wait_pods("pods", 900)
-        self.wait_metrics_api()
+        self.cluster_with_workloads()
         results = {"n": a.n, "namespaces": a.namespaces, "controllers": {},
                    "commit": subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                                             capture_output=True, text=True).stdout.strip()}

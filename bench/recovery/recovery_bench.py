@@ -27,8 +27,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scale"))
 import scale_bench  # noqa: E402
-from scale_bench import HPA_API, ROOT, USERS, Bench, free_port, log  # noqa: E402
-from observer import Observer  # noqa: E402
+from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 
 SCENARIOS = ("restart", "compaction")
 
@@ -158,14 +157,7 @@ class Recovery(Bench):
             sys.exit(f"bench-recovery: --n must be at least K x TRIALS x {len(SCENARIOS)} x controllers")
         self.prepare_dir()
         log(f"bench-recovery: N={a.n}, sync {a.sync}s, {a.trials} trials of {a.k} workloads per scenario; {self.dir}")
-        self.cluster_up()
-        self.start_sim()
-        self.create_namespaces()
-        self.obs = Observer(self.kube, HPA_API + "/horizontalpodautoscalers")
-        self.obs.start()
-        self.parallel(self.create_deployment, self.workloads)
-        self.wait_pods("pods", 900)
-        self.wait_metrics_api()
+        self.cluster_with_workloads()
         self.parallel(self.create_hpa, self.workloads)
         while self.obs.hpa_count() < a.n:
             time.sleep(0.5)

@@ -417,6 +417,23 @@ class Bench:
         log(f"{controller}: stopped (exit code {code})")
         return res
 
+    def cluster_with_workloads(self):
+        """The cluster, hpa-sim, the namespaces, the observer and the Deployments with every pod
+        Ready and the metrics API served; returns the seconds from the first Deployment's
+        creation until then (creation, Ready)."""
+        self.cluster_up()
+        self.start_sim()
+        self.create_namespaces()
+        self.obs = Observer(self.kube, HPA_API + "/horizontalpodautoscalers")
+        self.obs.start()
+        log(f"creating {self.a.n} Deployments ({self.a.n * self.a.pods} pods)")
+        t = time.time()
+        self.parallel(self.create_deployment, self.workloads)
+        created = time.time() - t
+        ready = created + self.wait_pods("pods", 900)
+        self.wait_metrics_api()
+        return created, ready
+
     def set_replicas(self, w):
         name, ns = w
         self.kube.request("PATCH", f"/apis/apps/v1/namespaces/{ns}/deployments/{name}",
@@ -475,21 +492,10 @@ class Bench:
         log(f"bench-scale: N={a.n} HPAs, {a.pods} pod(s) each, {a.namespaces} namespaces; results in {self.dir}")
         self.prepare_dir()
         log("starting the local cluster (audit log for the controllers' users)")
-        self.cluster_up()
-        self.start_sim()
-        self.create_namespaces()
-        self.obs = Observer(self.kube, HPA_API + "/horizontalpodautoscalers")
-        self.obs.start()
-
-        log(f"creating {a.n} Deployments ({a.n * a.pods} pods)")
-        t = time.time()
-        self.parallel(self.create_deployment, self.workloads)
-        created = time.time() - t
-        ready = created + self.wait_pods("pods", 900)
+        created, ready = self.cluster_with_workloads()
         self.results["sim"].update({"pods": a.n * a.pods, "createSeconds": round(created, 1),
                                     "readySeconds": round(ready, 1)})
         log(f"hpa-sim: {a.n * a.pods} pods Ready {ready:.1f}s after the first Deployment was created")
-        self.wait_metrics_api()
         self.results["sim"]["latency"] = self.measure_sim()
         log(f"hpa-sim: PodMetrics LIST latency {json.dumps(self.results['sim']['latency'])}")
         log(f"creating {a.n} HPAs")
