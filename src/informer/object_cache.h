@@ -23,9 +23,8 @@ concept NamesItself = requires(const T& t) {
 
 // The local copy of one resource collection: immutable objects shared with readers, held per
 // namespace and name (keys "namespace/name" are composed, not stored; an object that names
-// itself is keyed by a view of its own name, so a cached pod costs one map node and nothing
-// more: at a million pods the copies of their names would be 50 MB). Thread-safe (many readers,
-// one writer at a time).
+// itself is keyed by a view of its own name, so a cached pod costs one map node and no second
+// copy of its name). Thread-safe (many readers, one writer at a time).
 template <typename T>
 class ObjectCache {
  public:

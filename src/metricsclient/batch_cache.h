@@ -13,7 +13,7 @@ namespace hpa::metricsclient {
 
 // One answer per key, shared by callers: a caller reuses the answer while it is younger than the
 // age that caller accepts (half its HPA's own sync period); an older answer is fetched again.
-// A failure is reused too, but for at most `failureMaxAge`: a failing API is asked about once a
+// A failure is reused too, but for at most `kFailureMaxAge`: a failing API is asked about once a
 // second per key, not once per HPA, and an API that comes back (an apiserver restart, where the
 // first lists answer 503) serves the next HPAs within that second rather than half a period later.
 // Callers arriving while a fetch is in flight wait for it instead of sending their own. Answers
@@ -25,8 +25,7 @@ class BatchCache {
 
   static constexpr Duration kFailureMaxAge = std::chrono::seconds(1);
 
-  BatchCache(Clock& clock, Duration retention, Duration failureMaxAge = kFailureMaxAge)
-      : clock_(clock), retention_(retention), failureMaxAge_(failureMaxAge) {}
+  BatchCache(Clock& clock, Duration retention) : clock_(clock), retention_(retention) {}
 
   // `fetch` runs without the lock; it must not throw.
   template <typename Fetch>
@@ -36,8 +35,9 @@ class BatchCache {
     dropOld(now);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
-    if (entry.answer && now - entry.fetchedAt < (entry.answer->ok() ? maxAge : std::min(maxAge, failureMaxAge_))) {
-      return entry.answer;
+    if (entry.answer) {
+      const Duration reusable = entry.answer->ok() ? maxAge : std::min(maxAge, kFailureMaxAge);
+      if (now - entry.fetchedAt < reusable) return entry.answer;
     }
     entry.inFlight = true;
     lock.unlock();
@@ -74,7 +74,6 @@ class BatchCache {
 
   Clock& clock_;
   const Duration retention_;
-  const Duration failureMaxAge_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<Key, Entry> entries_;
