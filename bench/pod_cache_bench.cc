@@ -153,7 +153,7 @@ void BM_PodsOfOneSelector(benchmark::State& state) {
   for (auto _ : state) {
     const auto& selector = selectors[static_cast<std::size_t>(w++ % kWorkloads)];
     if (indexed) {
-      found += index.list("team", selector, cache).size();
+      found += index.list("team", selector, cache)->size();
     } else {
       for (auto& pod : cache.list("team")) found += selector.matches(pod->labels);
     }

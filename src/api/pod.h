@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,5 +67,9 @@ struct Pod {
 
 // The name a cache keys a pod by (a view of the pod's own, see informer::ObjectCache).
 inline std::string_view cachedName(const Pod& pod) { return pod.name; }
+
+// Pods as a lister hands them out: one immutable list its readers share (an index entry's
+// snapshot), so that passing a workload's pods around costs one reference count, not one per pod.
+using SharedPods = std::shared_ptr<const std::vector<std::shared_ptr<const Pod>>>;
 
 }  // namespace hpa::api

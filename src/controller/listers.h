@@ -21,12 +21,11 @@ class HpaLister {
                                                                           const std::string& name) const = 0;
 };
 
-// Pods of one namespace matching a selector, from the pod cache.
+// Pods of one namespace matching a selector, from the pod cache. Never a null list.
 class PodLister {
  public:
   virtual ~PodLister() = default;
-  virtual Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
-                                                                    const api::Selector& selector) const = 0;
+  virtual Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const = 0;
 };
 
 // The controlling owners of workloads, for owner-based pod selection (a pod's ReplicaSet leads to

@@ -120,12 +120,13 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
   if (lastListedSelector_ && *lastListedSelector_ == selector) return lastListed_;
   auto listed = c_.deps_.pods.list(hpa_.metadata.namespace_, selector);
   if (!listed.ok()) return listed.error();
+  const auto& all = **listed;
   std::vector<const api::Pod*> pods;
-  pods.reserve(listed->size());
+  pods.reserve(all.size());
   const bool byOwner = controls_.podSelection == PodSelection::OwnerReferences;
   auto& notOwned = report_.controls.podsNotOwned;
   const Time createdBefore = decide_ && decide_->podsCreatedBefore ? *decide_->podsCreatedBefore : Time::max();
-  for (const auto& p : *listed) {
+  for (const auto& p : all) {
     if (p->creationTimestamp && *p->creationTimestamp >= createdBefore) continue;
     if (byOwner) {
       auto owned = controlledByTarget(*p);
@@ -137,7 +138,7 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
     }
     pods.push_back(p.get());
   }
-  listedPods_.insert(listedPods_.end(), listed->begin(), listed->end());
+  listedPods_.push_back(std::move(*listed));
   lastListedSelector_ = selector;
   lastListed_ = pods;
   return pods;

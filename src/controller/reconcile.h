@@ -115,7 +115,7 @@ class HorizontalController::Reconcile {
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
 
-  std::vector<std::shared_ptr<const api::Pod>> listedPods_;  // keeps listed pods alive
+  std::vector<api::SharedPods> listedPods_;  // keeps listed pods alive
   // The last successful listPods: the selector check and the metric read the same pods, listed
   // once per reconcile.
   std::optional<api::Selector> lastListedSelector_;

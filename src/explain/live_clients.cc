@@ -47,8 +47,7 @@ Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> FixedHpaLister::get(
   return std::shared_ptr<const api::HorizontalPodAutoscaler>();
 }
 
-Result<std::vector<std::shared_ptr<const api::Pod>>> ApiPodLister::list(const std::string& ns,
-                                                                       const api::Selector& selector) const {
+Result<api::SharedPods> ApiPodLister::list(const std::string& ns, const api::Selector& selector) const {
   const std::string selectorText = selector.toString();
   const std::string key = ns + "\n" + selectorText;
   {
@@ -56,14 +55,15 @@ Result<std::vector<std::shared_ptr<const api::Pod>>> ApiPodLister::list(const st
     if (auto it = listed_.find(key); it != listed_.end()) return it->second;
   }
   // A selector that matches nothing has the same (empty) string as one that matches all.
-  if (selector.isNothing()) return std::vector<std::shared_ptr<const api::Pod>>();
+  if (selector.isNothing()) return api::SharedPods(std::make_shared<const std::vector<std::shared_ptr<const api::Pod>>>());
   auto pods = listAll<api::Pod>(client_, fmt::format("/api/v1/namespaces/{}/pods", ns), selectorText, api::decodePod);
   if (!pods.ok()) return pods.error();
-  std::vector<std::shared_ptr<const api::Pod>> out;
-  for (auto& p : *pods) out.push_back(std::make_shared<const api::Pod>(std::move(p)));
+  auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
+  for (auto& p : *pods) out->push_back(std::make_shared<const api::Pod>(std::move(p)));
+  api::SharedPods shared(std::move(out));
   std::lock_guard<std::mutex> lock(mu_);
-  listed_[key] = out;
-  return out;
+  listed_[key] = shared;
+  return shared;
 }
 
 Result<std::optional<api::OwnerReference>> ApiOwnerLookup::controllerOf(const std::string& ns, const std::string& kind,

@@ -31,13 +31,12 @@ class FixedHpaLister final : public controller::HpaLister {
 class ApiPodLister final : public controller::PodLister {
  public:
   explicit ApiPodLister(kube::RestClient& client) : client_(client) {}
-  Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
-                                                            const api::Selector& selector) const override;
+  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override;
 
  private:
   kube::RestClient& client_;
   mutable std::mutex mu_;
-  mutable std::map<std::string, std::vector<std::shared_ptr<const api::Pod>>> listed_;  // by ns and selector
+  mutable std::map<std::string, api::SharedPods> listed_;  // by ns and selector
 };
 
 // The controlling owners of built-in workloads by GET (a ReplicaSet's Deployment); the read is

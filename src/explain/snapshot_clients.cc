@@ -45,13 +45,12 @@ Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> SnapshotHpaLister::g
   return std::shared_ptr<const api::HorizontalPodAutoscaler>();
 }
 
-Result<std::vector<std::shared_ptr<const api::Pod>>> SnapshotPodLister::list(const std::string& ns,
-                                                                            const api::Selector& selector) const {
-  std::vector<std::shared_ptr<const api::Pod>> out;
+Result<api::SharedPods> SnapshotPodLister::list(const std::string& ns, const api::Selector& selector) const {
+  auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
   for (const auto& pod : s_.pods) {
-    if (inNamespace(pod->namespace_, ns) && selector.matches(pod->labels)) out.push_back(pod);
+    if (inNamespace(pod->namespace_, ns) && selector.matches(pod->labels)) out->push_back(pod);
   }
-  return out;
+  return api::SharedPods(std::move(out));
 }
 
 const api::Pod* SnapshotMetricsClient::podNamed(const std::string& ns, const std::string& name) const {

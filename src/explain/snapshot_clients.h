@@ -37,8 +37,7 @@ class SnapshotOwnerLookup final : public controller::OwnerLookup {
 class SnapshotPodLister final : public controller::PodLister {
  public:
   explicit SnapshotPodLister(const Snapshot& s) : s_(s) {}
-  Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
-                                                            const api::Selector& selector) const override;
+  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override;
 
  private:
   const Snapshot& s_;

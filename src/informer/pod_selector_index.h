@@ -1,7 +1,6 @@
 #pragma once
 
 #include <atomic>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -32,8 +31,9 @@ class PodSelectorIndex {
   using Ptr = std::shared_ptr<const api::Pod>;
   explicit PodSelectorIndex(const Clock& clock, Duration idle = std::chrono::hours(2));
 
-  // The pods of `ns` that `selector` matches, by name as the cache lists them.
-  std::vector<Ptr> list(const std::string& ns, const api::Selector& selector, const ObjectCache<api::Pod>& cache);
+  // The pods of `ns` that `selector` matches, by name as the cache lists them. Readers share one
+  // snapshot per selector until a pod event changes it (the next reader then takes a new one).
+  api::SharedPods list(const std::string& ns, const api::Selector& selector, const ObjectCache<api::Pod>& cache);
   // For the pod informer's addHandlers, before it starts.
   EventHandlers<api::Pod> handlers();
 
@@ -45,8 +45,12 @@ class PodSelectorIndex {
   struct Entry {
     explicit Entry(api::Selector s) : selector(std::move(s)) {}
     api::Selector selector;
-    std::map<std::string_view, Ptr> pods;  // keyed by the held pod's own name: no second copy
+    // The matching pods in name order, handed to readers as they are: an event changes the list
+    // in place when no reader holds it, a copy otherwise (copy on write, under the exclusive lock).
+    std::shared_ptr<std::vector<Ptr>> pods = std::make_shared<std::vector<Ptr>>();
     mutable std::atomic<std::int64_t> lastUsed{0};  // clock ticks, set by readers under a shared lock
+
+    std::vector<Ptr>& writable();
   };
   using Entries = std::unordered_map<std::string, std::unique_ptr<Entry>>;  // by selector key
 

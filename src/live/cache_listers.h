@@ -26,8 +26,7 @@ class CachePodLister final : public controller::PodLister {
  public:
   CachePodLister(const informer::ObjectCache<api::Pod>& cache, informer::PodSelectorIndex& index)
       : cache_(cache), index_(index) {}
-  Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
-                                                            const api::Selector& selector) const override {
+  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override {
     return index_.list(ns, selector, cache_);
   }
 

@@ -78,7 +78,8 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
   }
   // Unlabelled items: the cache's pods of the selector (the pod's labels decide).
   if (!unlabelled_.empty()) {
-    for (const auto& pod : podsOf(ns_, *selector)) {
+    const api::SharedPods pods = podsOf(ns_, *selector);
+    for (const auto& pod : *pods) {
       if (auto it = unlabelled_.find(pod->name); it != unlabelled_.end()) {
         for (std::size_t i = it->second; i != kNone; i = nextSameName_[i]) picked.push_back(i);
       }

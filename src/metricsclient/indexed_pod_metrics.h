@@ -32,8 +32,7 @@ namespace hpa::metricsclient {
 class IndexedPodMetrics {
  public:
   // The pods of `ns` the selector picks in the pod cache.
-  using PodsOfSelector =
-      std::function<std::vector<std::shared_ptr<const api::Pod>>(const std::string& ns, const api::Selector& selector)>;
+  using PodsOfSelector = std::function<api::SharedPods(const std::string& ns, const api::Selector& selector)>;
 
   IndexedPodMetrics(api::PodMetricsList list, std::string ns);
   // The indexes view the items' names: moved with the list, never copied apart from it.

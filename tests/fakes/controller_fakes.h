@@ -44,14 +44,13 @@ class FakePodLister final : public controller::PodLister {
   void clear() { pods_.clear(); }
   std::optional<Error> error;
 
-  Result<std::vector<std::shared_ptr<const api::Pod>>> list(const std::string& ns,
-                                                            const api::Selector& selector) const override {
+  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override {
     if (error) return *error;
-    std::vector<std::shared_ptr<const api::Pod>> out;
+    auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
     for (const auto& p : pods_) {
-      if (p->namespace_ == ns && selector.matches(p->labels)) out.push_back(p);
+      if (p->namespace_ == ns && selector.matches(p->labels)) out->push_back(p);
     }
-    return out;
+    return api::SharedPods(std::move(out));
   }
 
  private:

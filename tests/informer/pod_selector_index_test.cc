@@ -34,7 +34,7 @@ class IndexedPods {
   }
   std::vector<std::string> names(const std::string& ns, const char* selector) {
     std::vector<std::string> out;
-    for (const auto& p : index.list(ns, *api::Selector::parse(selector), cache)) out.push_back(p->name);
+    for (const auto& p : *index.list(ns, *api::Selector::parse(selector), cache)) out.push_back(p->name);
     return out;
   }
   // What the lister did before the index: every pod of the namespace, matched one by one.
@@ -80,9 +80,27 @@ TEST(PodSelectorIndex, FollowsAddsLabelChangesAndDeletesAfterTheFirstScan) {
 TEST(PodSelectorIndex, HandsOutTheLatestObjectOfAPod) {
   IndexedPods w;
   w.put(PodBuilder("web-a").label("app", "web").phase("Pending").build());
-  ASSERT_EQ(w.index.list("default", *api::Selector::parse("app=web"), w.cache)[0]->phase, "Pending");
+  ASSERT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase, "Pending");
   w.put(PodBuilder("web-a").label("app", "web").phase("Running").build());
-  EXPECT_EQ(w.index.list("default", *api::Selector::parse("app=web"), w.cache)[0]->phase, "Running");
+  EXPECT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase, "Running");
+}
+
+TEST(PodSelectorIndex, AListHeldByAReaderDoesNotChangeUnderIt) {
+  IndexedPods w;
+  const auto web = *api::Selector::parse("app=web");
+  w.put(PodBuilder("web-a").label("app", "web").phase("Pending").build());
+  w.put(PodBuilder("web-c").label("app", "web").build());
+  const api::SharedPods held = w.index.list("default", web, w.cache);
+  EXPECT_EQ(w.index.list("default", web, w.cache), held) << "readers share one list while nothing changes";
+
+  w.put(PodBuilder("web-a").label("app", "web").phase("Running").build());
+  w.put(PodBuilder("web-b").label("app", "web").build());
+  w.remove("default", "web-c");
+  ASSERT_EQ(held->size(), 2u);
+  EXPECT_EQ((*held)[0]->phase, "Pending");
+  EXPECT_EQ((*held)[1]->name, "web-c");
+  EXPECT_EQ(w.names("default", "app=web"), (Names{"web-a", "web-b"}));
+  EXPECT_EQ((*w.index.list("default", web, w.cache))[0]->phase, "Running");
 }
 
 TEST(PodSelectorIndex, EverythingAndNothing) {
@@ -90,7 +108,7 @@ TEST(PodSelectorIndex, EverythingAndNothing) {
   w.put(PodBuilder("a").label("app", "web").build());
   w.put(PodBuilder("b").build());
   EXPECT_EQ(w.names("default", ""), (Names{"a", "b"}));
-  EXPECT_TRUE(w.index.list("default", api::Selector::nothing(), w.cache).empty());
+  EXPECT_TRUE(w.index.list("default", api::Selector::nothing(), w.cache)->empty());
   w.put(PodBuilder("c").build());
   EXPECT_EQ(w.names("default", ""), (Names{"a", "b", "c"}));
 }

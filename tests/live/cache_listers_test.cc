@@ -43,10 +43,10 @@ TEST(CacheListers, FilterByNamespaceAndSelector) {
   CachePodLister lister(pods.cache(), index);
   auto web = lister.list("a", *api::Selector::parse("app=web"));
   ASSERT_TRUE(web.ok());
-  ASSERT_EQ(web->size(), 1u);
-  EXPECT_EQ((*web)[0]->name, "p1");
-  EXPECT_EQ(lister.list("a", api::Selector::everything())->size(), 2u);
-  EXPECT_TRUE(lister.list("c", api::Selector::everything())->empty());
+  ASSERT_EQ((*web)->size(), 1u);
+  EXPECT_EQ((**web)[0]->name, "p1");
+  EXPECT_EQ((*lister.list("a", api::Selector::everything()))->size(), 2u);
+  EXPECT_TRUE((*lister.list("c", api::Selector::everything()))->empty());
   pods.stop();
 }
 

@@ -80,7 +80,7 @@ class HostileAdapterReconcile : public ::testing::Test {
         *api_,
         [this](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
           auto pods = pods_.list(ns, api::Selector::everything());
-          for (const auto& p : *pods) {
+          for (const auto& p : **pods) {
             if (p->name == name) return p->labels;
           }
           return std::nullopt;

@@ -61,12 +61,12 @@ TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
       return it == w.cache.end() ? api::Labels() : it->second->labels;  // unknown: unlabelled
     };
     const IndexedPodMetrics::PodsOfSelector podsOf = [&](const std::string& ns, const api::Selector& s) {
-      std::vector<std::shared_ptr<const api::Pod>> out;
-      if (ns != "shop") return out;
+      auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
+      if (ns != "shop") return api::SharedPods(std::move(out));
       for (const auto& [name, pod] : w.cache) {
-        if (s.matches(pod->labels)) out.push_back(pod);
+        if (s.matches(pod->labels)) out->push_back(pod);
       }
-      return out;
+      return api::SharedPods(std::move(out));
     };
     IndexedPodMetrics indexed(std::move(w.list), "shop");
     const auto& items = indexed.list().items;
