@@ -98,7 +98,7 @@ constexpr int kMaxOwnerChain = 5;
 void keepListedPods(replicacalc::PodMetricsInfo& metrics, const std::vector<const api::Pod*>& pods) {
   std::unordered_set<std::string_view> listed;
   for (const auto* p : pods) listed.insert(p->name);
-  std::erase_if(metrics, [&](const auto& entry) { return !listed.contains(entry.first); });
+  metrics.eraseIf([&](const auto& entry) { return !listed.contains(entry.first); });
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const a
   if (items.empty()) return Error::of("no metrics returned from resource metrics API");
   PodMetricsResult result;
   result.timestamp = items.front()->timestamp;
+  replicacalc::PodMetricsInfo::Builder samples;
+  samples.reserve(items.size());
   for (const auto* item : items) {
     const api::PodMetrics& pod = *item;
     std::optional<std::int64_t> value;
@@ -51,8 +53,9 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const a
         break;  // only the first container of that name counts
       }
     }
-    if (value) result.metrics[pod.metadata.name] = replicacalc::PodMetric{*value, pod.timestamp, pod.window};
+    if (value) samples.add(pod.metadata.name, replicacalc::PodMetric{*value, pod.timestamp, pod.window});
   }
+  result.metrics = std::move(samples).build();
   return result;
 }
 
@@ -60,10 +63,13 @@ Result<PodMetricsResult> podMetricsFromMetricValues(const std::vector<api::Metri
   if (items.empty()) return Error::of("no metrics returned from custom metrics API");
   PodMetricsResult result;
   result.timestamp = items.front().timestamp;
+  replicacalc::PodMetricsInfo::Builder samples;
+  samples.reserve(items.size());
   for (const auto& item : items) {
     Duration window = item.windowSeconds ? Duration(std::chrono::seconds(*item.windowSeconds)) : kDefaultCustomMetricWindow;
-    result.metrics[item.describedObject.name] = replicacalc::PodMetric{item.value.milliValue(), item.timestamp, window};
+    samples.add(item.describedObject.name, replicacalc::PodMetric{item.value.milliValue(), item.timestamp, window});
   }
+  result.metrics = std::move(samples).build();
   return result;
 }
 

@@ -1,8 +1,12 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <map>
-#include <string>
+#include <initializer_list>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/time.h"
 
@@ -17,7 +21,63 @@ struct PodMetric {
   bool operator==(const PodMetric&) const = default;
 };
 
-// By pod name. Ordered so that sums (and thus results) never depend on hashing.
-using PodMetricsInfo = std::map<std::string, PodMetric>;
+// Samples by pod name, one per name, in name order (so sums, and thus results, never depend on
+// hashing). Built once per metric read for every pod of a workload, so it is one sorted vector
+// whose names live in a few shared blocks, not a tree with a node and a string per pod.
+class PodMetricsInfo {
+ public:
+  using value_type = std::pair<std::string_view, PodMetric>;  // views into this object's names
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  // Samples in any order; of two with one name the later wins, as assigning into a map does.
+  class Builder {
+   public:
+    void reserve(std::size_t n) { samples_.reserve(n); }
+    void add(std::string_view name, PodMetric metric);
+    PodMetricsInfo build() &&;
+
+   private:
+    struct Sample {
+      std::size_t offset;
+      std::size_t length;
+      PodMetric metric;
+    };
+    std::vector<char> names_;
+    std::vector<Sample> samples_;
+  };
+
+  PodMetricsInfo() = default;
+  PodMetricsInfo(std::initializer_list<value_type> samples);
+  PodMetricsInfo(const PodMetricsInfo& other);
+  PodMetricsInfo& operator=(const PodMetricsInfo& other);
+  // Moving keeps the blocks, so the views stay valid.
+  PodMetricsInfo(PodMetricsInfo&&) noexcept = default;
+  PodMetricsInfo& operator=(PodMetricsInfo&&) noexcept = default;
+
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  const_iterator find(std::string_view name) const;
+  bool contains(std::string_view name) const { return find(name) != end(); }
+  // Throws std::out_of_range for an unknown name, as std::map::at.
+  const PodMetric& at(std::string_view name) const;
+  // The sample of `name`, added (zero) when absent.
+  PodMetric& operator[](std::string_view name);
+  // Drops the entries `drop(entry)` is true for; returns how many.
+  template <typename Predicate>
+  std::size_t eraseIf(Predicate drop) {
+    return std::erase_if(entries_, [&](const value_type& e) { return drop(e); });
+  }
+
+  bool operator==(const PodMetricsInfo& other) const { return entries_ == other.entries_; }
+
+ private:
+  // A stable copy of `name` (blocks never move or shrink while this object lives).
+  std::string_view keep(std::string_view name);
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<value_type> entries_;  // by name, ascending, names unique
+};
 
 }  // namespace hpa::replicacalc

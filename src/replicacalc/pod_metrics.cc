@@ -1,0 +1,88 @@
+#include "replicacalc/pod_metrics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace hpa::replicacalc {
+namespace {
+
+bool byName(const PodMetricsInfo::value_type& e, std::string_view name) { return e.first < name; }
+
+}  // namespace
+
+void PodMetricsInfo::Builder::add(std::string_view name, PodMetric metric) {
+  samples_.push_back(Sample{names_.size(), name.size(), metric});
+  names_.insert(names_.end(), name.begin(), name.end());
+}
+
+PodMetricsInfo PodMetricsInfo::Builder::build() && {
+  PodMetricsInfo out;
+  if (samples_.empty()) return out;
+  auto block = std::make_unique<char[]>(names_.size());
+  if (!names_.empty()) std::memcpy(block.get(), names_.data(), names_.size());
+  const char* base = block.get();
+  out.blocks_.push_back(std::move(block));
+  out.entries_.reserve(samples_.size());
+  for (const auto& s : samples_) out.entries_.emplace_back(std::string_view(base + s.offset, s.length), s.metric);
+  // Stable, so that of equal names the later sample is the last of its run and wins.
+  const auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
+  if (!std::is_sorted(out.entries_.begin(), out.entries_.end(), less)) {
+    std::stable_sort(out.entries_.begin(), out.entries_.end(), less);
+  }
+  auto& e = out.entries_;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (i + 1 < e.size() && e[i + 1].first == e[i].first) continue;
+    e[kept++] = e[i];
+  }
+  e.resize(kept);
+  return out;
+}
+
+PodMetricsInfo::PodMetricsInfo(std::initializer_list<value_type> samples) {
+  Builder b;
+  b.reserve(samples.size());
+  for (const auto& [name, metric] : samples) b.add(name, metric);
+  *this = std::move(b).build();
+}
+
+PodMetricsInfo::PodMetricsInfo(const PodMetricsInfo& other) {
+  Builder b;
+  b.reserve(other.size());
+  for (const auto& [name, metric] : other) b.add(name, metric);
+  *this = std::move(b).build();
+}
+
+PodMetricsInfo& PodMetricsInfo::operator=(const PodMetricsInfo& other) {
+  if (this != &other) *this = PodMetricsInfo(other);
+  return *this;
+}
+
+PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), name, byName);
+  return it != entries_.end() && it->first == name ? it : entries_.end();
+}
+
+const PodMetric& PodMetricsInfo::at(std::string_view name) const {
+  auto it = find(name);
+  if (it == end()) throw std::out_of_range("no sample for pod " + std::string(name));
+  return it->second;
+}
+
+PodMetric& PodMetricsInfo::operator[](std::string_view name) {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), name, byName);
+  if (it != entries_.end() && it->first == name) return it->second;
+  return entries_.insert(it, value_type(keep(name), PodMetric{}))->second;
+}
+
+std::string_view PodMetricsInfo::keep(std::string_view name) {
+  auto block = std::make_unique<char[]>(name.size() + 1);
+  std::memcpy(block.get(), name.data(), name.size());
+  std::string_view kept(block.get(), name.size());
+  blocks_.push_back(std::move(block));
+  return kept;
+}
+
+}  // namespace hpa::replicacalc
