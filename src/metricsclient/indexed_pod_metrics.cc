@@ -7,6 +7,10 @@ namespace {
 
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
+std::uint32_t nameHash(std::string_view name) {
+  return static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
+}
+
 bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
 
 // The requirement that narrows the candidates: the first `=`, `==` or `in` (the selector is a
@@ -26,21 +30,41 @@ const api::Selector::Requirement* narrowing(const api::Selector& selector) {
 IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
     : list_(std::move(list)), ns_(std::move(ns)), nextSameName_(list_.items.size(), kNone), labels_(list_.items.size()) {
   std::vector<std::size_t> lastSameName(list_.items.size(), kNone);
-  unlabelled_.reserve(list_.items.size());
+  std::size_t slots = 16;
+  while (slots < 2 * list_.items.size()) slots *= 2;
+  unlabelled_.assign(slots, NameSlot{});
   for (std::size_t i = 0; i < list_.items.size(); ++i) {
     const auto& m = list_.items[i];
     if (!inNamespace(m.metadata.namespace_, ns_)) continue;
     inNamespace_.push_back(i);
     if (m.metadata.labels.empty()) {
       // A name twice: both, as the API sent them, chained from the first.
-      auto [it, first] = unlabelled_.try_emplace(std::string_view(m.metadata.name), i);
-      if (!first) nextSameName_[lastSameName[it->second]] = i;
-      lastSameName[it->second] = i;
+      if (const std::size_t first = unlabelledFirst(m.metadata.name); first != kNone) {
+        nextSameName_[lastSameName[first]] = i;
+        lastSameName[first] = i;
+        continue;
+      }
+      const std::uint32_t hash = nameHash(m.metadata.name);
+      std::size_t at = hash & (slots - 1);
+      while (unlabelled_[at].position != 0) at = (at + 1) & (slots - 1);
+      unlabelled_[at] = NameSlot{hash, static_cast<std::uint32_t>(i + 1)};
+      ++unlabelledCount_;
+      lastSameName[i] = i;
       continue;
     }
     labelled_.push_back(i);
     labels_[i] = api::Labels::fromMap(m.metadata.labels);
     for (const auto& [key, value] : m.metadata.labels) byLabel_[key][value].push_back(i);
+  }
+}
+
+std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name) const {
+  const std::size_t mask = unlabelled_.size() - 1;
+  const std::uint32_t hash = nameHash(name);
+  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+    const NameSlot& slot = unlabelled_[at];
+    if (slot.position == 0) return kNone;
+    if (slot.hash == hash && list_.items[slot.position - 1].metadata.name == name) return slot.position - 1;
   }
 }
 
@@ -77,12 +101,10 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
     }
   }
   // Unlabelled items: the cache's pods of the selector (the pod's labels decide).
-  if (!unlabelled_.empty()) {
+  if (unlabelledCount_ > 0) {
     const api::SharedPods pods = podsOf(ns_, *selector);
     for (const auto& pod : *pods) {
-      if (auto it = unlabelled_.find(pod->name); it != unlabelled_.end()) {
-        for (std::size_t i = it->second; i != kNone; i = nextSameName_[i]) picked.push_back(i);
-      }
+      for (std::size_t i = unlabelledFirst(pod->name); i != kNone; i = nextSameName_[i]) picked.push_back(i);
     }
   }
   // The API's order; a set requirement's values are distinct, so no position comes twice.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -51,9 +52,17 @@ class IndexedPodMetrics {
   api::PodMetricsList list_;
   std::string ns_;
   std::vector<std::size_t> inNamespace_;                        // positions, ascending
-  // Unlabelled items by pod name: the first position, and each position's next one of the same
-  // name (npos at the end; names are unique but for a hostile list), so that a lookup is one probe.
-  std::unordered_map<std::string_view, std::size_t> unlabelled_;
+  // Unlabelled items by pod name: an open-addressed table of (hash, first position) whose probe
+  // compares a name only when the hashes agree, and each position's next one of the same name
+  // (npos at the end; names are unique but for a hostile list). A lookup per listed pod is the
+  // selection's main cost, so it touches one slot and the item, not a bucket, a node and a key.
+  struct NameSlot {
+    std::uint32_t hash = 0;
+    std::uint32_t position = 0;  // + 1; 0 marks an empty slot
+  };
+  std::size_t unlabelledFirst(std::string_view name) const;
+  std::vector<NameSlot> unlabelled_;  // size a power of two, at most half full
+  std::size_t unlabelledCount_ = 0;
   std::vector<std::size_t> nextSameName_;
   std::vector<std::size_t> labelled_;                           // positions with labels, ascending
   std::vector<api::Labels> labels_;                             // per position (labelled items)
