@@ -12,22 +12,53 @@ std::pair<std::string, std::string> splitKey(const std::string& key) {
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
+// Answers kept per namespace before they are all forgotten: bounds pods whose label sets keep
+// changing (a label per pod, a rollout) to a few answers per HPA.
+constexpr std::size_t kMaxAnswersPerHpa = 4;
+
+// The question's identity: the limit and each distinct label set, length-prefixed.
+std::string signature(std::size_t limit, const std::vector<const api::Labels*>& labelSets) {
+  std::string out = std::to_string(limit);
+  for (const auto* labels : labelSets) {
+    out += ';';
+    out += std::to_string(labels->packed().size());
+    out += ':';
+    out += labels->packed();
+  }
+  return out;
+}
+
 }  // namespace
 
 bool SelectorStore::registerHpa(const std::string& key) {
   auto [ns, name] = splitKey(key);
   std::unique_lock lock(mu_);
-  return byNamespace_[ns].emplace(name, api::Selector::nothing()).second;
+  auto& space = byNamespace_[ns];
+  const bool added = space.selectors.emplace(name, api::Selector::nothing()).second;
+  if (added) ++space.generation;
+  return added;
 }
 
 bool SelectorStore::update(const std::string& key, const api::Selector& selector) {
   auto [ns, name] = splitKey(key);
+  {
+    // Every reconcile records its selector, which has mostly not changed: no exclusive lock then.
+    std::shared_lock lock(mu_);
+    auto nsIt = byNamespace_.find(ns);
+    if (nsIt == byNamespace_.end()) return false;
+    auto it = nsIt->second.selectors.find(name);
+    if (it == nsIt->second.selectors.end()) return false;
+    if (it->second == selector) return true;
+  }
   std::unique_lock lock(mu_);
   auto nsIt = byNamespace_.find(ns);
   if (nsIt == byNamespace_.end()) return false;
-  auto it = nsIt->second.find(name);
-  if (it == nsIt->second.end()) return false;
-  it->second = selector;
+  auto it = nsIt->second.selectors.find(name);
+  if (it == nsIt->second.selectors.end()) return false;
+  if (!(it->second == selector)) {
+    it->second = selector;
+    ++nsIt->second.generation;
+  }
   return true;
 }
 
@@ -36,14 +67,14 @@ void SelectorStore::remove(const std::string& key) {
   std::unique_lock lock(mu_);
   auto nsIt = byNamespace_.find(ns);
   if (nsIt == byNamespace_.end()) return;
-  nsIt->second.erase(name);
-  if (nsIt->second.empty()) byNamespace_.erase(nsIt);
+  if (nsIt->second.selectors.erase(name) > 0) ++nsIt->second.generation;
+  if (nsIt->second.selectors.empty()) byNamespace_.erase(nsIt);
 }
 
 size_t SelectorStore::size() const {
   std::shared_lock lock(mu_);
   size_t n = 0;
-  for (const auto& [ns, hpas] : byNamespace_) n += hpas.size();
+  for (const auto& [ns, space] : byNamespace_) n += space.selectors.size();
   return n;
 }
 
@@ -59,13 +90,25 @@ std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, 
     distinct.insert(&pod->labels);
     previous = &pod->labels;
   }
+  const std::vector<const api::Labels*> labelSets(distinct.begin(), distinct.end());
+  const std::string question = signature(limit, labelSets);
 
   std::vector<std::string> keys;
   std::shared_lock lock(mu_);
   auto nsIt = byNamespace_.find(ns);
   if (nsIt == byNamespace_.end()) return keys;
-  for (const auto& [name, selector] : nsIt->second) {
-    for (const auto* labels : distinct) {
+  const Namespace& space = nsIt->second;
+  {
+    std::lock_guard answersLock(space.answersMu);
+    if (space.answeredAt != space.generation) {
+      space.answers.clear();
+      space.answeredAt = space.generation;
+    } else if (auto it = space.answers.find(question); it != space.answers.end()) {
+      return it->second;
+    }
+  }
+  for (const auto& [name, selector] : space.selectors) {
+    for (const auto* labels : labelSets) {
       if (selector.matches(*labels)) {
         keys.push_back(ns + "/" + name);
         break;
@@ -73,6 +116,9 @@ std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, 
     }
     if (keys.size() >= limit) break;
   }
+  std::lock_guard answersLock(space.answersMu);
+  if (space.answers.size() >= kMaxAnswersPerHpa * space.selectors.size()) space.answers.clear();
+  space.answers.emplace(question, keys);
   return keys;
 }
 
