@@ -61,6 +61,7 @@ class IndexedPodMetrics {
     std::uint32_t position = 0;  // + 1; 0 marks an empty slot
   };
   std::size_t unlabelledFirst(std::string_view name) const;
+  std::size_t unlabelledFirst(std::string_view name, std::uint32_t hash) const;
   std::vector<NameSlot> unlabelled_;  // size a power of two, at most half full
   std::size_t unlabelledCount_ = 0;
   std::vector<std::size_t> nextSameName_;

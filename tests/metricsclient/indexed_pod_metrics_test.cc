@@ -20,9 +20,9 @@ struct World {
 World randomWorld(std::mt19937& rng) {
   const std::vector<std::string> apps = {"web", "db", "cache"};
   World w;
-  const int pods = 1 + static_cast<int>(rng() % 30);
+  const int pods = 1 + static_cast<int>(rng() % 60);
   for (int i = 0; i < pods; ++i) {
-    const std::string name = "p" + std::to_string(rng() % 40);  // names may repeat: a hostile list
+    const std::string name = "p" + std::to_string(rng() % 80);  // names may repeat: a hostile list
     const std::string app = apps[rng() % apps.size()];
     api::PodMetrics m;
     m.metadata.name = name;
