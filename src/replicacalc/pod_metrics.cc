@@ -65,6 +65,11 @@ PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name) const
   return it != entries_.end() && it->first == name ? it : entries_.end();
 }
 
+PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name, const_iterator hint) const {
+  if (hint != entries_.end() && hint->first == name) return hint;
+  return find(name);
+}
+
 const PodMetric& PodMetricsInfo::at(std::string_view name) const {
   auto it = find(name);
   if (it == end()) throw std::out_of_range("no sample for pod " + std::string(name));

@@ -59,6 +59,9 @@ class PodMetricsInfo {
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
   const_iterator find(std::string_view name) const;
+  // find(), looking at `hint` first: walking pods in name order with the entry after the last one
+  // found as the hint, each lookup is one comparison.
+  const_iterator find(std::string_view name, const_iterator hint) const;
   bool contains(std::string_view name) const { return find(name) != end(); }
   // Throws std::out_of_range for an unknown name, as std::map::at.
   const PodMetric& at(std::string_view name) const;

@@ -54,6 +54,14 @@ TEST(PodMetricsInfo, NamesOutliveTheTextTheyWereBuiltFromAndSurviveCopiesAndMove
   EXPECT_EQ(copy.begin()->first, "a-pod-name-longer-than-any-small-string-0");
 }
 
+TEST(PodMetricsInfo, AHintIsOnlyAShortcut) {
+  const PodMetricsInfo m{{"a", sample(1)}, {"b", sample(2)}, {"c", sample(3)}};
+  EXPECT_EQ(m.find("b", std::next(m.begin()))->second.value, 2) << "right hint";
+  EXPECT_EQ(m.find("c", m.begin())->second.value, 3) << "wrong hint";
+  EXPECT_EQ(m.find("a", m.end())->second.value, 1) << "hint at the end";
+  EXPECT_EQ(m.find("d", m.begin()), m.end());
+}
+
 TEST(PodMetricsInfo, AssignsInsertsAndErasesLikeAMap) {
   PodMetricsInfo m{{"b", sample(2)}, {"a", sample(1)}};
   m["c"] = sample(3);
