@@ -24,6 +24,7 @@ class BatchCache {
   using Answer = std::shared_ptr<const Result<Value>>;
 
   static constexpr Duration kFailureMaxAge = std::chrono::seconds(1);
+  static constexpr Duration kSweepInterval = std::chrono::seconds(1);
 
   BatchCache(Clock& clock, Duration retention) : clock_(clock), retention_(retention) {}
 
@@ -35,7 +36,7 @@ class BatchCache {
     dropOld(now);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
-    if (entry.answer) {
+    if (entry.answer && now - entry.fetchedAt < retention_) {
       const Duration reusable = entry.answer->ok() ? maxAge : std::min(maxAge, kFailureMaxAge);
       if (now - entry.fetchedAt < reusable) return entry.answer;
     }
@@ -65,7 +66,11 @@ class BatchCache {
     bool inFlight = false;
   };
 
+  // Frees the answers past `retention`; a sweep reads every key, so it runs at most once a
+  // second, not per call (get() ignores an answer past retention that is still here).
   void dropOld(Time now) {
+    if (now - lastSweep_ < std::min(retention_, kSweepInterval)) return;
+    lastSweep_ = now;
     for (auto it = entries_.begin(); it != entries_.end();) {
       const bool old = !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= retention_;
       it = old ? entries_.erase(it) : std::next(it);
@@ -77,6 +82,7 @@ class BatchCache {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<Key, Entry> entries_;
+  Time lastSweep_{};
   std::uint64_t fetches_ = 0;
 };
 
