@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/result.h"
@@ -31,9 +33,13 @@ class BatchCache {
   // `fetch` runs without the lock; it must not throw.
   template <typename Fetch>
   Answer get(const Key& key, Duration maxAge, Fetch&& fetch) {
+    // Answers replaced or dropped here are freed after the lock is let go (declared before it, so
+    // destroyed after it): a namespace's list is thousands of objects, and other keys' callers
+    // should not wait while they are freed.
+    std::vector<Answer> released;
     std::unique_lock<std::mutex> lock(mu_);
     const Time now = clock_.now();
-    dropOld(now);
+    dropOld(now, released);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
     if (entry.answer && now - entry.fetchedAt < retention_) {
@@ -45,7 +51,7 @@ class BatchCache {
     Answer answer = std::make_shared<const Result<Value>>(fetch());
     lock.lock();
     // The entry's address is stable: std::map nodes stay put, and entries in flight are never dropped.
-    entry.answer = answer;
+    released.push_back(std::exchange(entry.answer, answer));
     entry.fetchedAt = clock_.now();
     entry.inFlight = false;
     ++fetches_;
@@ -68,11 +74,12 @@ class BatchCache {
 
   // Frees the answers past `retention`; a sweep reads every key, so it runs at most once a
   // second, not per call (get() ignores an answer past retention that is still here).
-  void dropOld(Time now) {
+  void dropOld(Time now, std::vector<Answer>& released) {
     if (now - lastSweep_ < std::min(retention_, kSweepInterval)) return;
     lastSweep_ = now;
     for (auto it = entries_.begin(); it != entries_.end();) {
       const bool old = !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= retention_;
+      if (old) released.push_back(std::move(it->second.answer));
       it = old ? entries_.erase(it) : std::next(it);
     }
   }
