@@ -1,7 +1,6 @@
 #include "replicacalc/pod_metrics.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -20,10 +19,7 @@ void PodMetricsInfo::Builder::add(std::string_view name, PodMetric metric) {
 PodMetricsInfo PodMetricsInfo::Builder::build() && {
   PodMetricsInfo out;
   if (samples_.empty()) return out;
-  auto block = std::make_unique<char[]>(names_.size());
-  if (!names_.empty()) std::memcpy(block.get(), names_.data(), names_.size());
-  const char* base = block.get();
-  out.blocks_.push_back(std::move(block));
+  const char* base = out.blocks_.emplace_back(std::move(names_)).data();
   out.entries_.reserve(samples_.size());
   for (const auto& s : samples_) out.entries_.emplace_back(std::string_view(base + s.offset, s.length), s.metric);
   // Stable, so that of equal names the later sample is the last of its run and wins.
@@ -83,11 +79,8 @@ PodMetric& PodMetricsInfo::operator[](std::string_view name) {
 }
 
 std::string_view PodMetricsInfo::keep(std::string_view name) {
-  auto block = std::make_unique<char[]>(name.size() + 1);
-  std::memcpy(block.get(), name.data(), name.size());
-  std::string_view kept(block.get(), name.size());
-  blocks_.push_back(std::move(block));
-  return kept;
+  const auto& block = blocks_.emplace_back(name.begin(), name.end());
+  return std::string_view(block.data(), block.size());
 }
 
 }  // namespace hpa::replicacalc

@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -76,10 +75,11 @@ class PodMetricsInfo {
   bool operator==(const PodMetricsInfo& other) const { return entries_ == other.entries_; }
 
  private:
-  // A stable copy of `name` (blocks never move or shrink while this object lives).
+  // A stable copy of `name` (a block's characters never move while this object lives: moving a
+  // vector keeps its storage).
   std::string_view keep(std::string_view name);
 
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<std::vector<char>> blocks_;
   std::vector<value_type> entries_;  // by name, ascending, names unique
 };
 
