@@ -39,18 +39,18 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
     if (!inNamespace(m.metadata.namespace_, ns_)) continue;
     inNamespace_.push_back(i);
     if (m.metadata.labels.empty()) {
-      // A name twice: both, as the API sent them, chained from the first.
-      if (const std::size_t first = unlabelledFirst(m.metadata.name); first != kNone) {
+      const std::uint32_t hash = nameHash(m.metadata.name);
+      NameSlot& slot = unlabelled_[slotOf(m.metadata.name, hash)];
+      if (slot.position == 0) {
+        slot = NameSlot{hash, static_cast<std::uint32_t>(i + 1)};
+        ++unlabelledCount_;
+        lastSameName[i] = i;
+      } else {
+        // A name twice: both, as the API sent them, chained from the first.
+        const std::size_t first = slot.position - 1;
         nextSameName_[lastSameName[first]] = i;
         lastSameName[first] = i;
-        continue;
       }
-      const std::uint32_t hash = nameHash(m.metadata.name);
-      std::size_t at = hash & (slots - 1);
-      while (unlabelled_[at].position != 0) at = (at + 1) & (slots - 1);
-      unlabelled_[at] = NameSlot{hash, static_cast<std::uint32_t>(i + 1)};
-      ++unlabelledCount_;
-      lastSameName[i] = i;
       continue;
     }
     labelled_.push_back(i);
@@ -59,17 +59,18 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
   }
 }
 
-std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name) const {
-  return unlabelledFirst(name, nameHash(name));
-}
-
-std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name, std::uint32_t hash) const {
+std::size_t IndexedPodMetrics::slotOf(std::string_view name, std::uint32_t hash) const {
   const std::size_t mask = unlabelled_.size() - 1;
   for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
     const NameSlot& slot = unlabelled_[at];
-    if (slot.position == 0) return kNone;
-    if (slot.hash == hash && list_.items[slot.position - 1].metadata.name == name) return slot.position - 1;
+    if (slot.position == 0) return at;
+    if (slot.hash == hash && list_.items[slot.position - 1].metadata.name == name) return at;
   }
+}
+
+std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name, std::uint32_t hash) const {
+  const std::uint32_t position = unlabelled_[slotOf(name, hash)].position;
+  return position == 0 ? kNone : position - 1;
 }
 
 Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const ResourceMetricsRequest& request,

@@ -60,7 +60,9 @@ class IndexedPodMetrics {
     std::uint32_t hash = 0;
     std::uint32_t position = 0;  // + 1; 0 marks an empty slot
   };
-  std::size_t unlabelledFirst(std::string_view name) const;
+  // The slot holding `name`, or the empty one where it would go.
+  std::size_t slotOf(std::string_view name, std::uint32_t hash) const;
+  // The first position of an unlabelled item named `name` (of hash `hash`), size_t(-1) when there is none.
   std::size_t unlabelledFirst(std::string_view name, std::uint32_t hash) const;
   std::vector<NameSlot> unlabelled_;  // size a power of two, at most half full
   std::size_t unlabelledCount_ = 0;
