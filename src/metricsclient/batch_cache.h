@@ -42,8 +42,8 @@ class BatchCache {
     dropOld(now, released);
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
-    if (entry.answer && now - entry.fetchedAt < retention_) {
-      const Duration reusable = entry.answer->ok() ? maxAge : std::min(maxAge, kFailureMaxAge);
+    if (entry.answer) {
+      const Duration reusable = std::min({maxAge, retention_, entry.answer->ok() ? maxAge : kFailureMaxAge});
       if (now - entry.fetchedAt < reusable) return entry.answer;
     }
     entry.inFlight = true;
