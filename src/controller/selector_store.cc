@@ -1,7 +1,7 @@
 #include "controller/selector_store.h"
 
+#include <algorithm>
 #include <mutex>
-#include <set>
 
 namespace hpa::controller {
 namespace {
@@ -81,16 +81,16 @@ size_t SelectorStore::size() const {
 std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, const std::vector<const api::Pod*>& pods,
                                                          size_t limit) const {
   // Pods of one workload mostly share their labels: match each distinct label set once.
-  std::set<const api::Labels*, bool (*)(const api::Labels*, const api::Labels*)> distinct(
-      [](const api::Labels* a, const api::Labels* b) { return a->packed() < b->packed(); });
-  const api::Labels* previous = nullptr;
+  std::vector<const api::Labels*> labelSets;
   for (const auto* pod : pods) {
-    // Most often the same labels as the pod before: skip the set's comparisons.
-    if (previous && previous->packed() == pod->labels.packed()) continue;
-    distinct.insert(&pod->labels);
-    previous = &pod->labels;
+    // Most often the same labels as the pod before: no entry for it.
+    if (!labelSets.empty() && labelSets.back()->packed() == pod->labels.packed()) continue;
+    labelSets.push_back(&pod->labels);
   }
-  const std::vector<const api::Labels*> labelSets(distinct.begin(), distinct.end());
+  const auto byPacked = [](const api::Labels* a, const api::Labels* b) { return a->packed() < b->packed(); };
+  const auto samePacked = [](const api::Labels* a, const api::Labels* b) { return a->packed() == b->packed(); };
+  std::sort(labelSets.begin(), labelSets.end(), byPacked);
+  labelSets.erase(std::unique(labelSets.begin(), labelSets.end(), samePacked), labelSets.end());
   const std::string question = signature(limit, labelSets);
 
   std::vector<std::string> keys;
