@@ -22,8 +22,8 @@ Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::str
   });
   if (!list->ok()) return resourceFetchError(list->error());
   const ResourceMetricsRequest request = resourceMetricsRequest(ns, selector);
-  auto selected = podsOf_ ? (*list)->select(request, podsOf_, labelsIn(ns))
-                          : selectPodMetricsIn(request, (*list)->list().items, labelsIn(ns));
+  if (podsOf_) return (*list)->resourceMetrics(request, resource, container, podsOf_, labelsIn(ns));
+  auto selected = selectPodMetricsIn(request, (*list)->list().items, labelsIn(ns));
   if (!selected.ok()) return resourceFetchError(selected.error());
   return resourceMetricsFromPodMetrics(*selected, resource, container);
 }

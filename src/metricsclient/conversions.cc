@@ -1,12 +1,14 @@
 #include "metricsclient/conversions.h"
 
 #include <limits>
+#include <optional>
 
 namespace hpa::metricsclient {
 namespace {
 
 // Upstream's custom metrics client assumes a one-minute window when the adapter gives none.
 constexpr Duration kDefaultCustomMetricWindow = std::chrono::minutes(1);
+constexpr const char* kNoResourceMetrics = "no metrics returned from resource metrics API";
 
 }  // namespace
 
@@ -18,42 +20,43 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::Po
   return resourceMetricsFromPodMetrics(pointers, resource, container);
 }
 
+std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod, const std::string& resource,
+                                             const std::string& container) {
+  if (!container.empty()) {
+    for (const auto& c : pod.containers) {
+      if (c.name != container) continue;
+      auto it = c.usage.find(resource);
+      if (it == c.usage.end()) return std::nullopt;
+      return it->second.milliValue();  // only the first container of that name counts
+    }
+    return std::nullopt;
+  }
+  if (pod.containers.empty()) return std::nullopt;
+  std::int64_t sum = 0;
+  for (const auto& c : pod.containers) {
+    auto it = c.usage.find(resource);
+    if (it == c.usage.end()) return std::nullopt;
+    // A broken adapter's huge values saturate rather than overflow (Go would wrap around).
+    if (__builtin_add_overflow(sum, it->second.milliValue(), &sum)) {
+      sum = it->second.milliValue() > 0 ? std::numeric_limits<std::int64_t>::max()
+                                        : std::numeric_limits<std::int64_t>::min();
+    }
+  }
+  return sum;
+}
+
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
                                                        const std::string& resource, const std::string& container) {
-  if (items.empty()) return Error::of("no metrics returned from resource metrics API");
+  if (items.empty()) return Error::of(kNoResourceMetrics);
   PodMetricsResult result;
   result.timestamp = items.front()->timestamp;
   replicacalc::PodMetricsInfo::Builder samples;
   samples.reserve(items.size());
   for (const auto* item : items) {
     const api::PodMetrics& pod = *item;
-    std::optional<std::int64_t> value;
-    if (container.empty()) {
-      if (pod.containers.empty()) continue;
-      std::int64_t sum = 0;
-      bool complete = true;
-      for (const auto& c : pod.containers) {
-        auto it = c.usage.find(resource);
-        if (it == c.usage.end()) {
-          complete = false;
-          break;
-        }
-        // A broken adapter's huge values saturate rather than overflow (Go would wrap around).
-        if (__builtin_add_overflow(sum, it->second.milliValue(), &sum)) {
-          sum = it->second.milliValue() > 0 ? std::numeric_limits<std::int64_t>::max()
-                                            : std::numeric_limits<std::int64_t>::min();
-        }
-      }
-      if (complete) value = sum;
-    } else {
-      for (const auto& c : pod.containers) {
-        if (c.name != container) continue;
-        auto it = c.usage.find(resource);
-        if (it != c.usage.end()) value = it->second.milliValue();
-        break;  // only the first container of that name counts
-      }
+    if (auto value = podResourceUsage(pod, resource, container)) {
+      samples.add(pod.metadata.name, replicacalc::PodMetric{*value, pod.timestamp, pod.window});
     }
-    if (value) samples.add(pod.metadata.name, replicacalc::PodMetric{*value, pod.timestamp, pod.window});
   }
   result.metrics = std::move(samples).build();
   return result;
@@ -88,6 +91,8 @@ Result<ExternalMetricResult> externalMetricFromValues(const std::vector<api::Ext
   for (const auto& item : items) result.values.push_back(item.value.milliValue());
   return result;
 }
+
+Error noResourceMetricsError() { return Error::of(kNoResourceMetrics); }
 
 Error resourceFetchError(const Error& e) {
   return e.wrap("unable to fetch metrics from resource metrics API: {}", e.message);

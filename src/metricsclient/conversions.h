@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,11 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::Po
 // The same over items held elsewhere (a shared list), without copying them.
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
                                                        const std::string& resource, const std::string& container);
+// One pod's value under that rule; nullopt when the pod is left out.
+std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod, const std::string& resource,
+                                             const std::string& container);
+// What the rule answers for no items at all.
+Error noResourceMetricsError();
 
 // custom.metrics.k8s.io per-pod values keyed by describedObject.name; window defaults to one
 // minute. Empty input: "no metrics returned from custom metrics API" (not wrapped upstream).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "metricsclient/conversions.h"
+
 namespace hpa::metricsclient {
 namespace {
 
@@ -29,7 +31,26 @@ const api::Selector::Requirement* narrowing(const api::Selector& selector) {
 }  // namespace
 
 IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
-    : list_(std::move(list)), ns_(std::move(ns)), nextSameName_(list_.items.size(), kNone), labels_(list_.items.size()) {
+    : list_(std::move(list)),
+      ns_(std::move(ns)),
+      nextSameName_(list_.items.size(), kNone),
+      labels_(list_.items.size()),
+      records_(list_.items.size()) {
+  std::size_t nameBytes = 0;
+  for (const auto& m : list_.items) {
+    if (!inNamespace(m.metadata.namespace_, ns_)) continue;
+    nameBytes += m.metadata.name.size();
+    for (const auto& c : m.containers) {
+      for (const auto& [resource, quantity] : c.usage) {
+        if (resources_.size() < kRecordedResources &&
+            std::find(resources_.begin(), resources_.end(), resource) == resources_.end()) {
+          resources_.push_back(resource);
+        }
+      }
+    }
+  }
+  names_ = std::make_unique<char[]>(nameBytes);
+  std::size_t nameEnd = 0;
   std::vector<std::size_t> lastSameName(list_.items.size(), kNone);
   std::size_t slots = 16;
   while (slots < 2 * list_.items.size()) slots *= 2;
@@ -38,6 +59,18 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
     const auto& m = list_.items[i];
     if (!inNamespace(m.metadata.namespace_, ns_)) continue;
     inNamespace_.push_back(i);
+    Record& record = records_[i];
+    std::copy(m.metadata.name.begin(), m.metadata.name.end(), names_.get() + nameEnd);
+    record.name = std::string_view(names_.get() + nameEnd, m.metadata.name.size());
+    nameEnd += m.metadata.name.size();
+    record.timestamp = m.timestamp;
+    record.window = m.window;
+    for (std::size_t r = 0; r < resources_.size(); ++r) {
+      if (auto usage = podResourceUsage(m, resources_[r], "")) {
+        record.usage[r] = *usage;
+        record.present |= static_cast<std::uint8_t>(1u << r);
+      }
+    }
     if (m.metadata.labels.empty()) {
       const std::uint32_t hash = nameHash(m.metadata.name);
       NameSlot& slot = unlabelled_[slotOf(m.metadata.name, hash)];
@@ -64,7 +97,7 @@ std::size_t IndexedPodMetrics::slotOf(std::string_view name, std::uint32_t hash)
   for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
     const NameSlot& slot = unlabelled_[at];
     if (slot.position == 0) return at;
-    if (slot.hash == hash && list_.items[slot.position - 1].metadata.name == name) return at;
+    if (slot.hash == hash && records_[slot.position - 1].name == name) return at;
   }
 }
 
@@ -73,20 +106,14 @@ std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name, std::uint3
   return position == 0 ? kNone : position - 1;
 }
 
-Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const ResourceMetricsRequest& request,
-                                                                      const PodsOfSelector& podsOf,
-                                                                      const PodLabelsLookup& podLabels) const {
+std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMetricsRequest& request,
+                                                                const PodsOfSelector& podsOf) const {
   auto selector = api::Selector::parse(request.labelSelector);
-  // An unparsable selector is the API's 400: selectPodMetrics words it.
-  if (!selector.ok() || request.ns != ns_) return selectPodMetricsIn(request, list_.items, podLabels);
-  std::vector<const api::PodMetrics*> out;
-  if (selector->isEverything()) {
-    out.reserve(inNamespace_.size());
-    for (auto i : inNamespace_) out.push_back(&list_.items[i]);
-    return out;
-  }
+  // An unparsable selector is the API's 400: the plain rule words it.
+  if (!selector.ok() || request.ns != ns_) return std::nullopt;
+  if (selector->isEverything()) return inNamespace_;
   // Unlabelled items of pods the cache does not know match such a selector: the plain rule.
-  if (selector->matches(api::Labels())) return selectPodMetricsIn(request, list_.items, podLabels);
+  if (selector->matches(api::Labels())) return std::nullopt;
 
   std::vector<std::size_t> picked;
   // Items with labels of their own.
@@ -109,9 +136,11 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
   if (unlabelledCount_ > 0) {
     const api::SharedPods pods = podsOf(ns_, *selector);
     const auto& listed = *pods;
-    // Each lookup chases pod, name, slot, item and the item's name, mostly cache misses at scale
-    // and each waiting for the one before: a batch's names are hashed first and their slots and
-    // items fetched ahead, so that the misses of a batch overlap instead of queueing.
+    picked.reserve(picked.size() + listed.size());
+    // Each lookup chases pod, name, slot, record and the record's name, mostly cache misses at
+    // scale and each waiting for the one before: a batch's names are hashed first, then their
+    // slots, records and names fetched ahead, so that the misses of a batch overlap instead of
+    // queueing.
     constexpr std::size_t kBatch = 16;
     std::array<std::uint32_t, kBatch> hashes{};
     const std::size_t mask = unlabelled_.size() - 1;
@@ -122,7 +151,12 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
         __builtin_prefetch(&unlabelled_[hashes[b] & mask]);
       }
       for (std::size_t b = 0; b < count; ++b) {
-        if (const auto position = unlabelled_[hashes[b] & mask].position) __builtin_prefetch(&list_.items[position - 1]);
+        if (const auto position = unlabelled_[hashes[b] & mask].position) __builtin_prefetch(&records_[position - 1]);
+      }
+      for (std::size_t b = 0; b < count; ++b) {
+        if (const auto position = unlabelled_[hashes[b] & mask].position) {
+          __builtin_prefetch(records_[position - 1].name.data());
+        }
       }
       for (std::size_t b = 0; b < count; ++b) {
         for (std::size_t i = unlabelledFirst(listed[start + b]->name, hashes[b]); i != kNone; i = nextSameName_[i]) {
@@ -133,9 +167,44 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
   }
   // The API's order; a set requirement's values are distinct, so no position comes twice.
   std::sort(picked.begin(), picked.end());
-  out.reserve(picked.size());
-  for (auto i : picked) out.push_back(&list_.items[i]);
+  return picked;
+}
+
+Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const ResourceMetricsRequest& request,
+                                                                      const PodsOfSelector& podsOf,
+                                                                      const PodLabelsLookup& podLabels) const {
+  auto picked = pick(request, podsOf);
+  if (!picked) return selectPodMetricsIn(request, list_.items, podLabels);
+  std::vector<const api::PodMetrics*> out;
+  out.reserve(picked->size());
+  for (auto i : *picked) out.push_back(&list_.items[i]);
   return out;
+}
+
+Result<PodMetricsResult> IndexedPodMetrics::resourceMetrics(const ResourceMetricsRequest& request,
+                                                            const std::string& resource, const std::string& container,
+                                                            const PodsOfSelector& podsOf,
+                                                            const PodLabelsLookup& podLabels) const {
+  const auto recorded = std::find(resources_.begin(), resources_.end(), resource);
+  auto picked = container.empty() && recorded != resources_.end() ? pick(request, podsOf) : std::nullopt;
+  if (!picked) {
+    auto selected = select(request, podsOf, podLabels);
+    if (!selected.ok()) return resourceFetchError(selected.error());
+    return resourceMetricsFromPodMetrics(*selected, resource, container);
+  }
+  if (picked->empty()) return noResourceMetricsError();
+  const std::size_t r = static_cast<std::size_t>(recorded - resources_.begin());
+  const auto bit = static_cast<std::uint8_t>(1u << r);
+  PodMetricsResult result;
+  result.timestamp = records_[picked->front()].timestamp;
+  replicacalc::PodMetricsInfo::Builder samples;
+  samples.reserve(picked->size());
+  for (auto i : *picked) {
+    const Record& record = records_[i];
+    if (record.present & bit) samples.add(record.name, replicacalc::PodMetric{record.usage[r], record.timestamp, record.window});
+  }
+  result.metrics = std::move(samples).build();
+  return result;
 }
 
 }  // namespace hpa::metricsclient

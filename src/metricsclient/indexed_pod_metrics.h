@@ -1,10 +1,12 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -13,8 +15,10 @@
 #include "api/label_selector.h"
 #include "api/metrics.h"
 #include "api/pod.h"
+#include "common/time.h"
 #include "common/result.h"
 #include "metricsclient/api_selection.h"
+#include "metricsclient/metrics_client.h"
 
 namespace hpa::metricsclient {
 
@@ -29,6 +33,10 @@ namespace hpa::metricsclient {
 //    looked up here by name;
 //  * a selector that matches an empty label set (only `!=`, `notin`, `!key`): every item, as
 //    selectPodMetrics does it (unlabelled items of unknown pods match it too).
+// Each item's name and its whole-pod usage of the list's first resources (the rule of
+// podResourceUsage) are also kept in one compact record per item, read when an HPA's samples are
+// built: at scale an item's ObjectMeta, containers and usage maps are each a cache miss, paid by
+// every reconcile that reads the list, while the records are read in position order.
 // Immutable after construction; thread-safe.
 class IndexedPodMetrics {
  public:
@@ -47,8 +55,28 @@ class IndexedPodMetrics {
   Result<std::vector<const api::PodMetrics*>> select(const ResourceMetricsRequest& request,
                                                      const PodsOfSelector& podsOf,
                                                      const PodLabelsLookup& podLabels) const;
+  // resourceMetricsFromPodMetrics over select()'s items, for `resource` summed over each pod's
+  // containers (or `container`'s value), answered from the records where they hold the resource;
+  // a failed selection is wrapped as a failed request to the resource metrics API.
+  Result<PodMetricsResult> resourceMetrics(const ResourceMetricsRequest& request, const std::string& resource,
+                                           const std::string& container, const PodsOfSelector& podsOf,
+                                           const PodLabelsLookup& podLabels) const;
 
  private:
+  // Resources whose whole-pod usage each record holds: the first ones the list names (cpu and
+  // memory, from metrics-server); any other resource is converted from the items.
+  static constexpr std::size_t kRecordedResources = 2;
+  struct Record {
+    std::string_view name;  // into names_
+    Time timestamp;
+    Duration window{0};
+    std::array<std::int64_t, kRecordedResources> usage{};
+    std::uint8_t present = 0;  // bit r: the pod has a value of resources_[r]
+  };
+  // The positions select() answers with, ascending; nullopt where the plain rule decides (an
+  // unparsable selector, another namespace, a selector matching unlabelled items).
+  std::optional<std::vector<std::size_t>> pick(const ResourceMetricsRequest& request, const PodsOfSelector& podsOf) const;
+
   api::PodMetricsList list_;
   std::string ns_;
   std::vector<std::size_t> inNamespace_;                        // positions, ascending
@@ -69,6 +97,9 @@ class IndexedPodMetrics {
   std::vector<std::size_t> nextSameName_;
   std::vector<std::size_t> labelled_;                           // positions with labels, ascending
   std::vector<api::Labels> labels_;                             // per position (labelled items)
+  std::vector<Record> records_;                                 // per position (items of the namespace)
+  std::unique_ptr<char[]> names_;                               // the records' names, in position order
+  std::vector<std::string> resources_;                          // at most kRecordedResources
   // label key -> value -> positions (ascending), over the labelled items.
   std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::size_t>>> byLabel_;
 };

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "fakes/pod_builder.h"
+#include "metricsclient/conversions.h"
 
 namespace hpa::metricsclient {
 namespace {
@@ -30,6 +31,21 @@ World randomWorld(std::mt19937& rng) {
     if (rng() % 2) {  // labels of its own, as metrics-server copies them
       m.metadata.labels = {{"app", app}};
       if (rng() % 2) m.metadata.labels["tier"] = rng() % 2 ? "a" : "b";
+    }
+    m.timestamp = Time(std::chrono::seconds(1000 + rng() % 5));
+    m.window = std::chrono::seconds(15 + rng() % 3);
+    // Containers with some of the resources (a pod lacking one in a container is left out of that
+    // resource's samples), names repeating as a hostile adapter may send them.
+    const std::vector<std::string> containerNames = {"app", "side"};
+    const std::vector<std::string> resources = {"cpu", "memory", "gpu"};
+    const int containers = static_cast<int>(rng() % 4);
+    for (int c = 0; c < containers; ++c) {
+      api::ContainerMetrics cm;
+      cm.name = containerNames[rng() % containerNames.size()];
+      for (const auto& r : resources) {
+        if (rng() % 4) cm.usage[r] = api::Quantity::fromMilli(static_cast<std::int64_t>(rng() % 2000));
+      }
+      m.containers.push_back(cm);
     }
     w.list.items.push_back(m);
     if (rng() % 3) {  // the cache knows the pod, maybe with other labels than the item's
@@ -85,6 +101,56 @@ TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
     }
   }
   EXPECT_GT(nonEmpty, 1000);
+}
+
+// The samples built from the compact records are the conversion of the selected items, for every
+// resource (recorded or not) and container choice.
+TEST(IndexedPodMetrics, ResourceMetricsAreTheConversionOfTheSelection) {
+  const std::vector<std::string> selectors = {"", "app=web", "app in (web,cache)", "tier", "app!=web", "app=nobody",
+                                              "bad selector ("};
+  const std::vector<std::string> resources = {"cpu", "memory", "gpu", "absent"};
+  const std::vector<std::string> containers = {"", "app", "side"};
+  std::mt19937 rng(12);
+  int compared = 0;
+  for (int round = 0; round < 200; ++round) {
+    World w = randomWorld(rng);
+    const PodLabelsLookup labels = [&](const std::string& name) -> std::optional<api::Labels> {
+      auto it = w.cache.find(name);
+      return it == w.cache.end() ? api::Labels() : it->second->labels;
+    };
+    const IndexedPodMetrics::PodsOfSelector podsOf = [&](const std::string&, const api::Selector& s) {
+      auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
+      for (const auto& [name, pod] : w.cache) {
+        if (s.matches(pod->labels)) out->push_back(pod);
+      }
+      return api::SharedPods(std::move(out));
+    };
+    IndexedPodMetrics indexed(std::move(w.list), "shop");
+    for (const auto& s : selectors) {
+      const ResourceMetricsRequest request{"shop", s};
+      auto selected = indexed.select(request, podsOf, labels);
+      for (const auto& resource : resources) {
+        for (const auto& container : containers) {
+          auto got = indexed.resourceMetrics(request, resource, container, podsOf, labels);
+          if (!selected.ok()) {
+            ASSERT_FALSE(got.ok());
+            EXPECT_EQ(got.error().message, resourceFetchError(selected.error()).message);
+            continue;
+          }
+          auto want = resourceMetricsFromPodMetrics(*selected, resource, container);
+          ASSERT_EQ(got.ok(), want.ok()) << s << " " << resource << " " << container;
+          if (!want.ok()) {
+            EXPECT_EQ(got.error().message, want.error().message);
+            continue;
+          }
+          EXPECT_EQ(got->timestamp, want->timestamp);
+          EXPECT_EQ(got->metrics, want->metrics) << s << " " << resource << " " << container << " round " << round;
+          compared += static_cast<int>(want->metrics.size());
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 10000);
 }
 
 }  // namespace
