@@ -47,13 +47,36 @@ void eachRecord(std::string_view packed, F f) {
   }
 }
 
+// The record of `name`. Read for every container of every pod of every reconcile, so it is a
+// plain scan of the short records rather than eachRecord's walk.
 std::optional<ResourceList::Entry> find(std::string_view packed, std::string_view name) {
-  std::optional<ResourceList::Entry> found;
-  eachRecord(packed, [&](const ResourceList::Entry& e, size_t, size_t) {
-    if (e.name == name) found = e;
-    return !found && e.name < name;  // sorted: stop once past the name
-  });
-  return found;
+  const char* data = packed.data();
+  const size_t size = packed.size();
+  size_t pos = 0;
+  while (pos < size) {
+    size_t nameEnd = pos;
+    while (nameEnd < size && data[nameEnd] != '\0') ++nameEnd;
+    if (nameEnd + 1 >= size) return std::nullopt;
+    const char flags = data[nameEnd + 1];
+    size_t next = nameEnd + 2;
+    const std::string_view recordName(data + pos, nameEnd - pos);
+    const int order = recordName.compare(name);
+    if (order > 0) return std::nullopt;  // sorted: past the name
+    ResourceList::Entry e{recordName, std::nullopt, std::nullopt};
+    if (flags & kHasSpec) {
+      if (next + kValueBytes > size) return std::nullopt;
+      if (order == 0) e.milli = readValue(packed, next);
+      next += kValueBytes;
+    }
+    if (flags & kHasActuated) {
+      if (next + kValueBytes > size) return std::nullopt;
+      if (order == 0) e.actuated = readValue(packed, next);
+      next += kValueBytes;
+    }
+    if (order == 0) return e;
+    pos = next;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
