@@ -44,11 +44,12 @@ inline constexpr const char* kPodFailed = "Failed";
 // The lean projection of a core/v1 Pod that the HPA needs: identity, labels, phase, timing,
 // readiness and resource requests (as in spec, and as actuated where an in-place resize has not
 // caught up: status.containerStatuses[].resources.requests). Caches hold this, not whole Pods.
+//
+// The fields every reconcile reads of each of its pods come first, so that they share as few
+// cache lines as they can: at scale each pod is a cache miss per line touched.
 struct Pod {
   std::string name;
-  std::string namespace_;
-  std::string resourceVersion;
-  Labels labels;
+  Labels labels;  // read by the ambiguous-selector check
   PodPhase phase;
   std::optional<Time> creationTimestamp;
   std::optional<Time> deletionTimestamp;
@@ -58,6 +59,8 @@ struct Pod {
   std::vector<ContainerRequests> initContainers;
   std::optional<ResourceList> podRequests;  // spec.resources.requests (pod-level resources)
   ResourceList overhead;                    // spec.overhead
+  std::string namespace_;
+  std::string resourceVersion;
   std::optional<PodOwner> controller;       // for owner-based pod selection
   bool operator==(const Pod&) const = default;
 
