@@ -47,36 +47,40 @@ void eachRecord(std::string_view packed, F f) {
   }
 }
 
-// The record of `name`. Read for every container of every pod of every reconcile, so it is a
-// plain scan of the short records rather than eachRecord's walk.
-std::optional<ResourceList::Entry> find(std::string_view packed, std::string_view name) {
+// Where `name`'s record keeps its flags (its values follow them), npos when there is none or
+// the list is cut short before it ends. Read for every container of every pod of every reconcile,
+// so it scans the short records in place and builds nothing.
+size_t findFlags(std::string_view packed, std::string_view name) {
   const char* data = packed.data();
   const size_t size = packed.size();
   size_t pos = 0;
   while (pos < size) {
     size_t nameEnd = pos;
     while (nameEnd < size && data[nameEnd] != '\0') ++nameEnd;
-    if (nameEnd + 1 >= size) return std::nullopt;
+    if (nameEnd + 1 >= size) return std::string_view::npos;
     const char flags = data[nameEnd + 1];
-    size_t next = nameEnd + 2;
-    const std::string_view recordName(data + pos, nameEnd - pos);
-    const int order = recordName.compare(name);
-    if (order > 0) return std::nullopt;  // sorted: past the name
-    ResourceList::Entry e{recordName, std::nullopt, std::nullopt};
-    if (flags & kHasSpec) {
-      if (next + kValueBytes > size) return std::nullopt;
-      if (order == 0) e.milli = readValue(packed, next);
-      next += kValueBytes;
-    }
-    if (flags & kHasActuated) {
-      if (next + kValueBytes > size) return std::nullopt;
-      if (order == 0) e.actuated = readValue(packed, next);
-      next += kValueBytes;
-    }
-    if (order == 0) return e;
+    const size_t next = nameEnd + 2 + ((flags & kHasSpec) ? kValueBytes : 0) + ((flags & kHasActuated) ? kValueBytes : 0);
+    if (next > size) return std::string_view::npos;
+    const int order = std::string_view(data + pos, nameEnd - pos).compare(name);
+    if (order == 0) return nameEnd + 1;
+    if (order > 0) return std::string_view::npos;  // sorted: past the name
     pos = next;
   }
-  return std::nullopt;
+  return std::string_view::npos;
+}
+
+std::optional<ResourceList::Entry> find(std::string_view packed, std::string_view name) {
+  const size_t at = findFlags(packed, name);
+  if (at == std::string_view::npos) return std::nullopt;
+  const char flags = packed[at];
+  ResourceList::Entry e{packed.substr(at - 1 - name.size(), name.size()), std::nullopt, std::nullopt};
+  size_t value = at + 1;
+  if (flags & kHasSpec) {
+    e.milli = readValue(packed, value);
+    value += kValueBytes;
+  }
+  if (flags & kHasActuated) e.actuated = readValue(packed, value);
+  return e;
 }
 
 }  // namespace
@@ -105,13 +109,15 @@ ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::in
 }
 
 std::optional<std::int64_t> ResourceList::get(std::string_view name) const {
-  auto e = find(packed_, name);
-  return e ? e->milli : std::nullopt;
+  const size_t at = findFlags(packed_, name);
+  if (at == std::string_view::npos || !(packed_[at] & kHasSpec)) return std::nullopt;
+  return readValue(packed_, at + 1);
 }
 
 std::optional<std::int64_t> ResourceList::actuated(std::string_view name) const {
-  auto e = find(packed_, name);
-  return e ? e->actuated : std::nullopt;
+  const size_t at = findFlags(packed_, name);
+  if (at == std::string_view::npos || !(packed_[at] & kHasActuated)) return std::nullopt;
+  return readValue(packed_, at + 1 + ((packed_[at] & kHasSpec) ? kValueBytes : 0));
 }
 
 void ResourceList::set(std::string_view name, std::int64_t milli) {
