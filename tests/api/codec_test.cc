@@ -339,6 +339,26 @@ TEST(PodCodec, KeepsActuatedRequestsOnlyWhereAResizeHasNotCaughtUp) {
   EXPECT_EQ(*again, *p);
 }
 
+TEST(ResourceList, LooksUpEachNameExactlyPastRecordsOfEveryShape) {
+  ResourceList l{{"cp", 1}, {"cpu", 2}, {"cpus", 3}, {"memory", 4}};
+  l.setActuated("cpu", 20);               // spec and actuated values
+  l.setActuated("ephemeral-storage", 5);  // actuated only
+  l.setActuated("memory", 40);
+  EXPECT_EQ(l.get("cp"), 1);
+  EXPECT_EQ(l.get("cpu"), 2);
+  EXPECT_EQ(l.actuated("cpu"), 20);
+  EXPECT_EQ(l.get("cpus"), 3);
+  EXPECT_EQ(l.actuated("cpus"), std::nullopt);
+  EXPECT_EQ(l.get("ephemeral-storage"), std::nullopt);
+  EXPECT_EQ(l.actuated("ephemeral-storage"), 5);
+  EXPECT_EQ(l.get("memory"), 4);
+  EXPECT_EQ(l.actuated("memory"), 40);
+  for (std::string_view absent : {"", "c", "cpv", "a", "zzz", "memoryx"}) {
+    EXPECT_EQ(l.get(absent), std::nullopt) << absent;
+    EXPECT_EQ(l.actuated(absent), std::nullopt) << absent;
+  }
+}
+
 TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
   ResourceList l{{"memory", 1024}, {"cpu", 100}};
   EXPECT_EQ(l.get("cpu"), 100);
