@@ -16,8 +16,9 @@ HorizontalPodAutoscalerStatus atWirePrecision(HorizontalPodAutoscalerStatus s) {
 }  // namespace
 
 bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a, const HorizontalPodAutoscalerStatus& b) {
-  // Quantity equality is by value already; vectors compare empty == empty.
-  return atWirePrecision(a) == atWirePrecision(b);
+  // Quantity equality is by value already; vectors compare empty == empty. Equal as they are
+  // (a steady reconcile's status) needs no copies at wire precision.
+  return a == b || atWirePrecision(a) == atWirePrecision(b);
 }
 
 }  // namespace hpa::api
