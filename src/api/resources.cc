@@ -47,6 +47,17 @@ void eachRecord(std::string_view packed, F f) {
   }
 }
 
+// std::string_view::compare for the short names of resources, without a call into the library.
+int compareNames(std::string_view a, std::string_view b) {
+  const size_t common = std::min(a.size(), b.size());
+  for (size_t i = 0; i < common; ++i) {
+    const auto x = static_cast<unsigned char>(a[i]);
+    const auto y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
 // Where `name`'s record keeps its flags (its values follow them), npos when there is none or
 // the list is cut short before it ends. Read for every container of every pod of every reconcile,
 // so it scans the short records in place and builds nothing.
@@ -61,7 +72,7 @@ size_t findFlags(std::string_view packed, std::string_view name) {
     const char flags = data[nameEnd + 1];
     const size_t next = nameEnd + 2 + ((flags & kHasSpec) ? kValueBytes : 0) + ((flags & kHasActuated) ? kValueBytes : 0);
     if (next > size) return std::string_view::npos;
-    const int order = std::string_view(data + pos, nameEnd - pos).compare(name);
+    const int order = compareNames(std::string_view(data + pos, nameEnd - pos), name);
     if (order == 0) return nameEnd + 1;
     if (order > 0) return std::string_view::npos;  // sorted: past the name
     pos = next;
