@@ -127,11 +127,18 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
   auto& notOwned = report_.controls.podsNotOwned;
   const Time createdBefore = decide_ && decide_->podsCreatedBefore ? *decide_->podsCreatedBefore : Time::max();
   // This is the reconcile's first touch of its pods, which at scale are far apart in memory and
-  // out of cache: fetch each pod, then its name, labels and containers, a few pods ahead, so that
-  // the misses overlap here and the selection, metrics and calculator after it find them cached.
+  // out of cache: fetch the lines of each pod the reconcile reads (its fields up to the overhead),
+  // then its name, labels and containers, a few pods ahead, so that the misses overlap here and
+  // the selection, metrics and calculator after it find them cached.
   constexpr std::size_t kAhead = 8;
+  constexpr std::uintptr_t kLine = 64;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (i + kAhead < all.size()) __builtin_prefetch(all[i + kAhead].get());
+    if (i + kAhead < all.size()) {
+      const api::Pod& ahead = *all[i + kAhead];
+      const auto first = reinterpret_cast<std::uintptr_t>(&ahead) & ~(kLine - 1);
+      const auto last = reinterpret_cast<std::uintptr_t>(&ahead.overhead);
+      for (std::uintptr_t line = first; line < last; line += kLine) __builtin_prefetch(reinterpret_cast<const void*>(line));
+    }
     if (i + kAhead / 2 < all.size()) {
       const api::Pod& next = *all[i + kAhead / 2];
       __builtin_prefetch(next.name.data());
