@@ -143,7 +143,11 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
       const api::Pod& next = *all[i + kAhead / 2];
       __builtin_prefetch(next.name.data());
       __builtin_prefetch(next.labels.packed().data());
-      __builtin_prefetch(next.containers.data());
+      if (!next.containers.empty()) {
+        // A container's requests may begin on the line after its name's.
+        __builtin_prefetch(next.containers.data());
+        __builtin_prefetch(&next.containers.front().requests);
+      }
     }
     const auto& p = all[i];
     if (p->creationTimestamp && *p->creationTimestamp >= createdBefore) continue;
