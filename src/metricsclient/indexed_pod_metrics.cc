@@ -49,7 +49,7 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
       }
     }
   }
-  names_ = std::make_unique<char[]>(nameBytes);
+  names_ = std::shared_ptr<char[]>(new char[nameBytes]);
   std::size_t nameEnd = 0;
   std::vector<std::size_t> lastSameName(list_.items.size(), kNone);
   std::size_t slots = 16;
@@ -165,8 +165,9 @@ std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMe
       }
     }
   }
-  // The API's order; a set requirement's values are distinct, so no position comes twice.
-  std::sort(picked.begin(), picked.end());
+  // The API's order (often already the pods' name order); a set requirement's values are
+  // distinct, so no position comes twice.
+  if (!std::is_sorted(picked.begin(), picked.end())) std::sort(picked.begin(), picked.end());
   return picked;
 }
 
@@ -199,9 +200,12 @@ Result<PodMetricsResult> IndexedPodMetrics::resourceMetrics(const ResourceMetric
   result.timestamp = records_[picked->front()].timestamp;
   replicacalc::PodMetricsInfo::Builder samples;
   samples.reserve(picked->size());
+  samples.keepAlive(names_);
   for (auto i : *picked) {
     const Record& record = records_[i];
-    if (record.present & bit) samples.add(record.name, replicacalc::PodMetric{record.usage[r], record.timestamp, record.window});
+    if (record.present & bit) {
+      samples.addKept(record.name, replicacalc::PodMetric{record.usage[r], record.timestamp, record.window});
+    }
   }
   result.metrics = std::move(samples).build();
   return result;

@@ -98,7 +98,8 @@ class IndexedPodMetrics {
   std::vector<std::size_t> labelled_;                           // positions with labels, ascending
   std::vector<api::Labels> labels_;                             // per position (labelled items)
   std::vector<Record> records_;                                 // per position (items of the namespace)
-  std::unique_ptr<char[]> names_;                               // the records' names, in position order
+  // The records' names, in position order; shared with the samples built from them.
+  std::shared_ptr<char[]> names_;
   std::vector<std::string> resources_;                          // at most kRecordedResources
   // label key -> value -> positions (ascending), over the labelled items.
   std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::size_t>>> byLabel_;

@@ -12,16 +12,19 @@ bool byName(const PodMetricsInfo::value_type& e, std::string_view name) { return
 }  // namespace
 
 void PodMetricsInfo::Builder::add(std::string_view name, PodMetric metric) {
-  samples_.push_back(Sample{names_.size(), name.size(), metric});
+  samples_.push_back(Sample{nullptr, names_.size(), name.size(), metric});
   names_.insert(names_.end(), name.begin(), name.end());
 }
 
 PodMetricsInfo PodMetricsInfo::Builder::build() && {
   PodMetricsInfo out;
   if (samples_.empty()) return out;
-  const char* base = out.blocks_.emplace_back(std::move(names_)).data();
+  const char* base = names_.empty() ? nullptr : out.blocks_.emplace_back(std::move(names_)).data();
+  out.owner_ = std::move(owner_);
   out.entries_.reserve(samples_.size());
-  for (const auto& s : samples_) out.entries_.emplace_back(std::string_view(base + s.offset, s.length), s.metric);
+  for (const auto& s : samples_) {
+    out.entries_.emplace_back(std::string_view(s.kept ? s.kept : base + s.offset, s.length), s.metric);
+  }
   // Stable, so that of equal names the later sample is the last of its run and wins.
   const auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
   if (!std::is_sorted(out.entries_.begin(), out.entries_.end(), less)) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -33,16 +34,24 @@ class PodMetricsInfo {
    public:
     void reserve(std::size_t n) { samples_.reserve(n); }
     void add(std::string_view name, PodMetric metric);
+    // Samples whose names live in storage `owner` keeps: the samples keep `owner` instead of
+    // copying the names (a shared list's names, read by every HPA of its namespace).
+    void keepAlive(std::shared_ptr<const void> owner) { owner_ = std::move(owner); }
+    void addKept(std::string_view name, PodMetric metric) {
+      samples_.push_back(Sample{name.data(), 0, name.size(), metric});
+    }
     PodMetricsInfo build() &&;
 
    private:
     struct Sample {
+      const char* kept;  // the name in the owner's storage; nullptr: at `offset` in names_
       std::size_t offset;
       std::size_t length;
       PodMetric metric;
     };
     std::vector<char> names_;
     std::vector<Sample> samples_;
+    std::shared_ptr<const void> owner_;
   };
 
   PodMetricsInfo() = default;
@@ -80,7 +89,8 @@ class PodMetricsInfo {
   std::string_view keep(std::string_view name);
 
   std::vector<std::vector<char>> blocks_;
-  std::vector<value_type> entries_;  // by name, ascending, names unique
+  std::shared_ptr<const void> owner_;  // keeps names a builder was given kept
+  std::vector<value_type> entries_;    // by name, ascending, names unique
 };
 
 }  // namespace hpa::replicacalc

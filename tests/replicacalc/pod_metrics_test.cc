@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 namespace hpa::replicacalc {
@@ -52,6 +53,32 @@ TEST(PodMetricsInfo, NamesOutliveTheTextTheyWereBuiltFromAndSurviveCopiesAndMove
   ASSERT_EQ(copy.size(), 50u);
   EXPECT_EQ(copy.at("a-pod-name-longer-than-any-small-string-7").value, 7);
   EXPECT_EQ(copy.begin()->first, "a-pod-name-longer-than-any-small-string-0");
+}
+
+TEST(PodMetricsInfo, KeptNamesLiveAsLongAsTheSamplesThatKeepTheirOwner) {
+  PodMetricsInfo moved;
+  PodMetricsInfo copy;
+  std::weak_ptr<const void> watched;
+  {
+    auto storage = std::make_shared<std::string>("web-b-a-name-longer-than-a-small-string|web-a-another-long-name");
+    watched = storage;
+    const std::string_view text = *storage;
+    PodMetricsInfo::Builder b;
+    b.keepAlive(storage);
+    b.addKept(text.substr(0, 39), sample(2));
+    b.addKept(text.substr(40), sample(1));
+    b.add("web-c", sample(3));  // a name of its own beside the kept ones
+    PodMetricsInfo built = std::move(b).build();
+    storage.reset();
+    EXPECT_FALSE(watched.expired());  // the samples keep it
+    copy = built;                     // a copy owns its names
+    moved = std::move(built);
+  }
+  EXPECT_EQ(names(moved), "web-a-another-long-name=1 web-b-a-name-longer-than-a-small-string=2 web-c=3 ");
+  EXPECT_EQ(names(copy), names(moved));
+  moved = PodMetricsInfo();
+  EXPECT_TRUE(watched.expired());
+  EXPECT_EQ(copy.at("web-b-a-name-longer-than-a-small-string").value, 2);
 }
 
 TEST(PodMetricsInfo, AHintIsOnlyAShortcut) {
