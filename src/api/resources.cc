@@ -8,6 +8,8 @@ namespace {
 
 constexpr char kHasSpec = 1;
 constexpr char kHasActuated = 2;
+// The header byte before the records: whether any record holds an actuated value.
+constexpr char kAnyActuated = 1;
 constexpr size_t kValueBytes = sizeof(std::int64_t);
 
 std::int64_t readValue(std::string_view packed, size_t pos) {
@@ -107,7 +109,8 @@ ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::in
   size_t bytes = 0;
   for (const auto& [name, milli] : values) bytes += name.size() + 2 + kValueBytes;
   ResourceList out;
-  out.packed_.reserve(bytes);
+  out.packed_.reserve(bytes + 1);
+  out.packed_.push_back('\0');  // the header: spec values only
   for (size_t i = 0; i < values.size(); ++i) {
     const auto& [name, milli] = values[i];
     if (i + 1 < values.size() && values[i + 1].first == name) continue;  // the later one wins
@@ -116,30 +119,39 @@ ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::in
     out.packed_.push_back(kHasSpec);
     appendValue(out.packed_, milli);
   }
+  if (out.packed_.size() == 1) out.packed_.clear();
   return out;
 }
 
+std::string_view ResourceList::records() const {
+  return packed_.empty() ? std::string_view() : std::string_view(packed_).substr(1);
+}
+
 std::optional<std::int64_t> ResourceList::get(std::string_view name) const {
-  const size_t at = findFlags(packed_, name);
-  if (at == std::string_view::npos || !(packed_[at] & kHasSpec)) return std::nullopt;
-  return readValue(packed_, at + 1);
+  const std::string_view recs = records();
+  const size_t at = findFlags(recs, name);
+  if (at == std::string_view::npos || !(recs[at] & kHasSpec)) return std::nullopt;
+  return readValue(recs, at + 1);
 }
 
 std::optional<std::int64_t> ResourceList::actuated(std::string_view name) const {
-  const size_t at = findFlags(packed_, name);
-  if (at == std::string_view::npos || !(packed_[at] & kHasActuated)) return std::nullopt;
-  return readValue(packed_, at + 1 + ((packed_[at] & kHasSpec) ? kValueBytes : 0));
+  // Asked of every container of every pod at every reconcile, and a resize is rare.
+  if (!hasActuated()) return std::nullopt;
+  const std::string_view recs = records();
+  const size_t at = findFlags(recs, name);
+  if (at == std::string_view::npos || !(recs[at] & kHasActuated)) return std::nullopt;
+  return readValue(recs, at + 1 + ((recs[at] & kHasSpec) ? kValueBytes : 0));
 }
 
 void ResourceList::set(std::string_view name, std::int64_t milli) {
-  auto e = find(packed_, name);
+  auto e = find(records(), name);
   std::optional<std::int64_t> actuated = e ? e->actuated : std::nullopt;
   if (actuated == milli) actuated.reset();
   put(name, milli, actuated);
 }
 
 void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
-  auto e = find(packed_, name);
+  auto e = find(records(), name);
   std::optional<std::int64_t> spec = e ? e->milli : std::nullopt;
   put(name, spec, spec == milli ? std::nullopt : std::optional<std::int64_t>(milli));
 }
@@ -147,9 +159,10 @@ void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
 void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated) {
   if (name.find('\0') != std::string_view::npos) return;
   // The record goes where the sort order puts it, replacing one of the same name.
-  size_t at = packed_.size();
+  std::string recs(records());
+  size_t at = recs.size();
   size_t replacedEnd = at;
-  eachRecord(packed_, [&](const Entry& e, size_t start, size_t end) {
+  eachRecord(recs, [&](const Entry& e, size_t start, size_t end) {
     if (e.name < name) return true;
     at = start;
     replacedEnd = e.name == name ? end : start;
@@ -161,27 +174,27 @@ void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
   if (milli) appendValue(record, *milli);
   if (actuated) appendValue(record, *actuated);
   if (!milli && !actuated) record.clear();
-  packed_.replace(at, replacedEnd - at, record);
+  recs.replace(at, replacedEnd - at, record);
+  bool anyActuated = false;
+  eachRecord(recs, [&](const Entry& e, size_t, size_t) {
+    anyActuated = e.actuated.has_value();
+    return !anyActuated;
+  });
+  packed_.clear();
+  if (!recs.empty()) packed_.append(1, anyActuated ? kAnyActuated : '\0').append(recs);
   packed_.shrink_to_fit();
 }
 
 std::vector<ResourceList::Entry> ResourceList::entries() const {
   std::vector<Entry> out;
-  eachRecord(packed_, [&](const Entry& e, size_t, size_t) {
+  eachRecord(records(), [&](const Entry& e, size_t, size_t) {
     out.push_back(e);
     return true;
   });
   return out;
 }
 
-bool ResourceList::hasActuated() const {
-  bool any = false;
-  eachRecord(packed_, [&](const Entry& e, size_t, size_t) {
-    any = e.actuated.has_value();
-    return !any;
-  });
-  return any;
-}
+bool ResourceList::hasActuated() const { return !packed_.empty() && (packed_[0] & kAnyActuated); }
 
 size_t ResourceList::heapBytes() const {
   // libstdc++ keeps strings of up to 15 characters inline.

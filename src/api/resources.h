@@ -49,7 +49,11 @@ class ResourceList {
 
  private:
   void put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated);
-  std::string packed_;  // records sorted by name: name, NUL, flags, then 8 bytes per value present
+  std::string_view records() const;
+  // Empty, or a header byte (whether any record holds an actuated value, so that asking a list
+  // without any costs one byte) and the records sorted by name: name, NUL, flags, then 8 bytes
+  // per value present.
+  std::string packed_;
 };
 
 }  // namespace hpa::api

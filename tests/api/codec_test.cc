@@ -357,6 +357,17 @@ TEST(ResourceList, LooksUpEachNameExactlyPastRecordsOfEveryShape) {
     EXPECT_EQ(l.get(absent), std::nullopt) << absent;
     EXPECT_EQ(l.actuated(absent), std::nullopt) << absent;
   }
+  // Whether any value is actuated follows every change, and equal lists are equal however built.
+  EXPECT_TRUE(l.hasActuated());
+  l.set("cpu", 20);
+  l.set("memory", 40);
+  EXPECT_TRUE(l.hasActuated());  // ephemeral-storage still
+  l.set("ephemeral-storage", 5);
+  EXPECT_FALSE(l.hasActuated());
+  EXPECT_EQ(l.actuated("ephemeral-storage"), std::nullopt);
+  EXPECT_EQ(l, (ResourceList{{"memory", 40}, {"ephemeral-storage", 5}, {"cpus", 3}, {"cpu", 20}, {"cp", 1}}));
+  EXPECT_EQ(ResourceList::fromValues({}), ResourceList());
+  EXPECT_EQ(ResourceList::fromValues({{"cpu", 1}}), (ResourceList{{"cpu", 1}}));
 }
 
 TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
