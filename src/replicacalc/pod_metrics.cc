@@ -23,7 +23,9 @@ PodMetricsInfo PodMetricsInfo::Builder::build() && {
   out.owner_ = std::move(owner_);
   out.entries_.reserve(samples_.size());
   for (const auto& s : samples_) {
-    out.entries_.emplace_back(std::string_view(s.kept ? s.kept : base + s.offset, s.length), s.metric);
+    // An empty name may have no characters anywhere: no pointer is made from nothing.
+    const char* name = s.kept ? s.kept : base ? base + s.offset : nullptr;
+    out.entries_.emplace_back(std::string_view(name, name ? s.length : 0), s.metric);
   }
   // Stable, so that of equal names the later sample is the last of its run and wins.
   const auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
