@@ -57,6 +57,26 @@ World randomWorld(std::mt19937& rng) {
   return w;
 }
 
+// The pod cache's labels of a pod (an unknown pod is unlabelled), as the batching client asks.
+PodLabelsLookup labelsIn(const World& w) {
+  return [&w](const std::string& name) -> std::optional<api::Labels> {
+    auto it = w.cache.find(name);
+    return it == w.cache.end() ? api::Labels() : it->second->labels;
+  };
+}
+
+// The cache's pods of a selector, as its selector index lists them (namespace "shop" only).
+IndexedPodMetrics::PodsOfSelector podsIn(const World& w) {
+  return [&w](const std::string& ns, const api::Selector& s) {
+    auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
+    if (ns != "shop") return api::SharedPods(std::move(out));
+    for (const auto& [name, pod] : w.cache) {
+      if (s.matches(pod->labels)) out->push_back(pod);
+    }
+    return api::SharedPods(std::move(out));
+  };
+}
+
 std::vector<std::string> names(const std::vector<const api::PodMetrics*>& items) {
   std::vector<std::string> out;
   for (const auto* m : items) out.push_back(m->metadata.namespace_ + "/" + m->metadata.name);
@@ -72,18 +92,8 @@ TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
   int nonEmpty = 0;
   for (int round = 0; round < 300; ++round) {
     World w = randomWorld(rng);
-    const PodLabelsLookup labels = [&](const std::string& name) -> std::optional<api::Labels> {
-      auto it = w.cache.find(name);
-      return it == w.cache.end() ? api::Labels() : it->second->labels;  // unknown: unlabelled
-    };
-    const IndexedPodMetrics::PodsOfSelector podsOf = [&](const std::string& ns, const api::Selector& s) {
-      auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
-      if (ns != "shop") return api::SharedPods(std::move(out));
-      for (const auto& [name, pod] : w.cache) {
-        if (s.matches(pod->labels)) out->push_back(pod);
-      }
-      return api::SharedPods(std::move(out));
-    };
+    const PodLabelsLookup labels = labelsIn(w);
+    const IndexedPodMetrics::PodsOfSelector podsOf = podsIn(w);
     IndexedPodMetrics indexed(std::move(w.list), "shop");
     const auto& items = indexed.list().items;
     for (const auto& s : selectors) {
@@ -114,17 +124,8 @@ TEST(IndexedPodMetrics, ResourceMetricsAreTheConversionOfTheSelection) {
   int compared = 0;
   for (int round = 0; round < 200; ++round) {
     World w = randomWorld(rng);
-    const PodLabelsLookup labels = [&](const std::string& name) -> std::optional<api::Labels> {
-      auto it = w.cache.find(name);
-      return it == w.cache.end() ? api::Labels() : it->second->labels;
-    };
-    const IndexedPodMetrics::PodsOfSelector podsOf = [&](const std::string&, const api::Selector& s) {
-      auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
-      for (const auto& [name, pod] : w.cache) {
-        if (s.matches(pod->labels)) out->push_back(pod);
-      }
-      return api::SharedPods(std::move(out));
-    };
+    const PodLabelsLookup labels = labelsIn(w);
+    const IndexedPodMetrics::PodsOfSelector podsOf = podsIn(w);
     IndexedPodMetrics indexed(std::move(w.list), "shop");
     for (const auto& s : selectors) {
       const ResourceMetricsRequest request{"shop", s};
