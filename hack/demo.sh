@@ -53,8 +53,6 @@ K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 METRICS_PORT=$(free_port)
 CONTROL_PORT=$(free_port)
-HEALTH_PORT=$(free_port)
-SECURE_PORT=$(free_port)
 
 SCENARIO=$ROOT/deploy/examples/sim-scenario.yaml
 SYNC=5s
@@ -126,13 +124,54 @@ until hpa_metrics_apis_available &&
   sleep 1
 done
 
+# What the controller and hpa-sim last said, for a run that went wrong.
+show_logs() {
+  for log in hpa-controller.log hpa-sim.log; do
+    [ -s "$DIR/$log" ] || continue
+    echo "demo: the last lines of $DIR/$log:" >&2
+    tail -25 "$DIR/$log" | sed 's/^/  /' >&2
+  done
+}
+
 # Plain HTTP on --port for this local run, next to the secure port a deployment uses; the
-# allocator tuned as the image and the Deployment tune it.
-GLIBC_TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables") "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
-  --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
-  --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
-  2>"$DIR/hpa-controller.log" &
-PIDS+=($!)
+# allocator tuned as the image and the Deployment tune it. A port picked free can be taken
+# before the controller binds it (by any process's outgoing connection): then it exits saying
+# so, and it is started again on other ports.
+start_controller() {
+  HEALTH_PORT=$(free_port)
+  SECURE_PORT=$(free_port)
+  GLIBC_TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables") "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
+    --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
+    --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
+    2>>"$DIR/hpa-controller.log" &
+  CONTROLLER_PID=$!
+}
+# 0 when /healthz answers; 1 when the controller exited (its log says why); 2 when it does not
+# answer within 60 s.
+controller_up() {
+  local deadline=$(( $(date +%s) + 60 ))
+  until curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz" >/dev/null; do
+    kill -0 "$CONTROLLER_PID" 2>/dev/null || { wait "$CONTROLLER_PID" 2>/dev/null || true; return 1; }
+    [ "$(date +%s)" -lt "$deadline" ] || return 2
+    sleep 0.2
+  done
+}
+for attempt in 1 2 3; do
+  start_controller
+  status=0
+  controller_up || status=$?
+  [ "$status" = 0 ] && break
+  if [ "$status" = 1 ] && [ "$attempt" -lt 3 ] && grep -q "cannot listen" "$DIR/hpa-controller.log"; then
+    echo "demo: the controller's port was taken meanwhile; starting it on other ports" >&2
+    continue
+  fi
+  [ "$status" = 2 ] && echo "demo: hpa-controller did not answer /healthz within 60 s" >&2
+  [ "$status" = 1 ] && echo "demo: hpa-controller exited" >&2
+  kill -TERM "$CONTROLLER_PID" 2>/dev/null || true
+  show_logs
+  exit 1
+done
+PIDS+=("$CONTROLLER_PID")
 # The scenario's clock starts now, with the demo's.
 (
   START=$(date +%s)
@@ -155,6 +194,11 @@ START=$(date +%s)
 while :; do
   NOW=$(( $(date +%s) - START ))
   [ "$NOW" -ge "$DURATION" ] && break
+  if ! kill -0 "$CONTROLLER_PID" 2>/dev/null; then
+    echo "demo: hpa-controller exited at ${NOW}s" >&2
+    show_logs
+    exit 1
+  fi
   HPA=$("${K[@]}" get --raw /apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/web 2>/dev/null || echo '{}')
   STATE=$(curl -s --max-time 2 "http://127.0.0.1:$CONTROL_PORT/state" || echo '{}')
   LOAD=$(jq -r '.workloads[0].cpuMilli // 0' <<<"$STATE")
@@ -199,6 +243,7 @@ if [ "$CHECK" = 1 ]; then
     echo "demo: check passed (scaled out to $MAX under load, back to $LAST after it dropped)"
   else
     echo "demo: check FAILED: peak $MAX (want >= 4), end $LAST (want <= 3)" >&2
+    show_logs
     exit 1
   fi
 fi
