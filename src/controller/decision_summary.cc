@@ -89,7 +89,11 @@ DecisionSummary summarize(const ReconcileReport& r) {
   if (r.rescale) {
     s.why = r.reason;
     if (r.normalization) {
-      if (std::string limited = normalizationWhy(r); !limited.empty()) s.why += "; " + limited;
+      // Upstream gives no reason when the metrics proposed the current size and an earlier,
+      // higher recommendation still in the window moves it.
+      if (std::string limited = normalizationWhy(r); !limited.empty()) {
+        s.why = s.why.empty() ? limited : s.why + "; " + limited;
+      }
     }
     return s;
   }

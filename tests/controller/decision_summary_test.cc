@@ -73,6 +73,9 @@ TEST(DecisionSummary, WhyItScales) {
   EXPECT_EQ(s.next, 4);
   EXPECT_EQ(s.why, "cpu resource utilization (percentage of request) above target; ScaleUpLimit (at most 4)");
 
+  // The metrics propose the current 8; the window's earlier 13, capped at the maximum, moves it.
+  EXPECT_EQ(summarize(metricsReport(8, 8, 13, 10)).why, "TooManyReplicas (max 10)");
+
   auto paused = metricsReport(2, 3, 3, 3);
   paused.rescale = false;
   paused.reason = "cpu resource utilization (percentage of request) above target";
