@@ -158,8 +158,10 @@ void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
 
 void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated) {
   if (name.find('\0') != std::string_view::npos) return;
-  // The record goes where the sort order puts it, replacing one of the same name.
-  std::string recs(records());
+  // The record goes where the sort order puts it, replacing one of the same name; offsets are
+  // the records', one past the header.
+  if (packed_.empty()) packed_.push_back('\0');
+  const std::string_view recs = records();
   size_t at = recs.size();
   size_t replacedEnd = at;
   eachRecord(recs, [&](const Entry& e, size_t start, size_t end) {
@@ -174,14 +176,14 @@ void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
   if (milli) appendValue(record, *milli);
   if (actuated) appendValue(record, *actuated);
   if (!milli && !actuated) record.clear();
-  recs.replace(at, replacedEnd - at, record);
+  packed_.replace(1 + at, replacedEnd - at, record);
   bool anyActuated = false;
-  eachRecord(recs, [&](const Entry& e, size_t, size_t) {
+  eachRecord(records(), [&](const Entry& e, size_t, size_t) {
     anyActuated = e.actuated.has_value();
     return !anyActuated;
   });
-  packed_.clear();
-  if (!recs.empty()) packed_.append(1, anyActuated ? kAnyActuated : '\0').append(recs);
+  if (packed_.size() == 1) packed_.clear();
+  else packed_[0] = anyActuated ? kAnyActuated : '\0';
   packed_.shrink_to_fit();
 }
 
