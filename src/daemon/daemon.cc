@@ -37,7 +37,6 @@
 namespace hpa::daemon {
 namespace {
 
-constexpr std::size_t kTransportThreads = 4;
 // Often enough that a relist's free memory does not stay resident for long; a trim of ~50 MiB of
 // arenas takes a few milliseconds.
 constexpr std::chrono::seconds kFreeMemoryReleaseInterval{30};
@@ -384,11 +383,10 @@ int runDaemon(const ValidatedOptions& options) {
     return 1;
   };
 
-  // Before any other thread starts: few malloc arenas, and few transport threads (completions only).
+  // Before any other thread starts: few malloc arenas.
   tuneAllocator();
   RealClock clock;
   FreeMemoryReleaser releaser(clock, kFreeMemoryReleaseInterval);
-  kube::configureTransportThreads(kTransportThreads);
   auto config = kube::resolveRestConfig(kube::ConnectionFlags{o.kubeconfig, o.context, o.master});
   if (!config.ok()) return fail(config.error().message);
   config->qps = o.kubeApiQps;

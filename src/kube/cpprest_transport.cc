@@ -10,9 +10,15 @@
 #include <openssl/x509.h>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <future>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "kube/transport.h"
@@ -70,12 +76,21 @@ void applyTls(boost::asio::ssl::context& ctx, const TlsSettings& tls, const Trus
   }
 }
 
-client::http_client_config makeConfig(const TlsSettings& tls, const TrustStore& trust, Duration timeout) {
+// cpprest's own timer bounds each read, not a whole exchange; a roundTrip has its own deadline.
+// That timer is only a backstop there, set this much later: were both due at the same moment, a
+// busy machine would let either fire first, and cpprest's, reported as a failed read, would race
+// the deadline's verdict (the exchange timed out and must not be sent again).
+constexpr Duration kReadTimerBackstop = std::chrono::seconds(10);
+
+// The longest a transport's destructor waits for cpprest to finish its exchanges.
+constexpr Duration kCloseBound = std::chrono::seconds(5);
+
+client::http_client_config makeConfig(const TlsSettings& tls, const TrustStore& trust, Duration readTimeout) {
   client::http_client_config config;
   config.set_validate_certificates(!tls.insecureSkipVerify);
-  // cpprest's timeout bounds each read, not the whole request: for streams it must exceed the
-  // longest silence a watch can have (the server's timeout; bookmarks arrive about every minute).
-  config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
+  // For streams the read timeout must exceed the longest silence a watch can have (the server's
+  // timeout; bookmarks arrive about every minute).
+  config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(readTimeout));
   config.set_ssl_context_callback([tls, trust](boost::asio::ssl::context& ctx) { applyTls(ctx, tls, trust); });
   return config;
 }
@@ -96,9 +111,95 @@ std::map<std::string, std::string> headersOf(const http::http_response& resp) {
   return out;
 }
 
+// The one thread every cpprest handler of the process runs on. cpprest closes a connection from
+// outside the chain of handlers reading it (its timer's handler; a cancellation, on whichever
+// thread cancels), and its per-connection lock guards only the calls that start an operation,
+// not the steps of a read in progress, which go on from handlers on any pool thread; an asio
+// socket is not safe to close while another thread uses it. With a single thread, and every
+// cancellation posted to it (Cancellation below), a close always falls between two handlers.
+// Handlers only move bytes and complete tasks (callers wait on their own threads), so one thread
+// carries every client.
+boost::asio::io_service& ioThread() {
+  static std::once_flag started;
+  std::call_once(started, [] { crossplat::threadpool::initialize_with_threads(1); });
+  return crossplat::threadpool::shared_instance().service();
+}
+
+// The cancellation of one exchange, carried out on the I/O thread. Copies share the exchange.
+class Cancellation {
+ public:
+  pplx::cancellation_token token() const { return source_.get_token(); }
+  // Asks once; the I/O thread closes the connection as soon as the handler it runs returns.
+  void cancel() {
+    if (state_->requested.exchange(true)) return;
+    ioThread().post([source = source_]() mutable { source.cancel(); });
+  }
+  bool requested() const { return state_->requested; }
+
+ private:
+  struct State {
+    std::atomic<bool> requested{false};
+  };
+  pplx::cancellation_token_source source_;
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+// The exchanges of one transport that cpprest still works on. One stays here until cpprest is done
+// with it: its request failed, or the body of its response is complete or failed (a cancelled one
+// fails it), which may be well after its caller heard the outcome. Closing the ledger cancels
+// what remains and waits for it, so no work of a transport outlives it on the I/O thread: a
+// process that ended with such work queued would destroy it with the pool, unrun.
+class Exchanges {
+ public:
+  // Enters the exchange of `request`, cancelled by `cancel`; it leaves on its own when done.
+  void enter(const pplx::task<http::http_response>& request, const Cancellation& cancel) {
+    const std::uint64_t id = state_->enter(cancel);
+    request.then([state = state_, id](pplx::task<http::http_response> sent) {
+      try {
+        sent.get().content_ready().then([state, id](pplx::task<http::http_response> body) {
+          try {
+            body.wait();
+          } catch (...) {
+            // cut short: done as well
+          }
+          state->leave(id);
+        });
+      } catch (...) {
+        state->leave(id);
+      }
+    });
+  }
+
+  // Cancels every exchange left and waits, at most `bound`, for cpprest to finish them.
+  bool close(Duration bound) {
+    std::unique_lock<std::mutex> lock(state_->mu);
+    for (auto& [id, cancel] : state_->open) cancel.cancel();
+    return state_->none.wait_for(lock, bound, [this] { return state_->open.empty(); });
+  }
+
+ private:
+  struct State {
+    std::uint64_t enter(const Cancellation& cancel) {
+      std::lock_guard<std::mutex> lock(mu);
+      open.emplace(next, cancel);
+      return next++;
+    }
+    void leave(std::uint64_t id) {
+      std::lock_guard<std::mutex> lock(mu);
+      open.erase(id);
+      if (open.empty()) none.notify_all();
+    }
+    std::mutex mu;
+    std::condition_variable none;
+    std::map<std::uint64_t, Cancellation> open;
+    std::uint64_t next = 0;
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
 class CpprestStream final : public ResponseStream {
  public:
-  CpprestStream(http::http_response response, pplx::cancellation_token_source cancel)
+  CpprestStream(http::http_response response, Cancellation cancel)
       : response_(std::move(response)), body_(response_.body()), cancel_(std::move(cancel)) {}
   ~CpprestStream() override { cancel(); }
 
@@ -110,7 +211,7 @@ class CpprestStream final : public ResponseStream {
       // as it is there, and never more than one chunk is held here (framing: WatchDecoder).
       auto buffer = body_.streambuf();
       const auto first = buffer.bumpc().get();
-      if (cancelled_ || first == decltype(buffer)::traits::eof()) return std::optional<std::string>();
+      if (cancel_.requested() || first == decltype(buffer)::traits::eof()) return std::optional<std::string>();
       std::string chunk(1, static_cast<char>(first));
       const size_t more = std::min(buffer.in_avail(), kChunkBytes - 1);
       if (more > 0) {
@@ -120,20 +221,17 @@ class CpprestStream final : public ResponseStream {
       }
       return std::optional<std::string>(std::move(chunk));
     } catch (const std::exception& e) {
-      if (cancelled_) return std::optional<std::string>();
+      if (cancel_.requested()) return std::optional<std::string>();
       return Error::format("reading the response stream: {}", e.what());
     }
   }
 
-  void cancel() override {
-    if (!cancelled_.exchange(true)) cancel_.cancel();
-  }
+  void cancel() override { cancel_.cancel(); }
 
  private:
   http::http_response response_;
   concurrency::streams::istream body_;
-  pplx::cancellation_token_source cancel_;
-  std::atomic<bool> cancelled_{false};
+  Cancellation cancel_;
 };
 
 // Waits for a cpprest task until the deadline: its value, its exception rethrown, or nullopt
@@ -160,33 +258,30 @@ class CpprestTransport final : public Transport {
       : CpprestTransport(server, tls, limits, makeTrustStore(tls)) {}
   CpprestTransport(const std::string& server, const TlsSettings& tls, const TransportLimits& limits,
                    const TrustStore& trust)
-      : requests_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.timeout)),
+      : io_(ioThread()),
+        requests_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.timeout + kReadTimerBackstop)),
         streams_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.streamReadTimeout)),
         server_(server),
         limits_(limits) {}
 
-  // A failed exchange leaves work on cpprest's shared pool (closing the response body runs as a
-  // queued continuation). If the process ends before that work runs, the pool drops it and the
-  // objects it holds are lost: a leak report under LeakSanitizer, and nothing flushed. So the
-  // last act of a client is to let the pool catch up; a continuation may queue another, hence
-  // a few rounds, each bounded so that a wedged pool cannot hold up shutdown.
+  // Nothing of this transport is left on the I/O thread once it is gone: its exchanges are
+  // cancelled and finished, then the thread runs once more past what finishing them queued.
+  // Bounded, so that a wedged server or thread cannot hold up shutdown.
   ~CpprestTransport() override {
-    auto& pool = crossplat::threadpool::shared_instance().service();
-    for (int round = 0; round < 3; ++round) {
-      auto reached = std::make_shared<std::promise<void>>();
-      auto done = reached->get_future();
-      pool.post([reached] { reached->set_value(); });
-      if (done.wait_for(std::chrono::seconds(1)) != std::future_status::ready) return;
-    }
+    if (!exchanges_.close(kCloseBound)) return;
+    auto reached = std::make_shared<std::promise<void>>();
+    auto done = reached->get_future();
+    io_.post([reached] { reached->set_value(); });
+    done.wait_for(kCloseBound);
   }
 
   // One deadline bounds the whole exchange (cpprest's own timeout bounds each read, so a server
   // dripping a byte at a time would never end), and the body is read against a size limit.
   Result<HttpResponse> roundTrip(const HttpRequest& r) override {
     const auto deadline = std::chrono::steady_clock::now() + limits_.timeout;
-    pplx::cancellation_token_source cancel;
+    Cancellation cancel;
     try {
-      auto resp = awaitUntil(requests_.request(toCpprest(r), cancel.get_token()), deadline);
+      auto resp = awaitUntil(send(requests_, r, cancel), deadline);
       if (!resp) return timedOut(r, cancel);
       HttpResponse out;
       out.status = resp->status_code();
@@ -205,37 +300,63 @@ class CpprestTransport final : public Transport {
     } catch (const pplx::task_canceled&) {
       return timedOut(r, cancel);
     } catch (const std::exception& e) {
-      Error err = Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
-      // A pooled connection the server closed (e.g. across an apiserver restart) fails while
-      // writing: the server never saw the request, so even a POST may be sent again.
-      const std::string what = e.what();
-      if (what.find("Failed to write request") != std::string::npos ||
-          what.find("Failed to connect") != std::string::npos ||
-          what.find("Connection refused") != std::string::npos) {
-        err.reason = kRequestNotSent;
-      }
-      return err;
+      return failed(r, e, deadline, cancel);
     }
   }
 
   // The headers of a stream come at once (the API server flushes them when a watch starts), so
   // they get the request timeout; the body may then be silent up to the stream read timeout.
   Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest& r) override {
-    pplx::cancellation_token_source cancel;
+    Cancellation cancel;
+    const auto deadline = std::chrono::steady_clock::now() + limits_.timeout;
     try {
-      const auto deadline = std::chrono::steady_clock::now() + limits_.timeout;
-      auto resp = awaitUntil(streams_.request(toCpprest(r), cancel.get_token()), deadline);
+      auto resp = awaitUntil(send(streams_, r, cancel), deadline);
       if (!resp) return timedOut(r, cancel);
       return std::unique_ptr<ResponseStream>(std::make_unique<CpprestStream>(std::move(*resp), std::move(cancel)));
     } catch (const pplx::task_canceled&) {
       return timedOut(r, cancel);
     } catch (const std::exception& e) {
-      return Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
+      return failed(r, e, deadline, cancel);
     }
   }
 
  private:
-  Error timedOut(const HttpRequest& r, pplx::cancellation_token_source& cancel) const {
+  pplx::task<http::http_response> send(client::http_client& client, const HttpRequest& r, const Cancellation& cancel) {
+    auto request = client.request(toCpprest(r), cancel.token());
+    exchanges_.enter(request, cancel);
+    return request;
+  }
+
+  // An exchange that failed before its deadline, with what the failure says of sending it again.
+  // One that failed as the deadline passed timed out, whichever timer noticed first.
+  Error failed(const HttpRequest& r, const std::exception& e, std::chrono::steady_clock::time_point deadline,
+               Cancellation& cancel) const {
+    if (readTimerFired(e) || std::chrono::steady_clock::now() >= deadline) return timedOut(r, cancel);
+    Error err = Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
+    err.reason = resendability(e);
+    return err;
+  }
+
+  // cpprest reports its own read timer as an error code on whatever step was waiting.
+  static bool readTimerFired(const std::exception& e) {
+    const auto* http = dynamic_cast<const http::http_exception*>(&e);
+    return http != nullptr && http->error_code() == std::errc::timed_out;
+  }
+
+  // cpprest names the step that failed only in its message. A connection that could not be made,
+  // or a pooled one the server had closed (e.g. across an apiserver restart; it fails while
+  // writing), never delivered the request. A connection that ended while the status line was
+  // awaited may have delivered it: only an idempotent request goes again.
+  static const char* resendability(const std::exception& e) {
+    const std::string_view what = e.what();
+    for (const char* notSent : {"Failed to connect", "Connection refused", "Failed to write request", "Error resolving"}) {
+      if (what.find(notSent) != std::string_view::npos) return kRequestNotSent;
+    }
+    if (what.find("Failed to read HTTP status line") != std::string_view::npos) return kConnectionLost;
+    return "";
+  }
+
+  Error timedOut(const HttpRequest& r, Cancellation& cancel) const {
     cancel.cancel();
     Error err = Error::format("{} {}{}: no complete answer within {}s (request cancelled)", r.method, server_,
                               r.pathAndQuery, std::chrono::duration_cast<std::chrono::seconds>(limits_.timeout).count());
@@ -243,7 +364,7 @@ class CpprestTransport final : public Transport {
     return err;
   }
 
-  Error tooLarge(const HttpRequest& r, pplx::cancellation_token_source& cancel) const {
+  Error tooLarge(const HttpRequest& r, Cancellation& cancel) const {
     cancel.cancel();
     Error err = Error::format("{} {}{}: the response body exceeds {} bytes (request cancelled)", r.method, server_,
                               r.pathAndQuery, limits_.maxResponseBytes);
@@ -251,22 +372,15 @@ class CpprestTransport final : public Transport {
     return err;
   }
 
+  boost::asio::io_service& io_;
   client::http_client requests_;
   client::http_client streams_;
   std::string server_;
   TransportLimits limits_;
+  Exchanges exchanges_;
 };
 
 }  // namespace
-
-bool configureTransportThreads(std::size_t threads) {
-  try {
-    crossplat::threadpool::initialize_with_threads(threads);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
 
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
                                                         const TransportLimits& limits) {

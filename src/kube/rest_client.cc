@@ -169,11 +169,11 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
     trace(r, response, took);
     const bool last = attempt >= kMaxAttempts;
     if (!response.ok()) {
-      // A timed-out or oversized answer would come the same way again: the caller hears at once.
+      // Sent again only where the transport says it is safe: a timed-out, oversized, cut-short or
+      // cancelled exchange reaches the caller at once (the same request would fare the same).
       const std::string& reason = response.error().reason;
-      if (reason == kTimedOut || reason == kResponseTooLarge) return response.error();
-      const bool safe = idempotent || reason == kRequestNotSent;
-      if (!safe || last) return response.error();
+      const bool resend = reason == kRequestNotSent || (idempotent && reason == kConnectionLost);
+      if (!resend || last) return response.error();
       logger_.v(2, "retrying after a transport error", "verb", request.method, "path", request.pathAndQuery, "err",
                 response.error().message, "attempt", attempt);
     } else if (response->status == 401 && exec_ && !reauthenticated) {

@@ -40,11 +40,19 @@ class ResponseStream {
   virtual void cancel() = 0;
 };
 
-// Error::reason of a transport failure that happened before the request reached the server.
+// Error::reason of a transport failure. Only the first two say that sending the request again is
+// safe; a failure without a reason (a body cut short, a malformed answer, a cancelled exchange) is
+// reported as it is and never sent again.
+//
+// The request never reached the server (no connection, or a pooled one that was already closed):
+// any request may be sent again.
 inline constexpr const char* kRequestNotSent = "RequestNotSent";
-// Error::reason of an exchange that did not complete in time (sending it again would wait as long).
+// The connection ended before any byte of an answer came (the server went away while handling it):
+// an idempotent request may be sent again, as client-go resends a GET after a reset or an EOF.
+inline constexpr const char* kConnectionLost = "ConnectionLost";
+// The exchange did not complete in time (sending it again would wait as long).
 inline constexpr const char* kTimedOut = "Timeout";
-// Error::reason of a response whose body exceeds the transport's limit.
+// The response body exceeds the transport's limit.
 inline constexpr const char* kResponseTooLarge = "ResponseTooLarge";
 
 // The only seam to the HTTP library: TLS setup, one request, one streamed request. Errors are
@@ -63,11 +71,6 @@ struct TlsSettings {
   std::string clientKeyData;   // PEM
 };
 
-// Sizes cpprestsdk's shared I/O thread pool, which otherwise starts 40 threads that each cost a
-// stack and a malloc arena. Only completions run there (callers block on their own threads), so
-// a few are plenty. Call before the first transport exists; false if the pool already runs.
-bool configureTransportThreads(std::size_t threads);
-
 // What one server may cost a caller. A metrics adapter or a proxy that drips a body forever, or
 // answers with an endless one, must not hold a worker or the heap without bound.
 struct TransportLimits {
@@ -77,7 +80,8 @@ struct TransportLimits {
 };
 
 // cpprestsdk (Debian's libcpprest 2.10) over Boost.Asio + OpenSSL. Validates the PEM material up
-// front so that a bad certificate is reported at start, not on the first request.
+// front so that a bad certificate is reported at start, not on the first request. Every transport
+// of the process shares one I/O thread, where its exchanges are also cancelled: thread-safe.
 Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
                                                         const TransportLimits& limits);
 

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "common/clock.h"
+#include "fakes/contention.h"
 #include "fakes/scripted_http_server.h"
 #include "kube/rest_client.h"
 #include "kube/transport.h"
@@ -27,12 +29,13 @@ constexpr std::size_t kMaxBytes = 1 << 20;
 bool asks(const std::string& head, const std::string& path) { return head.rfind("GET " + path + " ", 0) == 0; }
 
 struct Client {
-  explicit Client(const ScriptedHttpServer& server, std::optional<Duration> maxRetryWait = std::nullopt) {
+  explicit Client(const ScriptedHttpServer& server, std::optional<Duration> maxRetryWait = std::nullopt,
+                  Duration timeout = kTimeout) {
     RestConfig config;
     config.server = server.url();
     if (maxRetryWait) config.maxRetryWait = *maxRetryWait;
     config.qps = 0;  // no client-side rate limit in these tests
-    auto transport = makeCpprestTransport(server.url(), {}, {kTimeout, kTimeout, kMaxBytes});
+    auto transport = makeCpprestTransport(server.url(), {}, {timeout, timeout, kMaxBytes});
     EXPECT_TRUE(transport.ok());
     rest = std::make_unique<RestClient>(config, std::move(*transport), clock, Logger::discard());
   }
@@ -250,6 +253,115 @@ TEST(HostileServer, WatchWhoseHeadersNeverComeTimesOut) {
   const double took = timed([&] { watch = client.rest->watch("/api/v1/pods?watch=true"); });
   ASSERT_FALSE(watch.ok());
   EXPECT_LT(took, 6.0);
+}
+
+// The cancellation paths again and again on one client while every core is busy: each refusal or
+// deadline closes a connection whose bytes are still arriving, so the close meets the transport's
+// reads in flight. Every exchange must end as a clean error, sent once, and the client go on.
+constexpr int kContendedRounds = 60;
+
+TEST(HostileServerUnderLoad, OversizedAnswersRefusedMidBody) {
+  const std::string big(3 << 20, ' ');
+  ScriptedHttpServer server(serving([&big](Connection& c) { c.respond(200, big); }));
+  Client client(server);
+  hpa::testing::Contention busy;
+  for (int round = 0; round < kContendedRounds; ++round) {
+    auto r = client.rest->get("/bad");
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.error().reason, kResponseTooLarge) << r.error().message;
+    ASSERT_TRUE(client.rest->get("/good").ok()) << "round " << round;
+  }
+  EXPECT_EQ(server.requests(), 2 * kContendedRounds) << "a refused answer is never asked for again";
+}
+
+TEST(HostileServerUnderLoad, ChunkedAnswersCutOffMidBody) {
+  ScriptedHttpServer server(serving([](Connection& c) {
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")) return;
+    const std::string chunk(16 * 1024, ' ');
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
+    for (int i = 0; i < 256; ++i) {
+      if (!c.write(std::string(size) + chunk + "\r\n")) return;
+    }
+    c.write("0\r\n\r\n");
+  }));
+  Client client(server);
+  hpa::testing::Contention busy;
+  for (int round = 0; round < kContendedRounds; ++round) {
+    auto r = client.rest->get("/bad");
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.error().reason, kResponseTooLarge) << r.error().message;
+    ASSERT_TRUE(client.rest->get("/good").ok()) << "round " << round;
+  }
+  EXPECT_EQ(server.requests(), 2 * kContendedRounds);
+}
+
+TEST(HostileServerUnderLoad, DrippingBodiesCancelledAtTheDeadline) {
+  // A short deadline, so that many cancellations fit in the test; the drip keeps reads in flight.
+  ScriptedHttpServer server(serving([](Connection& c) {
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n[")) return;
+    while (c.write(std::string(64, ' ')) && c.pause(milliseconds(1))) {
+    }
+    c.hangUp();
+  }));
+  Client client(server, std::nullopt, milliseconds(150));
+  hpa::testing::Contention busy;
+  for (int round = 0; round < kContendedRounds; ++round) {
+    auto r = client.rest->get("/bad");
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.error().reason, kTimedOut) << r.error().message;
+    ASSERT_EQ(server.requests(), 2 * round + 1) << "a timed-out GET was sent again";
+    ASSERT_TRUE(client.rest->get("/good").ok()) << "round " << round;
+  }
+}
+
+TEST(HostileServer, WatchCutOffMidChunkEndsWithAnError) {
+  ScriptedHttpServer server([](const std::string&, Connection& c) {
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write("64\r\n{\"type\":\"ADD");  // a chunk of 100 bytes announced, 13 sent
+    c.hangUp();
+  });
+  Client client(server);
+  auto watch = client.rest->watch("/api/v1/pods?watch=true");
+  ASSERT_TRUE(watch.ok()) << watch.error().message;
+  Result<std::optional<api::WatchEvent>> next = Error::of("not called");
+  const double took = timed([&] { next = (*watch)->next(); });
+  EXPECT_FALSE(next.ok() && next->has_value()) << "half an event is never an event";
+  EXPECT_LT(took, 6.0);
+}
+
+// An informer stopping: stop() comes from another thread while next() waits for bytes. The read
+// must end promptly, as the end of the watch, however the threads interleave.
+TEST(HostileServerUnderLoad, WatchesStoppedFromAnotherThreadEndPromptly) {
+  ScriptedHttpServer server([](const std::string&, Connection& c) {
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const std::string event = R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a"}}})"
+                              "\n";
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", event.size());
+    while (c.write(std::string(size) + event + "\r\n") && c.pause(milliseconds(1))) {
+    }
+    c.hangUp();
+  });
+  Client client(server);
+  hpa::testing::Contention busy;
+  for (int round = 0; round < kContendedRounds / 2; ++round) {
+    auto watch = client.rest->watch("/api/v1/pods?watch=true");
+    ASSERT_TRUE(watch.ok()) << watch.error().message;
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(milliseconds(round % 7));
+      (*watch)->stop();
+    });
+    const double took = timed([&] {
+      while (true) {
+        auto next = (*watch)->next();
+        if (!next.ok() || !next->has_value()) break;
+      }
+    });
+    stopper.join();
+    ASSERT_LT(took, 6.0) << "round " << round;
+  }
+  EXPECT_EQ(server.requests(), kContendedRounds / 2);
 }
 
 }  // namespace

@@ -85,5 +85,56 @@ TEST(RestListWatch, MetadataOfTheWrongTypeReadsAsAbsent) {
   EXPECT_TRUE(listFrom(R"({"metadata":"x","items":[]})").ok());
 }
 
+// Fails its first exchanges with a transport error of one reason, then answers 200.
+class FailingTransport final : public Transport {
+ public:
+  FailingTransport(std::string reason, int failures) : reason_(std::move(reason)), failures_(failures) {}
+  Result<HttpResponse> roundTrip(const HttpRequest&) override {
+    if (++exchanges_ > failures_) return response(200, "{}");
+    Error err = Error::of("the exchange failed");
+    err.reason = reason_;
+    return err;
+  }
+  Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override { return Error::of("no streams"); }
+  int exchanges() const { return exchanges_; }
+
+ private:
+  std::string reason_;
+  int failures_;
+  int exchanges_ = 0;
+};
+
+struct Resend {
+  const char* reason;
+  const char* method;
+  bool sentAgain;
+};
+
+class RestClientResend : public ::testing::TestWithParam<Resend> {};
+
+// A request goes again only where the transport says the server did not act on it: never after a
+// timeout, an oversized or cut-short answer; a lost connection only for an idempotent request.
+TEST_P(RestClientResend, OnlyWhereTheTransportSaysItIsSafe) {
+  const Resend& c = GetParam();
+  RealClock clock;
+  RestConfig config;
+  config.server = "https://test";
+  config.qps = 0;
+  config.maxRetryWait = std::chrono::milliseconds(1);
+  auto transport = std::make_unique<FailingTransport>(c.reason, 1);
+  auto* seen = transport.get();
+  RestClient client(config, std::move(transport), clock, Logger::discard());
+  const nlohmann::json body = nlohmann::json::object();
+  auto r = client.send(c.method, "/x", std::string(c.method) == "GET" ? nullptr : &body);
+  EXPECT_EQ(r.ok(), c.sentAgain) << (r.ok() ? "" : r.error().message);
+  EXPECT_EQ(seen->exchanges(), c.sentAgain ? 2 : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Reasons, RestClientResend,
+                         ::testing::Values(Resend{kRequestNotSent, "GET", true}, Resend{kRequestNotSent, "POST", true},
+                                           Resend{kConnectionLost, "GET", true}, Resend{kConnectionLost, "PUT", false},
+                                           Resend{kTimedOut, "GET", false}, Resend{kResponseTooLarge, "GET", false},
+                                           Resend{"", "GET", false}, Resend{"", "PATCH", false}));
+
 }  // namespace
 }  // namespace hpa::kube
