@@ -42,8 +42,9 @@ PODS ?= 1
 NAMESPACES ?= 10
 DURATION ?= 120
 BENCH_SCALE_FLAGS ?=
-# make image: the tag, the engine (podman or docker; default the one installed) and where the bases
-# come from when missing (auto: pull, else make them from the Debian archive; pull; local).
+# make image: the tag, the engine (podman or docker; default podman when installed, else docker when
+# its engine answers, else podman) and where the bases come from when missing (auto: pull, else make
+# them from the Debian archive; pull; local).
 VERSION := $(shell sed -n 's/^project.hpa-controller VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 IMAGE ?= hpa-controller:$(VERSION)
 IMAGE_ENGINE ?=

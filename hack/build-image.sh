@@ -7,8 +7,9 @@
 #
 #   --image   the tag to give the image (default hpa-controller:<project version>, the name
 #             deploy/base/deployment.yaml refers to)
-#   --engine  podman (installed from Debian where neither is present) or docker; default: the
-#             first one installed, podman first
+#   --engine  podman (installed from Debian when missing) or docker (its engine must answer
+#             `docker info`); default: podman when installed, else docker when its engine
+#             answers, else podman
 #   --base    where the Dockerfile's bases (debian:bookworm, debian:bookworm-slim) come from when
 #             the engine does not have them yet:
 #               auto   pull them, and make them from the Debian archive if that fails (default)
@@ -25,6 +26,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/lib/image-engine.sh
+source "$ROOT/hack/lib/image-engine.sh"
 CACHE_DIR="${HPA_IMAGE_CACHE:-$HOME/.cache/hpa-controller/image}"
 SUITE=bookworm
 BASES=("docker.io/library/debian:$SUITE" "docker.io/library/debian:$SUITE-slim")
@@ -34,7 +37,7 @@ MAX_NPROC=32768
 IMAGE="" ENGINE="" BASE_MODE=auto SAVE=""
 log() { echo "build-image: $*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage() { sed -n '5,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '5,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -68,17 +71,11 @@ project_version() {
 }
 
 choose_engine() {
-  if [ -z "$ENGINE" ]; then
-    if command -v podman >/dev/null; then ENGINE=podman
-    elif command -v docker >/dev/null; then ENGINE=docker
-    else ENGINE=podman
-    fi
-  fi
-  case $ENGINE in
-    podman) apt_install podman runc ;;
-    docker) command -v docker >/dev/null || die "docker not found" ;;
-    *) die "--engine takes podman or docker" ;;
-  esac
+  local chosen
+  chosen=$(hpa_choose_image_engine "$ENGINE") || die "no engine to build with (above)"
+  ENGINE=$chosen
+  log "engine: $ENGINE"
+  [ "$ENGINE" != podman ] || apt_install podman runc
 }
 
 # podman's own defaults fail on this kind of machine (see the header); the caller's own
