@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "api/hpa.h"
 #include "api/json_fields.h"
 #include "api/label_selector.h"
 #include "api/meta.h"
@@ -16,6 +17,11 @@ ObjectMeta readObjectMeta(const JsonFields& f);
 // The controlling owner among metadata.ownerReferences (nullopt when none is marked controller).
 std::optional<OwnerReference> readControllerRef(const JsonFields& metadata);
 LabelSelector readLabelSelector(const JsonFields& f);
+// HPA parts whose wire shape autoscaling/v1 (and its annotations) shares with v2.
+CrossVersionObjectReference readReference(const JsonFields& f);
+HorizontalPodAutoscalerCondition readCondition(const JsonFields& f);
+// status: observedGeneration, lastScaleTime, currentReplicas, desiredReplicas.
+HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f);
 std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key);
 
 // Turns the reader's state into a Result: the decoded value, or the first field error.

@@ -6,14 +6,11 @@ namespace hpa::api {
 namespace {
 
 using detail::putOptional;
+using detail::readReference;
 using nlohmann::json;
 
 auto quantityText = [](const Quantity& q) { return q.toString(); };
 auto identity = [](const auto& v) { return v; };
-
-CrossVersionObjectReference readReference(const JsonFields& f) {
-  return {f.string("kind").value_or(""), f.string("name").value_or(""), f.string("apiVersion").value_or("")};
-}
 
 json encodeReference(const CrossVersionObjectReference& r) {
   json j{{"kind", r.kind}, {"name", r.name}};
@@ -185,26 +182,41 @@ MetricStatus readMetricStatus(const JsonFields& f) {
 }
 
 HorizontalPodAutoscalerStatus readStatus(const JsonFields& f) {
+  HorizontalPodAutoscalerStatus s = detail::readStatusCounts(f);
+  f.forEach("currentMetrics", [&](const JsonFields& m, size_t) { s.currentMetrics.push_back(readMetricStatus(m)); });
+  f.forEach("conditions", [&](const JsonFields& c, size_t) { s.conditions.push_back(detail::readCondition(c)); });
+  return s;
+}
+
+}  // namespace
+
+namespace detail {
+
+CrossVersionObjectReference readReference(const JsonFields& f) {
+  return {f.string("kind").value_or(""), f.string("name").value_or(""), f.string("apiVersion").value_or("")};
+}
+
+HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f) {
   HorizontalPodAutoscalerStatus s;
   s.observedGeneration = f.int64("observedGeneration");
   s.lastScaleTime = f.time("lastScaleTime");
   s.currentReplicas = f.int32("currentReplicas").value_or(0);
   s.desiredReplicas = f.int32("desiredReplicas").value_or(0);
-  f.forEach("currentMetrics", [&](const JsonFields& m, size_t) { s.currentMetrics.push_back(readMetricStatus(m)); });
-  f.forEach("conditions", [&](const JsonFields& c, size_t) {
-    HorizontalPodAutoscalerCondition cond;
-    cond.type = c.string("type").value_or("");
-    cond.status = c.string("status").value_or("");
-    cond.lastTransitionTime = c.time("lastTransitionTime");
-    cond.reason = c.string("reason").value_or("");
-    cond.message = c.string("message").value_or("");
-    cond.observedGeneration = c.int64("observedGeneration");
-    s.conditions.push_back(std::move(cond));
-  });
   return s;
 }
 
-}  // namespace
+HorizontalPodAutoscalerCondition readCondition(const JsonFields& c) {
+  HorizontalPodAutoscalerCondition cond;
+  cond.type = c.string("type").value_or("");
+  cond.status = c.string("status").value_or("");
+  cond.lastTransitionTime = c.time("lastTransitionTime");
+  cond.reason = c.string("reason").value_or("");
+  cond.message = c.string("message").value_or("");
+  cond.observedGeneration = c.int64("observedGeneration");
+  return cond;
+}
+
+}  // namespace detail
 
 nlohmann::json encodeMetricStatus(const MetricStatus& m) {
   json j{{"type", m.type}};

@@ -1,0 +1,192 @@
+#include "api/hpa_v1_conversion.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "api/codec_internal.h"
+#include "api/defaults.h"
+#include "common/json_value.h"
+
+namespace hpa::api {
+namespace {
+
+using detail::readReference;
+using nlohmann::json;
+
+constexpr const char* kCpu = "cpu";
+
+// v1's non-pointer quantities (object targetValue, pods targetAverageValue, the current values)
+// read as zero when absent, as Go's zero value converts.
+Quantity orZero(const std::optional<Quantity>& q) { return q.value_or(Quantity()); }
+
+// The target type follows from which v1 field is set, as the API server's conversion decides it.
+MetricTarget resourceTarget(const JsonFields& f) {
+  auto utilization = f.int32("targetAverageUtilization");
+  return MetricTarget{utilization ? kUtilizationTarget : kAverageValueTarget, std::nullopt,
+                      f.quantity("targetAverageValue"), utilization};
+}
+
+MetricSpec readMetricSpec(const JsonFields& f) {
+  MetricSpec m;
+  m.type = f.string("type").value_or("");
+  if (f.has("object")) {
+    auto o = f.object("object");
+    auto averageValue = o.quantity("averageValue");
+    m.object = ObjectMetricSource{
+        readReference(o.object("target")),
+        MetricTarget{averageValue ? kAverageValueTarget : kValueTarget, orZero(o.quantity("targetValue")),
+                     averageValue, std::nullopt},
+        MetricIdentifier{o.string("metricName").value_or(""), detail::readOptionalLabelSelector(o, "selector")}};
+  }
+  if (f.has("pods")) {
+    auto p = f.object("pods");
+    m.pods = PodsMetricSource{
+        MetricIdentifier{p.string("metricName").value_or(""), detail::readOptionalLabelSelector(p, "selector")},
+        MetricTarget{kAverageValueTarget, std::nullopt, orZero(p.quantity("targetAverageValue")), std::nullopt}};
+  }
+  if (f.has("resource")) {
+    auto r = f.object("resource");
+    m.resource = ResourceMetricSource{r.string("name").value_or(""), resourceTarget(r)};
+  }
+  if (f.has("containerResource")) {
+    auto c = f.object("containerResource");
+    m.containerResource = ContainerResourceMetricSource{c.string("name").value_or(""), resourceTarget(c),
+                                                        c.string("container").value_or("")};
+  }
+  if (f.has("external")) {
+    auto e = f.object("external");
+    auto value = e.quantity("targetValue");
+    m.external = ExternalMetricSource{
+        MetricIdentifier{e.string("metricName").value_or(""), detail::readOptionalLabelSelector(e, "metricSelector")},
+        MetricTarget{value ? kValueTarget : kAverageValueTarget, value, e.quantity("targetAverageValue"),
+                     std::nullopt}};
+  }
+  return m;
+}
+
+MetricValueStatus resourceCurrent(const JsonFields& f) {
+  return {std::nullopt, orZero(f.quantity("currentAverageValue")), f.int32("currentAverageUtilization")};
+}
+
+MetricStatus readMetricStatus(const JsonFields& f) {
+  MetricStatus m;
+  m.type = f.string("type").value_or("");
+  if (f.has("object")) {
+    auto o = f.object("object");
+    m.object = ObjectMetricStatus{
+        MetricIdentifier{o.string("metricName").value_or(""), detail::readOptionalLabelSelector(o, "selector")},
+        MetricValueStatus{orZero(o.quantity("currentValue")), o.quantity("averageValue"), std::nullopt},
+        readReference(o.object("target"))};
+  }
+  if (f.has("pods")) {
+    auto p = f.object("pods");
+    m.pods = PodsMetricStatus{
+        MetricIdentifier{p.string("metricName").value_or(""), detail::readOptionalLabelSelector(p, "selector")},
+        MetricValueStatus{std::nullopt, orZero(p.quantity("currentAverageValue")), std::nullopt}};
+  }
+  if (f.has("resource")) {
+    auto r = f.object("resource");
+    m.resource = ResourceMetricStatus{r.string("name").value_or(""), resourceCurrent(r)};
+  }
+  if (f.has("containerResource")) {
+    auto c = f.object("containerResource");
+    m.containerResource = ContainerResourceMetricStatus{c.string("name").value_or(""), resourceCurrent(c),
+                                                        c.string("container").value_or("")};
+  }
+  if (f.has("external")) {
+    auto e = f.object("external");
+    m.external = ExternalMetricStatus{
+        MetricIdentifier{e.string("metricName").value_or(""), detail::readOptionalLabelSelector(e, "metricSelector")},
+        MetricValueStatus{orZero(e.quantity("currentValue")), e.quantity("currentAverageValue"), std::nullopt}};
+  }
+  return m;
+}
+
+// One annotation's JSON array, item by item; errors name the annotation and the item's field.
+// Returns whether the annotation was present.
+Result<bool> forEachAnnotated(const ObjectMeta& meta, const char* annotation,
+                              const std::function<void(const JsonFields&)>& read) {
+  auto it = meta.annotations.find(annotation);
+  if (it == meta.annotations.end()) return false;
+  const std::string where = fmt::format("metadata.annotations[{}]", annotation);
+  json items = parseUntrustedJson(it->second);
+  if (items.is_discarded()) return Error::format("{}: not JSON (or nested too deeply)", where);
+  const json holder{{where, std::move(items)}};
+  auto f = JsonFields::root(holder);
+  f.forEach(where, [&](const JsonFields& item, size_t) { read(item); });
+  if (f.failed()) return f.error();
+  return true;
+}
+
+// The fields of the three annotations, in the places the API server's conversion puts them.
+Status convertAnnotations(HorizontalPodAutoscaler& hpa) {
+  std::vector<MetricSpec> metrics;
+  auto specs = forEachAnnotated(hpa.metadata, kV1MetricsAnnotation,
+                                [&](const JsonFields& m) { metrics.push_back(readMetricSpec(m)); });
+  if (!specs.ok()) return specs.error();
+  // The CPU target of spec.targetCPUUtilizationPercentage comes after the annotation's metrics.
+  metrics.insert(metrics.end(), hpa.spec.metrics.begin(), hpa.spec.metrics.end());
+  hpa.spec.metrics = std::move(metrics);
+
+  std::vector<MetricStatus> current;
+  auto statuses = forEachAnnotated(hpa.metadata, kV1CurrentMetricsAnnotation,
+                                   [&](const JsonFields& m) { current.push_back(readMetricStatus(m)); });
+  if (!statuses.ok()) return statuses.error();
+  // The annotation has every entry, with more detail than currentCPUUtilizationPercentage.
+  if (*statuses) hpa.status.currentMetrics = std::move(current);
+
+  auto conditions = forEachAnnotated(hpa.metadata, kV1ConditionsAnnotation, [&](const JsonFields& c) {
+    hpa.status.conditions.push_back(detail::readCondition(c));
+  });
+  if (!conditions.ok()) return conditions.error();
+
+  for (const char* key : {kV1MetricsAnnotation, kV1CurrentMetricsAnnotation, kV1ConditionsAnnotation}) {
+    hpa.metadata.annotations.erase(key);
+  }
+  return Status();
+}
+
+HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
+  HorizontalPodAutoscalerSpec s;
+  s.scaleTargetRef = readReference(f.object("scaleTargetRef"));
+  s.minReplicas = f.int32("minReplicas");
+  s.maxReplicas = f.int32("maxReplicas").value_or(0);
+  if (auto cpu = f.int32("targetCPUUtilizationPercentage")) {
+    MetricSpec m;
+    m.type = kResourceMetric;
+    m.resource = ResourceMetricSource{kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}};
+    s.metrics.push_back(std::move(m));
+  }
+  return s;
+}
+
+HorizontalPodAutoscalerStatus readStatus(const JsonFields& f) {
+  HorizontalPodAutoscalerStatus s = detail::readStatusCounts(f);
+  if (auto cpu = f.int32("currentCPUUtilizationPercentage")) {
+    MetricStatus m;
+    m.type = kResourceMetric;
+    m.resource = ResourceMetricStatus{kCpu, MetricValueStatus{std::nullopt, std::nullopt, cpu}};
+    s.currentMetrics.push_back(std::move(m));
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscalerV1(const nlohmann::json& j) {
+  auto f = JsonFields::root(j);
+  HorizontalPodAutoscaler hpa;
+  hpa.metadata = detail::readObjectMeta(f.object("metadata"));
+  hpa.spec = readSpec(f.object("spec"));
+  hpa.status = readStatus(f.object("status"));
+  if (f.failed()) return f.error();
+  if (auto s = convertAnnotations(hpa); !s.ok()) return s.error();
+  // With neither a CPU target nor other metrics, applyDefaults adds the 80 % CPU target, as v1's
+  // conversion does.
+  applyDefaults(hpa.spec);
+  hpa.apiVersion = "autoscaling/v2";
+  return hpa;
+}
+
+}  // namespace hpa::api
