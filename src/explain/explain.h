@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,9 @@ struct Explanation {
   Time now;
   bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
   controller::ReconcileReport report;
+  // The HPA's metrics as the controller read them (API defaults applied), one per report.metrics
+  // entry: the unit of each metric's values and its selector, for explain's own text.
+  std::vector<api::MetricSpec> metricSpecs;
   std::optional<api::Scale> scaleUpdate;  // the Scale the controller would PUT
   // The decision the daemon last recorded on the HPA (hpa-controller.io/last-decision), if any.
   std::optional<nlohmann::json> recordedDecision;

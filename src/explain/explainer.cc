@@ -42,6 +42,12 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
   out.now = now_;
   out.historyGiven = historyGiven_.contains(key);
   out.report = std::move(result.report);
+  out.metricSpecs = hpa.spec.metrics;
+  // A reconcile whose target's Scale could not be read stops before it applies the bounds; the
+  // HPA's own are what a reader expects to see then (minReplicas as the API server defaults it).
+  if (out.report.branch == controller::ReconcileBranch::FailedGetScale) {
+    out.report.minReplicas = hpa.spec.minReplicas.value_or(1);
+  }
   if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
   if (auto it = hpa.metadata.annotations.find(controller::kLastDecisionAnnotation); it != hpa.metadata.annotations.end()) {
     auto recorded = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);

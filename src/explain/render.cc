@@ -6,8 +6,10 @@
 #include <functional>
 
 #include "api/codec.h"
+#include "api/metric_units.h"
 #include "controller/decision_summary.h"
 #include "controller/last_decision.h"
+#include "explain/metric_text.h"
 
 namespace hpa::explain {
 namespace {
@@ -23,8 +25,11 @@ json conditionOutcome(const replicacalc::ConditionOutcome& c) {
   return json{{"status", c.status}, {"reason", c.reason}, {"message", c.message}};
 }
 
-json calculationJson(const replicacalc::Calculation& c) {
-  json out{{"usage", c.usage},
+// Values in milli-units of the metric's unit, named so (usageMilli with unit "bytes": 50Mi is
+// 52428800000), exact for tools; the text form shows them as people read them.
+json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
+  json out{{"unit", api::unitName(unit)},
+           {"usageMilli", c.usage},
            {"usageRatio", c.usageRatio},
            {"readyPods", c.readyPodCount},
            {"decision", c.decision}};
@@ -35,9 +40,9 @@ json calculationJson(const replicacalc::Calculation& c) {
     json pods = json::array();
     for (const auto& p : c.pods) {
       json pod{{"name", p.name}, {"group", lower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
-      if (p.value) pod["value"] = *p.value;
-      if (p.request) pod["request"] = *p.request;
-      if (p.assumedValue) pod["assumedValue"] = *p.assumedValue;
+      if (p.value) pod["valueMilli"] = *p.value;
+      if (p.request) pod["requestMilli"] = *p.request;
+      if (p.assumedValue) pod["assumedValueMilli"] = *p.assumedValue;
       pods.push_back(std::move(pod));
     }
     out["pods"] = std::move(pods);
@@ -45,7 +50,7 @@ json calculationJson(const replicacalc::Calculation& c) {
   return out;
 }
 
-json metricJson(const controller::MetricReport& m) {
+json metricJson(const controller::MetricReport& m, api::MetricUnit unit) {
   json out{{"type", m.type}, {"name", m.name}};
   out["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
   if (m.error) {
@@ -58,26 +63,26 @@ json metricJson(const controller::MetricReport& m) {
                        {"failingSince", formatRFC3339(m.fallback->run.since)},
                        {"replicas", m.fallback->replicas}};
   }
-  if (m.calculation) out["calculation"] = calculationJson(*m.calculation);
+  if (m.calculation) out["calculation"] = calculationJson(*m.calculation, unit);
   if (!m.status.type.empty()) out["current"] = api::encodeMetricStatus(m.status);
   return out;
 }
 
-// "150% of request (150m per pod)" and the like, from a status entry.
-std::string currentText(const api::MetricValueStatus& v) {
+// "150% of request, 150m per pod" and the like, from a status entry, in the metric's unit.
+std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit) {
   std::vector<std::string> parts;
   if (v.averageUtilization) parts.push_back(fmt::format("{}% of request", *v.averageUtilization));
-  if (v.averageValue) parts.push_back(fmt::format("{} per pod", v.averageValue->toString()));
-  if (v.value) parts.push_back(fmt::format("{} in total", v.value->toString()));
+  if (v.averageValue) parts.push_back(fmt::format("{} per pod", api::formatQuantity(*v.averageValue, unit)));
+  if (v.value) parts.push_back(fmt::format("{} in total", api::formatQuantity(*v.value, unit)));
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string metricCurrent(const api::MetricStatus& s) {
-  if (s.resource) return currentText(s.resource->current);
-  if (s.containerResource) return currentText(s.containerResource->current);
-  if (s.pods) return currentText(s.pods->current);
-  if (s.object) return currentText(s.object->current);
-  if (s.external) return currentText(s.external->current);
+std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit) {
+  if (s.resource) return currentText(s.resource->current, unit);
+  if (s.containerResource) return currentText(s.containerResource->current, unit);
+  if (s.pods) return currentText(s.pods->current, unit);
+  if (s.object) return currentText(s.object->current, unit);
+  if (s.external) return currentText(s.external->current, unit);
   return "-";
 }
 
@@ -136,8 +141,9 @@ json controlsJson(const controller::ControlsReport& r, Time now) {
   for (const auto& p : r.resizingPods) {
     resizing.push_back({{"pod", p.pod},
                         {"resource", p.resource},
-                        {"specRequest", p.specRequest},
-                        {"actuatedRequest", p.actuatedRequest}});
+                        {"unit", api::unitName(api::unitOfResource(p.resource))},
+                        {"specRequestMilli", p.specRequest},
+                        {"actuatedRequestMilli", p.actuatedRequest}});
   }
   out["resizingPods"] = std::move(resizing);
   out["podsNotOwned"] = r.podsNotOwned;
@@ -197,9 +203,11 @@ void controlsText(const controller::ReconcileReport& r, Time now, const std::fun
                      r.controls.resizingPods.size()));
     const bool actuated = c.requestsSource == replicacalc::RequestsSource::Actuated;
     for (const auto& p : r.controls.resizingPods) {
-      line(fmt::format("    {} {}: counted {}m ({}), spec {}m, actuated {}m", p.pod, p.resource,
-                       actuated ? p.actuatedRequest : p.specRequest, actuated ? "actuated" : "spec", p.specRequest,
-                       p.actuatedRequest));
+      const auto unit = api::unitOfResource(p.resource);
+      line(fmt::format("    {} {}: counted {} ({}), spec {}, actuated {}", p.pod, p.resource,
+                       api::formatMilli(actuated ? p.actuatedRequest : p.specRequest, unit),
+                       actuated ? "actuated" : "spec", api::formatMilli(p.specRequest, unit),
+                       api::formatMilli(p.actuatedRequest, unit)));
     }
   }
   if (c.fallback) {
@@ -229,12 +237,49 @@ void recordedDecisionText(const json& d, const std::function<void(std::string)>&
                    text(d, "desiredReplicas"), why, limit));
 }
 
-// Upstream's metric names carry Go's dump of the metric selector; a table has no room for it.
+// A metric name whose selector could not be made readable (an invalid one) still carries Go's
+// dump of it; a table has no room for that.
 std::string shortMetricName(std::string name) {
   for (const char* noise : {"(&LabelSelector", "(nil)"}) {
     if (auto at = name.find(noise); at != std::string::npos) name.erase(at);
   }
   return name.empty() ? "-" : name;
+}
+
+// The metrics section of the text form: each metric's current value in its unit, the rule that
+// gave its proposal, and the pods that were not counted as ready.
+void metricsText(const Explanation& e, const std::function<void(std::string)>& line) {
+  const auto& r = e.report;
+  if (!r.metrics.empty()) line("metrics:");
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    const auto& m = r.metrics[i];
+    const auto unit = unitAt(e.metricSpecs, i);
+    const std::string head = readableMetricText(m.name.empty() ? m.type : m.name, e.metricSpecs);
+    if (m.error) {
+      line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason, readableMetricText(*m.error, e.metricSpecs)));
+      if (m.fallback) {
+        line(fmt::format("      fallback: failing since {} ({} failed syncs): proposes {} replicas",
+                         formatRFC3339(m.fallback->run.since), m.fallback->run.failures, m.fallback->replicas));
+      }
+      continue;
+    }
+    line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status, unit),
+                     m.proposal ? std::to_string(*m.proposal) : std::string("-")));
+    if (!m.calculation) continue;
+    const auto& c = *m.calculation;
+    line(fmt::format("      {}", c.decision));
+    if (c.pods.empty()) continue;
+    int counts[4] = {0, 0, 0, 0};
+    for (const auto& p : c.pods) ++counts[static_cast<int>(p.group)];
+    line(fmt::format("      pods: {} ready, {} unready, {} missing, {} ignored", counts[0], counts[1], counts[2],
+                     counts[3]));
+    for (const auto& p : c.pods) {
+      if (p.group == replicacalc::PodGroup::Ready) continue;
+      line(fmt::format("        {} {}: {}{}", lower(replicacalc::podGroupName(p.group)), p.name, p.reason,
+                       p.assumedValue ? fmt::format(" (assumed {})", api::formatMilli(*p.assumedValue, unit))
+                                      : std::string()));
+    }
+  }
 }
 
 }  // namespace
@@ -249,7 +294,8 @@ std::string explanationsTable(const std::vector<Explanation>& explanations, bool
     std::vector<std::string> row{e.hpaKey.substr(slash + 1),
                                  s.rescale ? fmt::format("{} -> {}", s.current, s.next)
                                            : fmt::format("{} (kept)", s.current),
-                                 shortMetricName(s.metric), s.why};
+                                 shortMetricName(readableMetricText(s.metric, e.metricSpecs)),
+                                 readableMetricText(s.why, e.metricSpecs)};
     if (withNamespace) row.insert(row.begin(), e.hpaKey.substr(0, slash));
     rows.push_back(std::move(row));
   }
@@ -284,7 +330,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
     out["metricName"] = r.metricName;
   }
   json metrics = json::array();
-  for (const auto& m : r.metrics) metrics.push_back(metricJson(m));
+  for (size_t i = 0; i < r.metrics.size(); ++i) metrics.push_back(metricJson(r.metrics[i], unitAt(e.metricSpecs, i)));
   out["metrics"] = std::move(metrics);
   if (r.normalization) {
     const auto& n = *r.normalization;
@@ -325,7 +371,8 @@ std::string explanationToText(const Explanation& e) {
   };
   if (r.rescale) {
     line(fmt::format("{}: scale {} from {} to {} replicas{}", e.hpaKey, r.scaleTarget, r.currentReplicas,
-                     r.desiredReplicas, r.reason.empty() ? "" : fmt::format(" ({})", r.reason)));
+                     r.desiredReplicas,
+                     r.reason.empty() ? "" : fmt::format(" ({})", readableMetricText(r.reason, e.metricSpecs))));
   } else {
     line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey, r.scaleTarget.empty() ? "the target" : r.scaleTarget,
                      r.currentReplicas,
@@ -334,33 +381,7 @@ std::string explanationToText(const Explanation& e) {
   }
   line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
                    r.maxReplicas, formatRFC3339(e.now)));
-  if (!r.metrics.empty()) line("metrics:");
-  for (const auto& m : r.metrics) {
-    std::string head = m.name.empty() ? m.type : m.name;
-    if (m.error) {
-      line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason, *m.error));
-      if (m.fallback) {
-        line(fmt::format("      fallback: failing since {} ({} failed syncs): proposes {} replicas",
-                         formatRFC3339(m.fallback->run.since), m.fallback->run.failures, m.fallback->replicas));
-      }
-      continue;
-    }
-    line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status),
-                     m.proposal ? std::to_string(*m.proposal) : std::string("-")));
-    if (!m.calculation) continue;
-    const auto& c = *m.calculation;
-    line(fmt::format("      {}", c.decision));
-    if (c.pods.empty()) continue;
-    int counts[4] = {0, 0, 0, 0};
-    for (const auto& p : c.pods) ++counts[static_cast<int>(p.group)];
-    line(fmt::format("      pods: {} ready, {} unready, {} missing, {} ignored", counts[0], counts[1], counts[2],
-                     counts[3]));
-    for (const auto& p : c.pods) {
-      if (p.group == replicacalc::PodGroup::Ready) continue;
-      line(fmt::format("        {} {}: {}{}", lower(replicacalc::podGroupName(p.group)), p.name, p.reason,
-                       p.assumedValue ? fmt::format(" (assumed {}m)", *p.assumedValue) : std::string()));
-    }
-  }
+  metricsText(e, line);
   if (r.normalization) {
     const auto& n = *r.normalization;
     line(fmt::format("normalization: proposed {}, stabilized {}, desired {}", n.proposed, n.stabilized, n.desired));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "api/metric_units.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::replicacalc {
@@ -317,7 +318,9 @@ Calculation perPodReplicas(std::int32_t statusReplicas, std::int64_t usage, std:
                                 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, statusReplicas);
   } else {
     calc.replicas = ceilToInt32(static_cast<double>(usage) / static_cast<double>(targetPerPod));
-    calc.decision = fmt::format("ceil(total {}m / target per pod {}m) = {}", usage, targetPerPod, calc.replicas);
+    // Object and external metrics only: their values are plain numbers, not cpu or bytes.
+    calc.decision = fmt::format("ceil(total {} / target per pod {}) = {}", api::formatMilli(usage, api::MetricUnit::Number),
+                                api::formatMilli(targetPerPod, api::MetricUnit::Number), calc.replicas);
   }
   calc.usage = usage >= kMaxInt64 ? kMaxInt64
                                   : ceilToInt64(static_cast<double>(usage) / static_cast<double>(statusReplicas));

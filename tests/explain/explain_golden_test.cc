@@ -115,10 +115,11 @@ TEST(Explain, FigureDetailsFromTheSnapshots) {
   ASSERT_TRUE(pods.ok());
   nlohmann::json doc = explanationToJson(*pods);
   const auto& calc = doc["metrics"][0]["calculation"];
-  EXPECT_EQ(calc["usage"], 300000);
+  EXPECT_EQ(calc["unit"], "number");
+  EXPECT_EQ(calc["usageMilli"], 300000);
   EXPECT_EQ(calc["rebalancedRatio"], 2.0);
   EXPECT_EQ(calc["pods"][2]["group"], "missing");
-  EXPECT_EQ(calc["pods"][2]["assumedValue"], 0);
+  EXPECT_EQ(calc["pods"][2]["assumedValueMilli"], 0);
 
   auto external = explainCase("external-average-value");
   ASSERT_TRUE(external.ok());
@@ -147,6 +148,65 @@ TEST(Explain, FigureDetailsFromTheSnapshots) {
   EXPECT_EQ(doc["metrics"][0]["error"],
             "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource "
             "metrics API");
+}
+
+// The section of the text form that starts at `heading` ("conditions:"), to its end.
+std::string textFrom(const std::string& text, const std::string& heading) {
+  auto at = text.find("\n" + heading);
+  return at == std::string::npos ? std::string() : text.substr(at + 1);
+}
+
+TEST(Explain, TextShowsValuesInTheirUnitsAndSelectorsAsKubectlDoes) {
+  auto external = explainCase("external-average-value");
+  ASSERT_TRUE(external.ok());
+  std::string text = explanationToText(*external);
+  const std::string ours = text.substr(0, text.find("\nconditions:"));
+  // explain's own lines: the selector as key=value, values as plain numbers.
+  EXPECT_NE(ours.find("from 4 to 7 replicas (external metric queue_messages_ready{queue=work} above target)"),
+            std::string::npos) << text;
+  EXPECT_NE(ours.find("- external metric queue_messages_ready{queue=work}: current 8 per pod -> 7 replicas"),
+            std::string::npos) << text;
+  EXPECT_NE(ours.find("ceil(total 32 / target per pod 5) = 7"), std::string::npos) << text;
+  EXPECT_EQ(ours.find("LabelSelector"), std::string::npos) << text;
+  // Upstream's texts stay upstream's, Go's print of the selector included.
+  EXPECT_NE(textFrom(text, "events:").find("reason: external metric queue_messages_ready(&LabelSelector{MatchLabels:"
+                                           "map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{},}) "
+                                           "above target"),
+            std::string::npos) << text;
+  nlohmann::json doc = explanationToJson(*external);
+  EXPECT_EQ(doc["metrics"][0]["name"],
+            "external metric queue_messages_ready(&LabelSelector{MatchLabels:map[string]string{queue: work,},"
+            "MatchExpressions:[]LabelSelectorRequirement{},})");
+  EXPECT_EQ(explanationsTable({*external}, false).find("LabelSelector"), std::string::npos);
+  EXPECT_NE(explanationsTable({*external}, false).find("external metric queue_messages_ready{queue=work}"),
+            std::string::npos);
+
+  auto memory = explainCase("behavior-stabilization-history");
+  ASSERT_TRUE(memory.ok());
+  text = explanationToText(*memory);
+  EXPECT_NE(text.find("- memory resource: current 50Mi per pod -> 2 replicas"), std::string::npos) << text;
+  EXPECT_EQ(explanationToJson(*memory)["metrics"][0]["calculation"]["unit"], "bytes");
+
+  auto cpu = explainCase("cpu-scale-up");
+  ASSERT_TRUE(cpu.ok());
+  text = explanationToText(*cpu);
+  EXPECT_NE(text.find("current 150% of request, 150m per pod -> 9 replicas"), std::string::npos) << text;
+  EXPECT_EQ(explanationToJson(*cpu)["metrics"][0]["calculation"]["unit"], "cores");
+
+  auto missing = explainCase("pods-metric-missing-pod");
+  ASSERT_TRUE(missing.ok());
+  text = explanationToText(*missing);
+  EXPECT_NE(text.find("missing web-c: no metric (assumed 0)"), std::string::npos) << text;
+}
+
+// A target whose Scale cannot be read stops the reconcile before the bounds: the HPA's own show.
+TEST(Explain, FailedGetScaleShowsTheHpasOwnBounds) {
+  auto e = explainCase("no-scale-target");
+  ASSERT_TRUE(e.ok());
+  nlohmann::json doc = explanationToJson(*e);
+  EXPECT_EQ(doc["minReplicas"], 1);  // absent in the HPA: the API server's default
+  EXPECT_EQ(doc["maxReplicas"], 10);
+  EXPECT_NE(explanationToText(*e).find("(min 1, max 10)"), std::string::npos) << explanationToText(*e);
 }
 
 struct Malformed {

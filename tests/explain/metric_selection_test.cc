@@ -75,7 +75,7 @@ TEST_P(ExternalSelector, ProposesFromTheSeriesTheApiReturns) {
   const auto& metric = doc["metrics"][0];
   EXPECT_FALSE(metric.contains("error")) << metric.dump(2);
   EXPECT_EQ(metric["proposal"], c.proposal) << metric.dump(2);
-  EXPECT_EQ(metric["calculation"]["usage"], c.usageMilli);
+  EXPECT_EQ(metric["calculation"]["usageMilli"], c.usageMilli);
   EXPECT_EQ(doc["metricReplicas"], c.proposal);
   for (const auto& condition : doc["status"]["conditions"]) {
     if (condition["type"] == "ScalingActive") {
@@ -152,7 +152,7 @@ TEST(ObjectMetricSelector, PicksTheSeriesOfTheSelector) {
   nlohmann::json api = explainText(objectSnapshot("        selector: {matchLabels: {path: api}}\n"));
   ASSERT_FALSE(api.is_null());
   EXPECT_EQ(api["metrics"][0]["proposal"], 5) << api["metrics"][0].dump(2);
-  EXPECT_EQ(api["metrics"][0]["calculation"]["usage"], 83334);  // per pod: 250 over 3 replicas
+  EXPECT_EQ(api["metrics"][0]["calculation"]["usageMilli"], 83334);  // per pod: 250 over 3 replicas
   EXPECT_EQ(api["metricReplicas"], 5);
 
   // path=static: 900 / 50 -> 18.
