@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/codec.h"
+#include "api/hpa_v1_conversion.h"
 #include "api/label_selector.h"
 #include "api/json_fields.h"
 #include "api/workload.h"
@@ -28,6 +29,17 @@ bool isWorkload(const std::string& apiVersion, const std::string& kind) {
 // The Scale the `/scale` subresource would return for a workload (the same projection the
 // daemon's workload caches answer with).
 Result<api::Workload> workloadOf(const json& object) { return api::decodeWorkload(object, stringValue(object, "kind")); }
+
+// What to run instead, for the server versions that serve each export: v2 from 1.23, v2beta2
+// from 1.12 to 1.25 (1.20 serves v2beta2 but not v2).
+Error unsupportedHpaVersion(const json& object, const std::string& apiVersion) {
+  std::string name = stringValue(member(object, "metadata"), "name");
+  if (name.empty()) name = "NAME";
+  return Error::format("HorizontalPodAutoscaler apiVersion {} is not supported; export the HPA as autoscaling/v2 or "
+                       "v2beta2: `kubectl get hpa.v2.autoscaling {} -o yaml` on Kubernetes 1.23 and later, "
+                       "`kubectl get hpa.v2beta2.autoscaling {} -o yaml` on 1.12 to 1.25",
+                       apiVersion.empty() ? "(none)" : apiVersion, name, name);
+}
 
 class Loader {
  public:
@@ -87,13 +99,17 @@ class Loader {
   Snapshot take() { return std::move(snapshot_); }
 
  private:
+  // autoscaling/v2 and v2beta2 as they are; autoscaling/v1 (what `kubectl get hpa` prints on
+  // servers up to 1.22) converted as the API server converts it.
   Status addHpa(const json& object, const Origin& origin, const std::string& apiVersion) {
-    if (apiVersion != "autoscaling/v2" && apiVersion != "autoscaling/v2beta2") {
-      return fail(origin, Error::format("apiVersion {} is not supported; export the HPA as autoscaling/v2 "
-                                        "(kubectl get hpa.v2.autoscaling) or autoscaling/v2beta2",
-                                        apiVersion));
+    Result<api::HorizontalPodAutoscaler> hpa = Error::of("");
+    if (apiVersion == "autoscaling/v2" || apiVersion == "autoscaling/v2beta2") {
+      hpa = api::decodeHorizontalPodAutoscaler(object);
+    } else if (apiVersion == "autoscaling/v1") {
+      hpa = api::decodeHorizontalPodAutoscalerV1(object);
+    } else {
+      return fail(origin, unsupportedHpaVersion(object, apiVersion));
     }
-    auto hpa = api::decodeHorizontalPodAutoscaler(object);
     if (!hpa.ok()) return fail(origin, hpa.error());
     snapshot_.hpas.emplace_back(std::move(*hpa), origin);
     return Status();

@@ -24,7 +24,19 @@ grep -q "from 4 to 8 replicas" "$tmp/out.txt" || fail "text output"
 "$bin" explain -f "$cases/no-scale-target.yaml" --now 2026-11-23T10:00:00Z -o json >/dev/null ||
   fail "FailedGetScale must exit 0"
 
+# What `kubectl get hpa web -o yaml` prints on a 1.20 server (autoscaling/v1) is read as the API
+# server converts it.
+"$bin" explain -f "$cases/autoscaling-v1-export.yaml" --now 2026-11-23T10:00:00Z -o text >"$tmp/v1.txt" ||
+  fail "an autoscaling/v1 HPA must be explained"
+grep -q "from 3 to 6 replicas (memory resource above target)" "$tmp/v1.txt" || fail "v1 decision: $(cat "$tmp/v1.txt")"
+grep -q "current 100Mi per pod" "$tmp/v1.txt" || fail "memory in its unit: $(cat "$tmp/v1.txt")"
+
 set +e
+# A version explain does not read: exit 2, and the export command that works.
+sed 's#^apiVersion: autoscaling/v1$#apiVersion: autoscaling/v2beta1#' "$cases/autoscaling-v1-export.yaml" >"$tmp/v2beta1.yaml"
+"$bin" explain -f "$tmp/v2beta1.yaml" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "an autoscaling/v2beta1 HPA must exit 2, got $rc"
+grep -q "kubectl get hpa.v2beta2.autoscaling web -o yaml" "$tmp/err" || fail "export hint: $(cat "$tmp/err")"
 printf 'apiVersion: v1\nkind: [Pod\n' >"$tmp/bad.yaml"
 "$bin" explain -f "$tmp/bad.yaml" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || fail "malformed YAML must exit 2, got $rc"

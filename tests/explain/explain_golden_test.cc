@@ -101,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive", "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
-        Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited", "ScheduledMaxReplicas"}),
+        Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited", "ScheduledMaxReplicas"},
+        Expected{"autoscaling-v1-export", "metrics", 3, 6, true, "ScalingLimited", "DesiredWithinRange"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (auto& c : n) {
@@ -199,6 +200,22 @@ TEST(Explain, TextShowsValuesInTheirUnitsAndSelectorsAsKubectlDoes) {
   EXPECT_NE(text.find("missing web-c: no metric (assumed 0)"), std::string::npos) << text;
 }
 
+// What `kubectl get hpa -o yaml` prints on a 1.20 server: the metric of the annotation first, then
+// the CPU target of targetCPUUtilizationPercentage, each in its unit.
+TEST(Explain, AutoscalingV1ExportDecidesAsTheServersV2Form) {
+  auto v1 = explainCase("autoscaling-v1-export");
+  ASSERT_TRUE(v1.ok());
+  std::string text = explanationToText(*v1);
+  EXPECT_NE(text.find("- memory resource: current 100Mi per pod -> 6 replicas"), std::string::npos) << text;
+  EXPECT_NE(text.find("- cpu resource utilization (percentage of request): current 40% of request, 40m per pod -> 2"),
+            std::string::npos) << text;
+  nlohmann::json doc = explanationToJson(*v1);
+  EXPECT_EQ(doc["metrics"][0]["calculation"]["unit"], "bytes");
+  EXPECT_EQ(doc["metrics"][0]["calculation"]["usageMilli"], 100LL * 1024 * 1024 * 1000);
+  EXPECT_EQ(doc["metrics"][1]["calculation"]["unit"], "cores");
+  EXPECT_EQ(doc["metrics"][1]["calculation"]["usageMilli"], 40);
+}
+
 // A target whose Scale cannot be read stops the reconcile before the bounds: the HPA's own show.
 TEST(Explain, FailedGetScaleShowsTheHpasOwnBounds) {
   auto e = explainCase("no-scale-target");
@@ -250,6 +267,19 @@ INSTANTIATE_TEST_SUITE_P(
                   "  metadata: {name: p}\n  timestamp: 2026-11-23T10:00:00Z\n  window: soon\n",
                   "items[0]"},
         Malformed{"unknown_kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: p}\n", "Banana"},
+        // A version explain does not read: the message gives the export that works, per server version.
+        Malformed{"hpa_v2beta1_export_hint",
+                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n"
+                  "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n",
+                  "`kubectl get hpa.v2beta2.autoscaling web -o yaml` on 1.12 to 1.25"},
+        Malformed{"hpa_v2_export_hint",
+                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n",
+                  "`kubectl get hpa.v2.autoscaling web -o yaml` on Kubernetes 1.23 and later"},
+        Malformed{"hpa_v1_annotation",
+                  "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  annotations:\n"
+                  "    autoscaling.alpha.kubernetes.io/metrics: '[{\"type\": \"Pods\", \"pods\": {\"targetAverageValue\": "
+                  "true}}]'\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n",
+                  "metadata.annotations[autoscaling.alpha.kubernetes.io/metrics][0].pods.targetAverageValue"},
         Malformed{"template_request",
                   "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n"
                   "      containers:\n      - {name: app, resources: {requests: {cpu: lots}}}\n",
