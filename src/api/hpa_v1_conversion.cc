@@ -20,6 +20,11 @@ constexpr const char* kCpu = "cpu";
 // read as zero when absent, as Go's zero value converts.
 Quantity orZero(const std::optional<Quantity>& q) { return q.value_or(Quantity()); }
 
+// v1 names a metric by metricName and its selector by `selectorKey` (selector or metricSelector).
+MetricIdentifier identifier(const JsonFields& f, const char* selectorKey) {
+  return {f.string("metricName").value_or(""), detail::readOptionalLabelSelector(f, selectorKey)};
+}
+
 // The target type follows from which v1 field is set, as the API server's conversion decides it.
 MetricTarget resourceTarget(const JsonFields& f) {
   auto utilization = f.int32("targetAverageUtilization");
@@ -35,15 +40,15 @@ MetricSpec readMetricSpec(const JsonFields& f) {
     auto averageValue = o.quantity("averageValue");
     m.object = ObjectMetricSource{
         readReference(o.object("target")),
-        MetricTarget{averageValue ? kAverageValueTarget : kValueTarget, orZero(o.quantity("targetValue")),
-                     averageValue, std::nullopt},
-        MetricIdentifier{o.string("metricName").value_or(""), detail::readOptionalLabelSelector(o, "selector")}};
+        MetricTarget{averageValue ? kAverageValueTarget : kValueTarget,
+                     orZero(o.quantity("targetValue")), averageValue, std::nullopt},
+        identifier(o, "selector")};
   }
   if (f.has("pods")) {
     auto p = f.object("pods");
-    m.pods = PodsMetricSource{
-        MetricIdentifier{p.string("metricName").value_or(""), detail::readOptionalLabelSelector(p, "selector")},
-        MetricTarget{kAverageValueTarget, std::nullopt, orZero(p.quantity("targetAverageValue")), std::nullopt}};
+    m.pods = PodsMetricSource{identifier(p, "selector"),
+                              MetricTarget{kAverageValueTarget, std::nullopt,
+                                           orZero(p.quantity("targetAverageValue")), std::nullopt}};
   }
   if (f.has("resource")) {
     auto r = f.object("resource");
@@ -51,22 +56,23 @@ MetricSpec readMetricSpec(const JsonFields& f) {
   }
   if (f.has("containerResource")) {
     auto c = f.object("containerResource");
-    m.containerResource = ContainerResourceMetricSource{c.string("name").value_or(""), resourceTarget(c),
-                                                        c.string("container").value_or("")};
+    m.containerResource = ContainerResourceMetricSource{
+        c.string("name").value_or(""), resourceTarget(c), c.string("container").value_or("")};
   }
   if (f.has("external")) {
     auto e = f.object("external");
     auto value = e.quantity("targetValue");
-    m.external = ExternalMetricSource{
-        MetricIdentifier{e.string("metricName").value_or(""), detail::readOptionalLabelSelector(e, "metricSelector")},
-        MetricTarget{value ? kValueTarget : kAverageValueTarget, value, e.quantity("targetAverageValue"),
-                     std::nullopt}};
+    m.external =
+        ExternalMetricSource{identifier(e, "metricSelector"),
+                             MetricTarget{value ? kValueTarget : kAverageValueTarget, value,
+                                          e.quantity("targetAverageValue"), std::nullopt}};
   }
   return m;
 }
 
 MetricValueStatus resourceCurrent(const JsonFields& f) {
-  return {std::nullopt, orZero(f.quantity("currentAverageValue")), f.int32("currentAverageUtilization")};
+  return {std::nullopt, orZero(f.quantity("currentAverageValue")),
+          f.int32("currentAverageUtilization")};
 }
 
 MetricStatus readMetricStatus(const JsonFields& f) {
@@ -74,15 +80,15 @@ MetricStatus readMetricStatus(const JsonFields& f) {
   m.type = f.string("type").value_or("");
   if (f.has("object")) {
     auto o = f.object("object");
-    m.object = ObjectMetricStatus{
-        MetricIdentifier{o.string("metricName").value_or(""), detail::readOptionalLabelSelector(o, "selector")},
-        MetricValueStatus{orZero(o.quantity("currentValue")), o.quantity("averageValue"), std::nullopt},
-        readReference(o.object("target"))};
+    m.object = ObjectMetricStatus{identifier(o, "selector"),
+                                  MetricValueStatus{orZero(o.quantity("currentValue")),
+                                                    o.quantity("averageValue"), std::nullopt},
+                                  readReference(o.object("target"))};
   }
   if (f.has("pods")) {
     auto p = f.object("pods");
     m.pods = PodsMetricStatus{
-        MetricIdentifier{p.string("metricName").value_or(""), detail::readOptionalLabelSelector(p, "selector")},
+        identifier(p, "selector"),
         MetricValueStatus{std::nullopt, orZero(p.quantity("currentAverageValue")), std::nullopt}};
   }
   if (f.has("resource")) {
@@ -91,14 +97,15 @@ MetricStatus readMetricStatus(const JsonFields& f) {
   }
   if (f.has("containerResource")) {
     auto c = f.object("containerResource");
-    m.containerResource = ContainerResourceMetricStatus{c.string("name").value_or(""), resourceCurrent(c),
-                                                        c.string("container").value_or("")};
+    m.containerResource = ContainerResourceMetricStatus{
+        c.string("name").value_or(""), resourceCurrent(c), c.string("container").value_or("")};
   }
   if (f.has("external")) {
     auto e = f.object("external");
-    m.external = ExternalMetricStatus{
-        MetricIdentifier{e.string("metricName").value_or(""), detail::readOptionalLabelSelector(e, "metricSelector")},
-        MetricValueStatus{orZero(e.quantity("currentValue")), e.quantity("currentAverageValue"), std::nullopt}};
+    m.external =
+        ExternalMetricStatus{identifier(e, "metricSelector"),
+                             MetricValueStatus{orZero(e.quantity("currentValue")),
+                                               e.quantity("currentAverageValue"), std::nullopt}};
   }
   return m;
 }
@@ -130,18 +137,20 @@ Status convertAnnotations(HorizontalPodAutoscaler& hpa) {
   hpa.spec.metrics = std::move(metrics);
 
   std::vector<MetricStatus> current;
-  auto statuses = forEachAnnotated(hpa.metadata, kV1CurrentMetricsAnnotation,
-                                   [&](const JsonFields& m) { current.push_back(readMetricStatus(m)); });
+  auto statuses =
+      forEachAnnotated(hpa.metadata, kV1CurrentMetricsAnnotation,
+                       [&](const JsonFields& m) { current.push_back(readMetricStatus(m)); });
   if (!statuses.ok()) return statuses.error();
   // The annotation has every entry, with more detail than currentCPUUtilizationPercentage.
   if (*statuses) hpa.status.currentMetrics = std::move(current);
 
-  auto conditions = forEachAnnotated(hpa.metadata, kV1ConditionsAnnotation, [&](const JsonFields& c) {
-    hpa.status.conditions.push_back(detail::readCondition(c));
-  });
+  auto conditions = forEachAnnotated(
+      hpa.metadata, kV1ConditionsAnnotation,
+      [&](const JsonFields& c) { hpa.status.conditions.push_back(detail::readCondition(c)); });
   if (!conditions.ok()) return conditions.error();
 
-  for (const char* key : {kV1MetricsAnnotation, kV1CurrentMetricsAnnotation, kV1ConditionsAnnotation}) {
+  for (const char* key :
+       {kV1MetricsAnnotation, kV1CurrentMetricsAnnotation, kV1ConditionsAnnotation}) {
     hpa.metadata.annotations.erase(key);
   }
   return Status();
@@ -155,7 +164,8 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
   if (auto cpu = f.int32("targetCPUUtilizationPercentage")) {
     MetricSpec m;
     m.type = kResourceMetric;
-    m.resource = ResourceMetricSource{kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}};
+    m.resource = ResourceMetricSource{
+        kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}};
     s.metrics.push_back(std::move(m));
   }
   return s;

@@ -12,7 +12,8 @@ namespace hpa::api {
 // status.conditions. Each holds a JSON array of v1's own metric shapes (targetAverageValue,
 // metricName, ...: the v2beta1 layout).
 inline constexpr const char* kV1MetricsAnnotation = "autoscaling.alpha.kubernetes.io/metrics";
-inline constexpr const char* kV1CurrentMetricsAnnotation = "autoscaling.alpha.kubernetes.io/current-metrics";
+inline constexpr const char* kV1CurrentMetricsAnnotation =
+    "autoscaling.alpha.kubernetes.io/current-metrics";
 inline constexpr const char* kV1ConditionsAnnotation = "autoscaling.alpha.kubernetes.io/conditions";
 
 // An autoscaling/v1 HorizontalPodAutoscaler (what `kubectl get hpa -o yaml` prints on servers up

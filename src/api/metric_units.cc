@@ -58,14 +58,16 @@ std::string bytes(bool negative, std::uint64_t magnitude) {
   }
   const double value = static_cast<double>(magnitude) / static_cast<double>(kMilli);
   if (value < static_cast<double>(kKibi)) return decimal(negative, magnitude);
-  // Not a whole multiple: the largest suffix below the value, two decimals at most (1.5Ki, 16.67Mi).
+  // Not a whole multiple: the largest suffix below the value, two decimals at most
+  // (1.5Ki, 16.67Mi).
   double scaled = value / static_cast<double>(kKibi);
   size_t suffix = 0;
   while (suffix + 1 < kBinarySuffixes.size() && scaled >= static_cast<double>(kKibi)) {
     scaled /= static_cast<double>(kKibi);
     ++suffix;
   }
-  return fmt::format("{}{}{}", sign, trimFraction(fmt::format("{:.2f}", scaled)), kBinarySuffixes[suffix]);
+  return fmt::format("{}{}{}", sign, trimFraction(fmt::format("{:.2f}", scaled)),
+                     kBinarySuffixes[suffix]);
 }
 
 }  // namespace
@@ -87,9 +89,12 @@ MetricUnit unitOf(const MetricSpec& metric) {
 
 const char* unitName(MetricUnit unit) {
   switch (unit) {
-    case MetricUnit::Cores: return "cores";
-    case MetricUnit::Bytes: return "bytes";
-    case MetricUnit::Number: return "number";
+    case MetricUnit::Cores:
+      return "cores";
+    case MetricUnit::Bytes:
+      return "bytes";
+    case MetricUnit::Number:
+      return "number";
   }
   return "number";
 }
@@ -98,9 +103,12 @@ std::string formatMilli(std::int64_t milli, MetricUnit unit) {
   const bool negative = milli < 0;
   const std::uint64_t magnitude = magnitudeOf(milli);
   switch (unit) {
-    case MetricUnit::Cores: return cores(negative, magnitude);
-    case MetricUnit::Bytes: return bytes(negative, magnitude);
-    case MetricUnit::Number: return decimal(negative, magnitude);
+    case MetricUnit::Cores:
+      return cores(negative, magnitude);
+    case MetricUnit::Bytes:
+      return bytes(negative, magnitude);
+    case MetricUnit::Number:
+      return decimal(negative, magnitude);
   }
   return decimal(negative, magnitude);
 }

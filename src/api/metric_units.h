@@ -14,9 +14,12 @@ namespace hpa::api {
 // people shows them as kubectl does instead. This is the one rule for that: explain's text uses
 // it, and every other report written for people should.
 enum class MetricUnit {
-  Cores,   // cpu: millicores below a whole core or with a fraction ("250m", "1500m"), else cores ("2")
-  Bytes,   // memory, storage, ephemeral-storage, hugepages-*: binary suffixes ("50Mi", "1.5Gi", "512")
-  Number,  // every other metric (pods, object, external, other resources): a plain decimal ("32", "0.5")
+  // cpu: millicores below a whole core or with a fraction ("250m", "1500m"), else cores ("2").
+  Cores,
+  // memory, storage, ephemeral-storage, hugepages-*: binary suffixes ("50Mi", "1.5Gi", "512").
+  Bytes,
+  // Every other metric (pods, object, external, other resources): a plain decimal ("32", "0.5").
+  Number,
 };
 
 // The unit of a resource by its name (a Resource or ContainerResource metric, a request).

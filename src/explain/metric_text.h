@@ -14,9 +14,9 @@ namespace hpa::explain {
 // upstream's) and speaks plainly in its own lines.
 
 // `text` with each External metric's selector, as upstream prints it, replaced by kubectl's
-// form: "external metric queue_depth(&LabelSelector{MatchLabels:map[string]string{queue: work,},...})"
-// becomes "external metric queue_depth{queue=work}", "...queue_depth(nil)" becomes
-// "...queue_depth". A selector that is not valid (the metric then fails) stays as it was.
+// form: "external metric queue_depth(&LabelSelector{MatchLabels:...})" becomes
+// "external metric queue_depth{queue=work}", "...queue_depth(nil)" becomes "...queue_depth". A
+// selector that is not valid (the metric then fails) stays as it was.
 std::string readableMetricText(std::string text, const std::vector<api::MetricSpec>& metrics);
 
 // The unit of the values of metrics[index]; a plain number when there is no such metric.

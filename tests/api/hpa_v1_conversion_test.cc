@@ -85,7 +85,8 @@ TEST(HpaV1Conversion, CpuTargetAloneAndItsCurrentUtilization) {
   EXPECT_EQ(hpa->spec.metrics[0].resource->name, "cpu");
   EXPECT_EQ(hpa->spec.metrics[0].resource->target.type, kUtilizationTarget);
   EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 60);
-  EXPECT_FALSE(hpa->spec.minReplicas.has_value());  // the controller's default (1) applies, as for v2
+  EXPECT_FALSE(
+      hpa->spec.minReplicas.has_value());  // the controller's default (1) applies, as for v2
   ASSERT_EQ(hpa->status.currentMetrics.size(), 1u);
   ASSERT_TRUE(hpa->status.currentMetrics[0].resource);
   EXPECT_EQ(hpa->status.currentMetrics[0].resource->current.averageUtilization, 90);
@@ -110,9 +111,10 @@ TEST(HpaV1Conversion, TargetTypesFollowTheFieldsSet) {
     {"type":"Resource","resource":{"name":"cpu","targetAverageUtilization":40}},
     {"type":"ContainerResource","containerResource":{"name":"memory","container":"app","targetAverageValue":"1Gi"}},
     {"type":"Pods","pods":{"metricName":"p"}}])";
-  json object = {{"apiVersion", "autoscaling/v1"},
-                 {"metadata", {{"name", "w"}, {"annotations", {{kV1MetricsAnnotation, annotation}}}}},
-                 {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
+  json object = {
+      {"apiVersion", "autoscaling/v1"},
+      {"metadata", {{"name", "w"}, {"annotations", {{kV1MetricsAnnotation, annotation}}}}},
+      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
   auto hpa = decodeHorizontalPodAutoscalerV1(object);
   ASSERT_TRUE(hpa.ok()) << hpa.error().message;
   const auto& m = hpa->spec.metrics;
@@ -145,9 +147,10 @@ class V1BadAnnotations : public ::testing::TestWithParam<BadAnnotation> {};
 
 TEST_P(V1BadAnnotations, NameTheAnnotationAndTheField) {
   const auto& c = GetParam();
-  json object = {{"apiVersion", "autoscaling/v1"},
-                 {"metadata", {{"name", "w"}, {"annotations", {{c.annotation, c.value}}}}},
-                 {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
+  json object = {
+      {"apiVersion", "autoscaling/v1"},
+      {"metadata", {{"name", "w"}, {"annotations", {{c.annotation, c.value}}}}},
+      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
   auto hpa = decodeHorizontalPodAutoscalerV1(object);
   ASSERT_FALSE(hpa.ok());
   EXPECT_NE(hpa.error().message.find(c.messagePart), std::string::npos) << hpa.error().message;
@@ -158,21 +161,27 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadAnnotation{"not_json", kV1MetricsAnnotation, "[{",
                       "metadata.annotations[autoscaling.alpha.kubernetes.io/metrics]: not JSON"},
-        BadAnnotation{"not_an_array", kV1ConditionsAnnotation, "{}",
-                      "metadata.annotations[autoscaling.alpha.kubernetes.io/conditions]: expected an array"},
+        BadAnnotation{
+            "not_an_array", kV1ConditionsAnnotation, "{}",
+            "metadata.annotations[autoscaling.alpha.kubernetes.io/conditions]: expected an array"},
         BadAnnotation{"bad_quantity", kV1MetricsAnnotation,
                       R"([{"type":"Pods","pods":{"metricName":"p","targetAverageValue":"12Q"}}])",
-                      "metadata.annotations[autoscaling.alpha.kubernetes.io/metrics][0].pods.targetAverageValue"},
-        BadAnnotation{"bad_utilization", kV1CurrentMetricsAnnotation,
-                      R"([{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":"high"}}])",
-                      "[autoscaling.alpha.kubernetes.io/current-metrics][0].resource.currentAverageUtilization"}),
+                      "metadata.annotations[autoscaling.alpha.kubernetes.io/"
+                      "metrics][0].pods.targetAverageValue"},
+        BadAnnotation{
+            "bad_utilization", kV1CurrentMetricsAnnotation,
+            R"([{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":"high"}}])",
+            "[autoscaling.alpha.kubernetes.io/"
+            "current-metrics][0].resource.currentAverageUtilization"}),
     [](const auto& info) { return std::string(info.param.label); });
 
 // Anyone can write an annotation: one nested beyond what the decoders recurse through is refused.
 TEST(HpaV1Conversion, DeeplyNestedAnnotationIsRefused) {
-  json object = {{"apiVersion", "autoscaling/v1"},
-                 {"metadata", {{"name", "w"}, {"annotations", {{kV1MetricsAnnotation, std::string(100000, '[')}}}}},
-                 {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
+  json object = {
+      {"apiVersion", "autoscaling/v1"},
+      {"metadata",
+       {{"name", "w"}, {"annotations", {{kV1MetricsAnnotation, std::string(100000, '[')}}}}},
+      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
   auto hpa = decodeHorizontalPodAutoscalerV1(object);
   ASSERT_FALSE(hpa.ok());
   EXPECT_NE(hpa.error().message.find("not JSON"), std::string::npos) << hpa.error().message;

@@ -16,7 +16,8 @@ TEST(MetricUnits, CpuShowsMillicoresOrWholeCoresAsKubectlDoes) {
 }
 
 TEST(MetricUnits, BytesShowBinarySuffixes) {
-  EXPECT_EQ(formatMilli(52428800000, MetricUnit::Bytes), "50Mi");  // 50Mi, as the calculator counts it
+  // 50Mi as the calculator counts it.
+  EXPECT_EQ(formatMilli(52428800000, MetricUnit::Bytes), "50Mi");
   EXPECT_EQ(formatMilli(1024000, MetricUnit::Bytes), "1Ki");
   EXPECT_EQ(formatMilli(1073741824000, MetricUnit::Bytes), "1Gi");
   EXPECT_EQ(formatMilli(3LL * 1024 * 1024 * 1024 * 1024 * 1000, MetricUnit::Bytes), "3Ti");
@@ -38,7 +39,8 @@ TEST(MetricUnits, OtherMetricsArePlainNumbers) {
   EXPECT_EQ(formatMilli(1050, MetricUnit::Number), "1.05");
   EXPECT_EQ(formatMilli(0, MetricUnit::Number), "0");
   EXPECT_EQ(formatMilli(-1500, MetricUnit::Number), "-1.5");
-  EXPECT_EQ(formatMilli(std::numeric_limits<std::int64_t>::min(), MetricUnit::Number), "-9223372036854775.808");
+  EXPECT_EQ(formatMilli(std::numeric_limits<std::int64_t>::min(), MetricUnit::Number),
+            "-9223372036854775.808");
 }
 
 TEST(MetricUnits, QuantitiesInTheirMetricsUnit) {
