@@ -20,6 +20,7 @@ LabelSelector readLabelSelector(const JsonFields& f);
 // HPA parts whose wire shape autoscaling/v1 (and its annotations) shares with v2.
 CrossVersionObjectReference readReference(const JsonFields& f);
 HorizontalPodAutoscalerCondition readCondition(const JsonFields& f);
+HorizontalPodAutoscalerBehavior readBehavior(const JsonFields& f);
 // status: observedGeneration, lastScaleTime, currentReplicas, desiredReplicas.
 HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f);
 std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key);

@@ -130,13 +130,7 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
   s.minReplicas = f.int32("minReplicas");
   s.maxReplicas = f.int32("maxReplicas").value_or(0);
   f.forEach("metrics", [&](const JsonFields& m, size_t) { s.metrics.push_back(readMetricSpec(m)); });
-  if (f.has("behavior")) {
-    auto b = f.object("behavior");
-    HorizontalPodAutoscalerBehavior behavior;
-    if (b.has("scaleUp")) behavior.scaleUp = readRules(b.object("scaleUp"));
-    if (b.has("scaleDown")) behavior.scaleDown = readRules(b.object("scaleDown"));
-    s.behavior = std::move(behavior);
-  }
+  if (f.has("behavior")) s.behavior = detail::readBehavior(f.object("behavior"));
   s.syncPeriodSeconds = f.int32("syncPeriodSeconds");
   return s;
 }
@@ -194,6 +188,13 @@ namespace detail {
 
 CrossVersionObjectReference readReference(const JsonFields& f) {
   return {f.string("kind").value_or(""), f.string("name").value_or(""), f.string("apiVersion").value_or("")};
+}
+
+HorizontalPodAutoscalerBehavior readBehavior(const JsonFields& b) {
+  HorizontalPodAutoscalerBehavior behavior;
+  if (b.has("scaleUp")) behavior.scaleUp = readRules(b.object("scaleUp"));
+  if (b.has("scaleDown")) behavior.scaleDown = readRules(b.object("scaleDown"));
+  return behavior;
 }
 
 HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f) {

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
+#include <string_view>
+#include <utility>
 
 #include "api/codec_internal.h"
 #include "api/defaults.h"
@@ -110,6 +114,81 @@ MetricStatus readMetricStatus(const JsonFields& f) {
   return m;
 }
 
+// A field as Go's encoding/json finds it for a struct field without a json tag: its exact name,
+// else the first key equal to it ignoring case.
+const json* goField(const json& object, std::string_view name) {
+  if (!object.is_object()) return nullptr;
+  if (auto it = object.find(name); it != object.end()) return &*it;
+  auto sameIgnoringCase = [name](const std::string& key) {
+    return key.size() == name.size() &&
+           std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) ==
+                    std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (sameIgnoringCase(it.key())) return &*it;
+  }
+  return nullptr;
+}
+
+// The fields `from` names in Go, copied into `to` under their v2 wire names.
+void renameGoFields(const json& from, json& to,
+                    std::initializer_list<std::pair<const char*, const char*>> names) {
+  for (const auto& [go, v2] : names) {
+    if (const json* v = goField(from, go)) to[v2] = *v;
+  }
+}
+
+// One direction's rules of the behavior annotation (Go field names) in the v2 wire names.
+json v2Rules(const json& rules) {
+  if (!rules.is_object()) return rules;  // not an object: the v2 reader refuses it
+  json out = json::object();
+  renameGoFields(rules, out,
+                 {{"StabilizationWindowSeconds", "stabilizationWindowSeconds"},
+                  {"SelectPolicy", "selectPolicy"},
+                  {"Tolerance", "tolerance"}});
+  const json* policies = goField(rules, "Policies");
+  if (policies == nullptr) return out;
+  if (!policies->is_array()) {
+    out["policies"] = *policies;
+    return out;
+  }
+  json list = json::array();
+  for (const auto& p : *policies) {
+    json policy = p.is_object() ? json::object() : p;
+    if (p.is_object()) {
+      renameGoFields(p, policy,
+                     {{"Type", "type"}, {"Value", "value"}, {"PeriodSeconds", "periodSeconds"}});
+    }
+    list.push_back(std::move(policy));
+  }
+  out["policies"] = std::move(list);
+  return out;
+}
+
+// spec.behavior from its annotation, which holds the API server's internal type as Go marshals
+// it: no json tags, so Go's field names ("ScaleDown", "StabilizationWindowSeconds"), matched
+// ignoring case. As the API server does, an annotation that does not decode, or decodes to no
+// rules at all, gives no behavior.
+std::optional<HorizontalPodAutoscalerBehavior> behaviorFromAnnotation(const ObjectMeta& meta) {
+  auto it = meta.annotations.find(kV1BehaviorAnnotation);
+  if (it == meta.annotations.end()) return std::nullopt;
+  const json go = parseUntrustedJson(it->second);
+  if (!go.is_object()) return std::nullopt;
+  json v2 = json::object();
+  for (auto [goName, v2Name] :
+       {std::pair{"ScaleUp", "scaleUp"}, std::pair{"ScaleDown", "scaleDown"}}) {
+    if (const json* rules = goField(go, goName); rules && !rules->is_null())
+      v2[v2Name] = v2Rules(*rules);
+  }
+  if (v2.empty()) return std::nullopt;
+  auto f = JsonFields::root(v2);
+  auto behavior = detail::readBehavior(f);
+  if (f.failed()) return std::nullopt;
+  return behavior;
+}
+
 // One annotation's JSON array, item by item; errors name the annotation and the item's field.
 // Returns whether the annotation was present.
 Result<bool> forEachAnnotated(const ObjectMeta& meta, const char* annotation,
@@ -144,13 +223,17 @@ Status convertAnnotations(HorizontalPodAutoscaler& hpa) {
   // The annotation has every entry, with more detail than currentCPUUtilizationPercentage.
   if (*statuses) hpa.status.currentMetrics = std::move(current);
 
+  hpa.spec.behavior = behaviorFromAnnotation(hpa.metadata);
+
   auto conditions = forEachAnnotated(
       hpa.metadata, kV1ConditionsAnnotation,
       [&](const JsonFields& c) { hpa.status.conditions.push_back(detail::readCondition(c)); });
   if (!conditions.ok()) return conditions.error();
 
+  // Every annotation the API server uses to carry fields across versions goes, as it drops them.
   for (const char* key :
-       {kV1MetricsAnnotation, kV1CurrentMetricsAnnotation, kV1ConditionsAnnotation}) {
+       {kV1MetricsAnnotation, kV1CurrentMetricsAnnotation, kV1ConditionsAnnotation,
+        kV1BehaviorAnnotation, kScaleUpToleranceAnnotation, kScaleDownToleranceAnnotation}) {
     hpa.metadata.annotations.erase(key);
   }
   return Status();

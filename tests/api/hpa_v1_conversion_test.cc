@@ -134,6 +134,40 @@ TEST(HpaV1Conversion, TargetTypesFollowTheFieldsSet) {
   EXPECT_EQ(m[4].pods->target.averageValue, Quantity());
 }
 
+json withBehaviorAnnotation(const std::string& behavior) {
+  return {
+      {"apiVersion", "autoscaling/v1"},
+      {"metadata", {{"name", "w"}, {"annotations", {{kV1BehaviorAnnotation, behavior}}}}},
+      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "w"}}}, {"maxReplicas", 3}}}};
+}
+
+// The annotation holds Go's field names; encoding/json also matches them ignoring case.
+TEST(HpaV1Conversion, BehaviorAnnotationKeysMatchIgnoringCase) {
+  auto hpa = decodeHorizontalPodAutoscalerV1(withBehaviorAnnotation(
+      R"({"scaleDown": {"stabilizationWindowSeconds": 30, "POLICIES": [{"type": "Pods", "value": 2, "periodSeconds": 60}]}})"));
+  ASSERT_TRUE(hpa.ok()) << hpa.error().message;
+  ASSERT_TRUE(hpa->spec.behavior && hpa->spec.behavior->scaleDown);
+  EXPECT_EQ(hpa->spec.behavior->scaleDown->stabilizationWindowSeconds, 30);
+  ASSERT_TRUE(hpa->spec.behavior->scaleDown->policies);
+  EXPECT_EQ(hpa->spec.behavior->scaleDown->policies->at(0),
+            (HPAScalingPolicy{kPodsScalingPolicy, 2, 60}));
+  // The other direction gets the API defaults, as a behavior with one direction does in v2.
+  ASSERT_TRUE(hpa->spec.behavior->scaleUp);
+  EXPECT_EQ(hpa->spec.behavior->scaleUp->stabilizationWindowSeconds, 0);
+}
+
+// As the API server: a behavior annotation that does not decode, or says nothing, is no behavior.
+TEST(HpaV1Conversion, UnusableBehaviorAnnotationIsNoBehavior) {
+  for (const char* behavior : {"not json", R"({"ScaleDown": {"StabilizationWindowSeconds": "60"}})",
+                               R"({"ScaleUp": {"Policies": {}}})", "{}", "[]",
+                               R"({"ScaleUp": null, "ScaleDown": null})"}) {
+    auto hpa = decodeHorizontalPodAutoscalerV1(withBehaviorAnnotation(behavior));
+    ASSERT_TRUE(hpa.ok()) << behavior << ": " << hpa.error().message;
+    EXPECT_FALSE(hpa->spec.behavior.has_value()) << behavior;
+    EXPECT_FALSE(hpa->metadata.annotations.contains(kV1BehaviorAnnotation)) << behavior;
+  }
+}
+
 struct BadAnnotation {
   const char* label;
   const char* annotation;

@@ -28,7 +28,7 @@ grep -q "from 4 to 8 replicas" "$tmp/out.txt" || fail "text output"
 # server converts it.
 "$bin" explain -f "$cases/autoscaling-v1-export.yaml" --now 2026-11-23T10:00:00Z -o text >"$tmp/v1.txt" ||
   fail "an autoscaling/v1 HPA must be explained"
-grep -q "from 3 to 6 replicas (memory resource above target)" "$tmp/v1.txt" || fail "v1 decision: $(cat "$tmp/v1.txt")"
+grep -q "from 3 to 4 replicas (memory resource above target)" "$tmp/v1.txt" || fail "v1 decision: $(cat "$tmp/v1.txt")"
 grep -q "current 100Mi per pod" "$tmp/v1.txt" || fail "memory in its unit: $(cat "$tmp/v1.txt")"
 
 set +e

@@ -102,7 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive", "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited", "ScheduledMaxReplicas"},
-        Expected{"autoscaling-v1-export", "metrics", 3, 6, true, "ScalingLimited", "DesiredWithinRange"}),
+        Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (auto& c : n) {
@@ -201,7 +201,8 @@ TEST(Explain, TextShowsValuesInTheirUnitsAndSelectorsAsKubectlDoes) {
 }
 
 // What `kubectl get hpa -o yaml` prints on a 1.20 server: the metric of the annotation first, then
-// the CPU target of targetCPUUtilizationPercentage, each in its unit.
+// the CPU target of targetCPUUtilizationPercentage, each in its unit; the behavior of its
+// annotation limits the scale-up.
 TEST(Explain, AutoscalingV1ExportDecidesAsTheServersV2Form) {
   auto v1 = explainCase("autoscaling-v1-export");
   ASSERT_TRUE(v1.ok());
@@ -214,6 +215,8 @@ TEST(Explain, AutoscalingV1ExportDecidesAsTheServersV2Form) {
   EXPECT_EQ(doc["metrics"][0]["calculation"]["usageMilli"], 100LL * 1024 * 1024 * 1000);
   EXPECT_EQ(doc["metrics"][1]["calculation"]["unit"], "cores");
   EXPECT_EQ(doc["metrics"][1]["calculation"]["usageMilli"], 40);
+  EXPECT_EQ(doc["normalization"]["proposed"], 6);
+  EXPECT_EQ(doc["normalization"]["scaleUpLimit"], 4);
 }
 
 // A target whose Scale cannot be read stops the reconcile before the bounds: the HPA's own show.
