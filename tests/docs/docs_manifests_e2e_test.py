@@ -6,9 +6,10 @@
   first line is `# DIR/FILE` are written to DIR/FILE beside a checkout named hpa-controller, and
   each DIR is rendered (before a later block replaces its kustomization.yaml, and at the end).
 - Everything rendered, deploy/examples/demo.yaml, deploy/explain-rbac.yaml and every manifest of
-  the docs (a YAML block whose documents all have apiVersion, kind and metadata.name) is accepted
-  by `kubectl apply --dry-run=server`. Not served by a 1.20 apiserver, and so only rendered:
-  policy/v1 (from 1.21) and the Prometheus Operator's ServiceMonitor (a CRD).
+  the docs (a YAML block whose documents all have apiVersion, kind and metadata.name, and that
+  elides nothing with `...`) is accepted by `kubectl apply --dry-run=server`. Not served by a 1.20
+  apiserver, and so only rendered: policy/v1 and autoscaling/v2 (from 1.21 and 1.23) and the
+  Prometheus Operator's ServiceMonitor (a CRD).
 - The shadow and the install that scales share no object, and the shadow's RBAC writes nothing
   but its Lease.
 Usage (HPA_E2E_DIR: the cluster, from the fixture): docs_manifests_e2e_test.py
@@ -26,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from markdown_code import ROOT, doc_files, parse  # noqa: E402
 
 NOT_SERVED = {"policy/v1": "PodDisruptionBudget of Kubernetes 1.21 and later",
+              "autoscaling/v2": "HorizontalPodAutoscaler of Kubernetes 1.23 and later",
               "monitoring.coreos.com/v1": "the Prometheus Operator's CRD"}
 READ_VERBS = {"get", "list", "watch"}
 
@@ -87,9 +89,10 @@ def doc_examples(kubectl, work):
     """Renders the docs' kustomizations and dry-runs their manifests."""
     os.symlink(ROOT, os.path.join(work, "hpa-controller"))
     for doc in doc_files():
-        written = set()
+        written = {}  # directory -> where its kustomization.yaml was shown
 
-        def render(directory, where):
+        def render(directory):
+            where = written[directory]
             kubectl.dry_run(kubectl.render(os.path.join(work, directory), where), f"{where} (kustomization {directory}/)")
 
         for block in parse(doc)[0]:
@@ -100,21 +103,21 @@ def doc_examples(kubectl, work):
             if named:
                 directory, name = named.groups()
                 if name == "kustomization.yaml" and directory in written:
-                    render(directory, block.where())
+                    render(directory)
                 os.makedirs(os.path.join(work, directory), exist_ok=True)
                 with open(os.path.join(work, directory, name), "w", encoding="utf-8") as f:
                     f.write(block.text + "\n")
                 if name == "kustomization.yaml":
-                    written.add(directory)
+                    written[directory] = block.where()
                 continue
             try:
                 docs = [d for d in yaml.safe_load_all(block.text) if d is not None]
             except yaml.YAMLError:
                 continue  # not YAML to apply (a fragment with an elision)
-            if is_manifest(docs):
+            if is_manifest(docs) and not re.search(r":\s*\.\.\.\s*$", block.text, re.M):
                 kubectl.dry_run(docs, block.where())
         for directory in sorted(written):
-            render(directory, f"{doc} (end)")
+            render(directory)
         for directory in written:
             shutil.rmtree(os.path.join(work, directory))
 
