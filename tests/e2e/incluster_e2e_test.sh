@@ -43,8 +43,8 @@ ARCHIVE=${HPA_IMAGE_ARCHIVE:-$ARCHIVE}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HACK=$ROOT/hack
 STARTED=$SECONDS
-SYNC_PERIOD=15  # deploy/base/deployment.yaml's --horizontal-pod-autoscaler-sync-period
-# deploy/Dockerfile's and deploy/base/deployment.yaml's allocator settings.
+SYNC_PERIOD=15  # deploy/controller/deployment.yaml's --horizontal-pod-autoscaler-sync-period
+# deploy/Dockerfile's and deploy/controller/deployment.yaml's allocator settings.
 TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576:glibc.malloc.tcache_count=0
 GATEWAY=10.244.0.1
 CNS=hpa-controller
