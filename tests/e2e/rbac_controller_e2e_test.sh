@@ -38,33 +38,11 @@ keep = {"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Rol
 docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] in keep]
 yaml.safe_dump_all(docs, open(sys.argv[2], "w"))' "$WORK/rendered.yaml" "$WORK/rbac.yaml"
 "${K[@]}" apply -f "$WORK/rbac.yaml" >/dev/null
-has_token() { "${K[@]}" get sa "$SA" -n "$SA_NS" -o jsonpath='{.secrets[0].name}' | grep -q .; }
-wait_for 60 "token of $USER_NAME issued" has_token
-SECRET=$("${K[@]}" get sa "$SA" -n "$SA_NS" -o jsonpath='{.secrets[0].name}')
-TOKEN=$("${K[@]}" get secret "$SECRET" -n "$SA_NS" -o jsonpath='{.data.token}' | base64 -d)
-cat >"$WORK/sa.kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-current-context: sa
-clusters: [{name: local, cluster: {server: "$APISERVER_URL", certificate-authority: "$CA_CERT"}}]
-users: [{name: sa, user: {token: "$TOKEN"}}]
-contexts: [{name: sa, context: {cluster: local, user: sa, namespace: "$NS"}}]
-KC
+sa_kubeconfig "$SA_NS" "$SA" "$WORK/sa.kubeconfig"
 
 # --- one HPA per built-in kind and metric type, and one whose target is missing
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/controller_objects.yaml" | "${K[@]}" apply -f - >/dev/null
-cat >"$WORK/scenario.yaml" <<YAML
-workloads:
-- {name: web, namespace: $NS, selector: app=web, cpu: 600m}
-- {name: db, namespace: $NS, selector: app=db, cpu: 0}
-- {name: cache, namespace: $NS, selector: app=cache, cpu: 0}
-podMetrics:
-- {workload: db, metric: sessions, total: "60"}
-objectMetrics:
-- {namespace: $NS, resource: services, name: cache, metric: hits, value: "30"}
-externalMetrics:
-- {namespace: $NS, metric: queue_depth, labels: {queue: jobs}, value: "90"}
-YAML
+sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/scenario.yaml" >"$WORK/scenario.yaml"
 start_sim "$WORK/scenario.yaml"
 wait_for 90 "metrics APIs Available" hpa_metrics_apis_available
 

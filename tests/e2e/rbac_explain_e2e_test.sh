@@ -26,18 +26,7 @@ AUDIT_LOG=$HPA_E2E_DIR/logs/audit.log  # the e2e_cluster fixture's (tests/e2e/rb
 
 # --- the role, and a kubeconfig of its ServiceAccount's token
 "${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
-has_token() { "${K[@]}" get sa hpa-explain -n hpa-controller -o jsonpath='{.secrets[0].name}' | grep -q .; }
-wait_for 60 "token of $USER_NAME issued" has_token
-SECRET=$("${K[@]}" get sa hpa-explain -n hpa-controller -o jsonpath='{.secrets[0].name}')
-TOKEN=$("${K[@]}" get secret "$SECRET" -n hpa-controller -o jsonpath='{.data.token}' | base64 -d)
-cat >"$WORK/sa.kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-current-context: sa
-clusters: [{name: local, cluster: {server: "$APISERVER_URL", certificate-authority: "$CA_CERT"}}]
-users: [{name: sa, user: {token: "$TOKEN"}}]
-contexts: [{name: sa, context: {cluster: local, user: sa, namespace: "$NS"}}]
-KC
+sa_kubeconfig hpa-controller hpa-explain "$WORK/sa.kubeconfig"
 
 # --- the controller test's workloads, each HPA selecting its pods by owner
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/controller_objects.yaml" | "${K[@]}" apply -f - >/dev/null
@@ -67,18 +56,7 @@ YAML
 for h in web db cache queue; do
   "${K[@]}" annotate hpa "$h" -n "$NS" hpa-controller.io/pod-selection=OwnerReferences >/dev/null
 done
-cat >"$WORK/scenario.yaml" <<YAML
-workloads:
-- {name: web, namespace: $NS, selector: app=web, cpu: 160m}
-- {name: db, namespace: $NS, selector: app=db, cpu: 0}
-- {name: cache, namespace: $NS, selector: app=cache, cpu: 0}
-podMetrics:
-- {workload: db, metric: sessions, total: "60"}
-objectMetrics:
-- {namespace: $NS, resource: services, name: cache, metric: hits, value: "30"}
-externalMetrics:
-- {namespace: $NS, metric: queue_depth, labels: {queue: jobs}, value: "90"}
-YAML
+sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/scenario.yaml" >"$WORK/scenario.yaml"
 start_sim "$WORK/scenario.yaml"
 wait_for 90 "metrics APIs Available" hpa_metrics_apis_available
 wait_for 60 "PodMetrics of web's pods and of the others its selector matches served" \
