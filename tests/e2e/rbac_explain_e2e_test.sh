@@ -78,7 +78,10 @@ explained() {
     for h in web db cache queue; do active "$WORK/explain.json" "$h" || return 1; done
 }
 # A pod Ready for less than a metrics window is not counted yet; explain says so until it is.
-wait_for 90 "explain --all: every HPA's metric read (ScalingActive True)" explained
+for _ in $(seq 90); do explained && break; sleep 1; done
+explained || fail "explain --all: not every HPA's metric was read: $(jq -c '.[] | {hpa, active: [.status.conditions[]? |
+  select(.type == "ScalingActive") | .message]}' "$WORK/explain.json" 2>/dev/null) $(cat "$WORK/explain.err")"
+pass "explain --all: every HPA's metric read (ScalingActive True)"
 PATH="$(dirname "$CONTROLLER"):$PATH"
 export PATH
 "$KUBECTL" hpa explain web --kubeconfig "$WORK/sa.kubeconfig" -o json >"$WORK/plugin.json" 2>"$WORK/plugin.err" ||

@@ -38,7 +38,7 @@ e2e_cleanup() {
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ $code -ne 0 ]; then
-    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
+    for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "== $f"; tail -25 "$f"; }; done
   fi
   "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
   rm -rf "$WORK"
