@@ -6,7 +6,7 @@
 #                  [--save FILE]
 #
 #   --image   the tag to give the image (default hpa-controller:<project version>, the name
-#             deploy/base/deployment.yaml refers to)
+#             deploy/controller/deployment.yaml refers to)
 #   --engine  podman (installed from Debian where neither is present) or docker; default: the
 #             first one installed, podman first
 #   --base    where the Dockerfile's bases (debian:bookworm, debian:bookworm-slim) come from when
