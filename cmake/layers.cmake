@@ -1,6 +1,26 @@
+# The project's libraries and the check that keeps their dependencies pointing down.
+#
+# hpa_add_library(<folder> DEPS <libs...>): library hpa_<folder> (a folder below src/, "/" in its
+# name becoming "_") from every .cc file in that folder. A folder without one fails the configure.
+#
 # hpa_check_layers(LAYERS <layer>... FORBID <libraries> <targets> [FORBID ...]): fails the
 # configure step when a project library links (directly or through others) a library of its own
-# layer or of a layer above it, or reaches a target a FORBID rule keeps it from.
+# layer or of a layer above it, reaches a target a FORBID rule keeps it from, or includes a header
+# of a project library it does not link: an include points down exactly as a link does.
+
+function(hpa_add_library folder)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  string(REPLACE "/" "_" name ${folder})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  if(NOT sources)
+    message(FATAL_ERROR "src/${folder}: no .cc file for library hpa_${name}")
+  endif()
+  add_library(hpa_${name} ${sources})
+  target_include_directories(hpa_${name} PUBLIC ${HPA_SOURCE_ROOT})
+  target_link_libraries(hpa_${name} PUBLIC ${ARG_DEPS})
+  set_property(GLOBAL APPEND PROPERTY HPA_LIBRARIES hpa_${name})
+  set_property(GLOBAL PROPERTY HPA_LIBRARY_FOLDER_hpa_${name} ${folder})
+endfunction()
 
 # The transitive link closure of `target` (project libraries and imported targets alike).
 function(hpa_link_closure target out)
@@ -97,8 +117,40 @@ function(hpa_check_layers)
       endif()
     endforeach()
   endforeach()
+  hpa_check_includes(errors)
   if(errors)
     string(REPLACE ";" "\n  " text "${errors}")
     message(FATAL_ERROR "Library layering violated:\n  ${text}")
   endif()
+endfunction()
+
+# Appends to `errors_var` every #include "<folder>/..." of a project library's files that names a
+# header of another project library outside its link closure.
+function(hpa_check_includes errors_var)
+  set(errors ${${errors_var}})
+  get_property(libraries GLOBAL PROPERTY HPA_LIBRARIES)
+  foreach(lib ${libraries})
+    get_property(folder GLOBAL PROPERTY HPA_LIBRARY_FOLDER_${lib})
+    set(library_of_${folder} ${lib})
+  endforeach()
+  foreach(lib ${libraries})
+    get_property(folder GLOBAL PROPERTY HPA_LIBRARY_FOLDER_${lib})
+    hpa_link_closure(${lib} closure)
+    file(GLOB files ${HPA_SOURCE_ROOT}/${folder}/*.cc ${HPA_SOURCE_ROOT}/${folder}/*.h)
+    foreach(file ${files})
+      file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]+/[^\"/]+\"")
+      foreach(line ${lines})
+        string(REGEX REPLACE "^[^\"]*\"([^\"]+)/[^\"/]+\".*$" "\\1" included_folder "${line}")
+        if(NOT DEFINED library_of_${included_folder})
+          continue()
+        endif()
+        set(target ${library_of_${included_folder}})
+        if(NOT target STREQUAL lib AND NOT target IN_LIST closure)
+          file(RELATIVE_PATH where ${HPA_SOURCE_ROOT} ${file})
+          list(APPEND errors "${where} includes a header of ${target}, which ${lib} does not link")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(${errors_var} ${errors} PARENT_SCOPE)
 endfunction()

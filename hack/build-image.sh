@@ -6,7 +6,7 @@
 #                  [--save FILE]
 #
 #   --image   the tag to give the image (default hpa-controller:<project version>, the name
-#             deploy/base/deployment.yaml refers to)
+#             deploy/controller/deployment.yaml refers to)
 #   --engine  podman (installed from Debian when missing) or docker (its engine must answer
 #             `docker info`); default: podman when installed, else docker when its engine
 #             answers, else podman

@@ -1,6 +1,7 @@
 #include "common/log.h"
 
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 
 namespace hpa {
 
@@ -18,6 +19,20 @@ Logger Logger::stderrLogger(std::string component, int verbosity) {
 }
 
 Logger Logger::discard() { return Logger("", -1, nullptr); }
+
+void Logger::emit(Severity severity, const std::string& line) const {
+  switch (severity) {
+    case Severity::Info:
+      sink_->log(spdlog::level::info, line);
+      return;
+    case Severity::Warning:
+      sink_->log(spdlog::level::warn, line);
+      return;
+    case Severity::Error:
+      sink_->log(spdlog::level::err, line);
+      return;
+  }
+}
 
 void Logger::appendValue(std::string& line, const std::string& value) {
   bool plain = !value.empty() && value.find_first_of(" \"=\n\t") == std::string::npos;

@@ -1,11 +1,16 @@
 #pragma once
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <memory>
 #include <string>
 #include <string_view>
+
+// spdlog stays out of this header: it is included by most of the tree, and spdlog's headers cost
+// several seconds of compilation per file that includes them.
+namespace spdlog {
+class logger;
+}
 
 namespace hpa {
 
@@ -27,31 +32,34 @@ class Logger {
 
   template <typename... KV>
   void info(std::string_view msg, const KV&... kv) const {
-    write(spdlog::level::info, msg, kv...);
+    write(Severity::Info, msg, kv...);
   }
   template <typename... KV>
   void warn(std::string_view msg, const KV&... kv) const {
-    write(spdlog::level::warn, msg, kv...);
+    write(Severity::Warning, msg, kv...);
   }
   template <typename... KV>
   void error(std::string_view msg, const KV&... kv) const {
-    write(spdlog::level::err, msg, kv...);
+    write(Severity::Error, msg, kv...);
   }
   // Logs at info level when the configured verbosity is at least `level`.
   template <typename... KV>
   void v(int level, std::string_view msg, const KV&... kv) const {
-    if (enabled(level)) write(spdlog::level::info, msg, kv...);
+    if (enabled(level)) write(Severity::Info, msg, kv...);
   }
 
  private:
+  enum class Severity { Info, Warning, Error };
+
   template <typename... KV>
-  void write(spdlog::level::level_enum lvl, std::string_view msg, const KV&... kv) const {
+  void write(Severity severity, std::string_view msg, const KV&... kv) const {
     static_assert(sizeof...(KV) % 2 == 0, "log fields come in key, value pairs");
     if (!sink_) return;
     std::string line = fmt::format("{}] {}", component_, msg);
     appendFields(line, kv...);
-    sink_->log(lvl, line);
+    emit(severity, line);
   }
+  void emit(Severity severity, const std::string& line) const;
   static void appendFields(std::string&) {}
   template <typename V, typename... Rest>
   static void appendFields(std::string& line, std::string_view key, const V& value, const Rest&... rest) {

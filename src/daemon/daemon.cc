@@ -32,7 +32,7 @@
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
 #include "metricsclient/batching_metrics_client.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 
 namespace hpa::daemon {
 namespace {

@@ -7,7 +7,7 @@
 #include "explain/explainer.h"
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 #include "common/quote.h"
 
 namespace hpa::explain {

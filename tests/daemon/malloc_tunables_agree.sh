@@ -7,8 +7,8 @@ cd "$(dirname "$0")/../.."
 want=$(cat hack/lib/malloc-tunables)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 grep -qxF "ENV GLIBC_TUNABLES=$want" deploy/Dockerfile || fail "deploy/Dockerfile's ENV GLIBC_TUNABLES is not '$want'"
-grep -A1 -- '- name: GLIBC_TUNABLES' deploy/base/deployment.yaml | grep -qxF "          value: $want" ||
-  fail "deploy/base/deployment.yaml's GLIBC_TUNABLES is not '$want'"
+grep -A1 -- '- name: GLIBC_TUNABLES' deploy/controller/deployment.yaml | grep -qxF "          value: $want" ||
+  fail "deploy/controller/deployment.yaml's GLIBC_TUNABLES is not '$want'"
 constant() { sed -n "s/^inline constexpr int $1 = \(.*\);$/\1/p" src/daemon/allocator_tuning.h; }
 arenas=$(constant kMallocArenas)
 mmap=$(( $(constant kMallocMmapThresholdBytes) ))

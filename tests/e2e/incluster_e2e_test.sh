@@ -12,6 +12,11 @@
 #     mounted ServiceAccount token and deploy/'s RBAC alone: no Forbidden in any log;
 #   - /metrics through the Service's ClusterIP: a token bound to hpa-controller-metrics-reader
 #     reads it, an anonymous caller and a token without the binding are refused;
+#   - the shadow (deploy/overlays/shadow-1.20, the same image) beside the install: both replicas
+#     Ready in their own namespace, its leader compares the install's decisions (a change of an
+#     HPA's minReplicas makes one), no Forbidden in its logs; `kubectl delete -k` of the shadow
+#     removes its namespace, pods and cluster-wide objects, and the install keeps its objects, its
+#     pods (the same two, Ready), its Lease holder, and goes on reconciling;
 #   - deleting the leader's pod hands over to the standby: time from the SIGTERM (the leader's
 #     "shutting down" line) to the standby's first reconcile, and no HPA left unreconciled for
 #     more than a sync period plus that time (reconciles counted from both replicas' /metrics);
@@ -38,8 +43,8 @@ ARCHIVE=${HPA_IMAGE_ARCHIVE:-$ARCHIVE}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HACK=$ROOT/hack
 STARTED=$SECONDS
-SYNC_PERIOD=15  # deploy/base/deployment.yaml's --horizontal-pod-autoscaler-sync-period
-# deploy/Dockerfile's and deploy/base/deployment.yaml's allocator settings.
+SYNC_PERIOD=15  # deploy/controller/deployment.yaml's --horizontal-pod-autoscaler-sync-period
+# deploy/Dockerfile's and deploy/controller/deployment.yaml's allocator settings.
 TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576:glibc.malloc.tcache_count=0
 GATEWAY=10.244.0.1
 CNS=hpa-controller
@@ -93,7 +98,7 @@ phase "cluster and node"
 "$HACK/local-node.sh" down --dir "$DIR" >/dev/null 2>&1 || true
 "$HACK/local-cluster.sh" down --dir "$DIR" --purge >/dev/null 2>&1 || true
 "$HACK/local-cluster.sh" up --dir "$DIR" --controller-manager --min-request-timeout 60 \
-  --advertise-address "$GATEWAY" --controller-manager-arg --controllers=endpoint,endpointslice,disruption
+  --advertise-address "$GATEWAY" --controller-manager-arg --controllers=endpoint,endpointslice,disruption,garbagecollector,namespace
 # shellcheck disable=SC1091
 source "$DIR/env"
 K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
@@ -223,6 +228,89 @@ for pod in $(ready_pods); do
 done
 pass "both run as uid 65532 on a read-only root filesystem, with GLIBC_TUNABLES set"
 
+# The shadow (deploy/overlays/shadow-1.20, this cluster's budget API) with the same image, beside
+# the install; then `kubectl delete -k` of it, which must leave the install as it was.
+SNS=hpa-controller-shadow
+SHADOW_LABEL=app.kubernetes.io/name=hpa-controller-shadow
+shadow_ready_pods() {
+  "${K[@]}" get pods -n $SNS -l $SHADOW_LABEL -o json 2>/dev/null |
+    jq -r '.items[] | select(.metadata.deletionTimestamp == null) |
+      select(.status.phase == "Running" and any(.status.conditions[]?; .type == "Ready" and .status == "True")) | .metadata.name'
+}
+shadow_holder() { "${K[@]}" get lease hpa-controller-shadow -n $SNS -o jsonpath='{.spec.holderIdentity}' 2>/dev/null; }
+pod_metric() { # <pod ip> <metric>: the sum of the metric's series on that pod's /metrics
+  curl -sk --max-time 5 -H "Authorization: Bearer $SCRAPER" "https://$1:10258/metrics" |
+    awk -v m="$2" 'index($1, m "{") == 1 || $1 == m { s += $2 } END { print s + 0 }'
+}
+shadow_beside_install() {
+  phase "the shadow beside the install: kubectl apply -k deploy/overlays/shadow-1.20"
+  mkdir -p "$WORK/shadow"
+  cat >"$WORK/shadow/kustomization.yaml" <<YAML
+bases:
+- $(realpath --relative-to "$WORK/shadow" "$ROOT/deploy/overlays/shadow-1.20")
+images:
+- {name: hpa-controller, newName: ${IMPORTED%:*}, newTag: ${IMPORTED##*:}}
+YAML
+  INSTALL_PODS=$(ready_pods | sort | tr '\n' ' ')
+  INSTALL_HOLDER=$(holder)
+  "${K[@]}" apply -k "$WORK/shadow" >"$WORK/shadow-apply.out" 2>&1 || { cat "$WORK/shadow-apply.out"; fail "kubectl apply -k shadow"; }
+  grep -q "namespace/hpa-controller " "$WORK/shadow-apply.out" && fail "the shadow's apply touched the install's namespace"
+  shadow_two_ready() { [ "$(shadow_ready_pods | grep -c .)" -eq 2 ]; }
+  wait_for 240 "both shadow replicas Running and Ready in $SNS" shadow_two_ready
+  shadow_has_holder() { [ -n "$(shadow_holder)" ]; }
+  wait_for 60 "the shadow's Lease $SNS/hpa-controller-shadow has a holder" shadow_has_holder
+  local shadow_leader ip
+  shadow_leader=$(shadow_holder)
+  shadow_leader=${shadow_leader%%_*}
+  ip=$("${K[@]}" get pod "$shadow_leader" -n $SNS -o jsonpath='{.status.podIP}')
+  # A decision of the install's for the shadow to compare: api's floor raised to 3.
+  "${K[@]}" patch hpa api -n "$NS" --type merge -p '{"spec":{"minReplicas":3}}' >/dev/null
+  compared() { [ "$(pod_metric "$ip" hpa_controller_shadow_comparisons_total)" -ge 1 ]; }
+  wait_for 60 "the shadow's leader $shadow_leader compares the install's decisions" compared
+  [ "$(replicas api)" -ge 3 ] || fail "the install did not raise api to its new floor"
+  local pod uid
+  for pod in $(shadow_ready_pods); do
+    uid=$("${K[@]}" get pod "$pod" -n $SNS -o jsonpath='{.metadata.uid}')
+    cp "/var/log/pods/${SNS}_${pod}_${uid}/hpa-controller/0.log" "$WORK/shadow-pod-$pod.log"
+  done
+  if grep -il forbidden "$WORK"/shadow-pod-*.log; then fail "Forbidden in a shadow pod's log"; fi
+  pass "the shadow ran on its own RBAC (no Forbidden)"
+}
+shadow_deleted() {
+  phase "kubectl delete -k of the shadow"
+  "${K[@]}" delete -k "$WORK/shadow" >"$WORK/shadow-delete.out" 2>&1 || { cat "$WORK/shadow-delete.out"; fail "kubectl delete -k shadow"; }
+  # Every object deleted is the shadow's ("... \"hpa-controller-shadow...\" deleted").
+  if grep ' deleted$' "$WORK/shadow-delete.out" | grep -v '"hpa-controller-shadow'; then
+    fail "deleting the shadow deleted an object that is not the shadow's"
+  fi
+  grep -q 'namespace "hpa-controller-shadow" deleted' "$WORK/shadow-delete.out" ||
+    fail "the shadow's namespace was not deleted: $(cat "$WORK/shadow-delete.out")"
+  shadow_gone() { ! "${K[@]}" get namespace $SNS >/dev/null 2>&1; }
+  wait_for 120 "the shadow's namespace, Deployment and pods are gone" shadow_gone
+  for o in clusterrole/hpa-controller-shadow clusterrole/hpa-controller-shadow-metrics-reader \
+           clusterrolebinding/hpa-controller-shadow clusterrolebinding/hpa-controller-shadow:auth-delegator; do
+    "${K[@]}" get "$o" >/dev/null 2>&1 && fail "$o outlived the shadow"
+  done
+  for o in namespace/$CNS clusterrole/hpa-controller clusterrolebinding/hpa-controller \
+           clusterrolebinding/hpa-controller:auth-delegator clusterrole/hpa-controller-metrics-reader; do
+    "${K[@]}" get "$o" >/dev/null || fail "$o went with the shadow"
+  done
+  for o in deployment/hpa-controller serviceaccount/hpa-controller service/hpa-controller-metrics \
+           pdb/hpa-controller role/hpa-controller-leader-election rolebinding/hpa-controller-leader-election; do
+    "${K[@]}" get "$o" -n $CNS >/dev/null || fail "$o went with the shadow"
+  done
+  [ "$(ready_pods | sort | tr '\n' ' ')" = "$INSTALL_PODS" ] || fail "the install's pods changed: $(ready_pods | tr '\n' ' ')"
+  [ "$(holder)" = "$INSTALL_HOLDER" ] || fail "the install's Lease changed hands: $(holder)"
+  local before
+  before=$(pod_metric "$("${K[@]}" get pod "${INSTALL_HOLDER%%_*}" -n $CNS -o jsonpath='{.status.podIP}')" \
+    hpa_controller_reconciles_total)
+  reconciling() {
+    [ "$(pod_metric "$("${K[@]}" get pod "${INSTALL_HOLDER%%_*}" -n $CNS -o jsonpath='{.status.podIP}')" \
+      hpa_controller_reconciles_total)" -gt "$before" ]
+  }
+  wait_for $((SYNC_PERIOD + 10)) "the install goes on reconciling, with the same pods and leader" reconciling
+}
+
 # --- leader election and scaling, in-cluster
 phase "leader and scaling"
 holder() { "${K[@]}" get lease hpa-controller -n $CNS -o jsonpath='{.spec.holderIdentity}' 2>/dev/null; }
@@ -269,6 +357,10 @@ pass "anonymous caller refused ($code)"
 code=$(code_of -H "Authorization: Bearer $OUTSIDER")
 [ "$code" = 403 ] || fail "a token without the binding got $code"
 pass "a token without hpa-controller-metrics-reader refused (403)"
+
+# --- the shadow beside the install, then deleted
+shadow_beside_install
+shadow_deleted
 
 # --- handover: delete the leader's pod
 phase "handover: kubectl delete pod $LEADER"

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <sstream>
 

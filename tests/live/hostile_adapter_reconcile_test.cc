@@ -19,7 +19,7 @@
 #include "kube/rest_client.h"
 #include "kube/transport.h"
 #include "metricsclient/batching_metrics_client.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 
 namespace hpa::live {
 namespace {

@@ -9,7 +9,7 @@
 #include "fakes/fake_transport.h"
 #include "fakes/pod_builder.h"
 #include "kube/discovery.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 
 namespace hpa::metricsclient {
 namespace {

@@ -11,7 +11,7 @@
 #include "fakes/scripted_http_server.h"
 #include "kube/discovery.h"
 #include "kube/rest_client.h"
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 
 namespace hpa::metricsclient {
 namespace {

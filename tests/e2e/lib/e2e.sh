@@ -38,11 +38,30 @@ e2e_cleanup() {
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ $code -ne 0 ]; then
-    for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
+    for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "== $f"; tail -25 "$f"; }; done
   fi
   "${K[@]}" delete namespace "$NS" --wait=false >/dev/null 2>&1 || true
   rm -rf "$WORK"
   exit $code
+}
+
+# sa_kubeconfig <namespace> <serviceaccount> <file>: waits for the ServiceAccount's token Secret
+# (the token controller issues it), writes a kubeconfig of that token to <file> with NS as its
+# namespace, and sets TOKEN.
+has_token_secret() { "${K[@]}" get sa "$2" -n "$1" -o jsonpath='{.secrets[0].name}' | grep -q .; }
+sa_kubeconfig() {
+  local secret
+  wait_for 60 "token of $1/$2 issued" has_token_secret "$1" "$2"
+  secret=$("${K[@]}" get sa "$2" -n "$1" -o jsonpath='{.secrets[0].name}')
+  TOKEN=$("${K[@]}" get secret "$secret" -n "$1" -o jsonpath='{.data.token}' | base64 -d)
+  cat >"$3" <<KC
+apiVersion: v1
+kind: Config
+current-context: sa
+clusters: [{name: local, cluster: {server: "$APISERVER_URL", certificate-authority: "$CA_CERT"}}]
+users: [{name: sa, user: {token: "$TOKEN"}}]
+contexts: [{name: sa, context: {cluster: local, user: sa, namespace: "$NS"}}]
+KC
 }
 
 # apply_cpu_hpa <name> <annotations>: Deployment <name> of 2 pods (100m cpu requests, label

@@ -1,4 +1,4 @@
-#include "metricsclient/rest_metrics_client.h"
+#include "metricsclient/rest/rest_metrics_client.h"
 
 #include <fmt/format.h>
 
