@@ -4,33 +4,22 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace hpa::replay {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr const char* kWeb = R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: demo}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: app, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: web, namespace: demo}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 2
-  maxReplicas: 10
-  metrics:
-  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
-)";
+// The demo's Deployment (2 pods requesting 100m cpu) and its HPA (cpu at 50 %, 2 to 10).
+std::string demoObjects() {
+  std::ifstream in(std::string(HPA_SOURCE_DIR) + "/deploy/examples/demo.yaml");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // Three times the load the two pods were sized for, for two minutes.
 constexpr const char* kTrace = "time,metric,kind,value\n0s,cpu,total,300m\n120s,cpu,total,300m\n";
@@ -69,7 +58,7 @@ LiveReader noCluster() {
 }
 
 TEST(ReplayCommand, ReplaysTheFilesHpaThroughTheTrace) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto replays = replayRequest(request(), inputs.reader(), noCluster());
   ASSERT_TRUE(replays.ok()) << replays.error().message;
   EXPECT_EQ(inputs.read, (std::vector<std::string>{"web.yaml", "trace.csv"}));
@@ -81,7 +70,7 @@ TEST(ReplayCommand, ReplaysTheFilesHpaThroughTheTrace) {
 }
 
 TEST(ReplayCommand, ComparesWithTheSetsOfRunBAppliedAfterThoseOfBoth) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto r = request();
   r.sets = {"maxReplicas=5"};
   r.compareSets = {"maxReplicas=3"};
@@ -102,7 +91,7 @@ TEST(ReplayCommand, ComparesWithTheSetsOfRunBAppliedAfterThoseOfBoth) {
 }
 
 TEST(ReplayCommand, WithoutFilesTheHpaComesFromTheCluster) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto r = request();
   r.files.clear();
   r.connection.context = "staging";
@@ -114,7 +103,7 @@ TEST(ReplayCommand, WithoutFilesTheHpaComesFromTheCluster) {
   std::string asked;
   auto live = [&asked](const kube::ConnectionFlags& connection, const std::string& key) {
     asked = connection.context + " " + key;
-    return explain::loadSnapshot({{"cluster", kWeb}});
+    return explain::loadSnapshot({{"cluster", demoObjects()}});
   };
   auto replays = replayRequest(r, inputs.reader(), live);
   ASSERT_TRUE(replays.ok()) << replays.error().message;
@@ -123,7 +112,7 @@ TEST(ReplayCommand, WithoutFilesTheHpaComesFromTheCluster) {
 }
 
 TEST(ReplayCommand, UnusableInputIsExitTwoWithTheReason) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto r = request();
   r.traces = {"missing.csv"};
   auto outcome = runCommand(r, inputs.reader(), noCluster());
@@ -139,7 +128,7 @@ TEST(ReplayCommand, UnusableInputIsExitTwoWithTheReason) {
 }
 
 TEST(ReplayCommand, PrintsTheFormatAsked) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto r = request();
   auto json = runCommand(r, inputs.reader(), noCluster());
   EXPECT_EQ(json.exitCode, kExitReplayed);
@@ -155,7 +144,7 @@ TEST(ReplayCommand, PrintsTheFormatAsked) {
 
 // A plot that cannot be drawn still prints the replay, and says why it has no plot.
 TEST(ReplayCommand, APlotThatFailsIsExitOneAfterTheOutput) {
-  Inputs inputs({{"web.yaml", kWeb}, {"trace.csv", kTrace}});
+  Inputs inputs({{"web.yaml", demoObjects()}, {"trace.csv", kTrace}});
   auto r = request();
   r.plot = "replay.png";
   const char* before = std::getenv("TMPDIR");
