@@ -8,6 +8,9 @@
 # Everything it starts is stopped on exit, Ctrl-C included.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/lib/processes.sh
+source "$ROOT/hack/lib/processes.sh"
+HPA_LOG_PREFIX=demo
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 DIR=$BUILD_DIR/demo
 SHORT=0
@@ -31,12 +34,15 @@ command -v gnuplot >/dev/null || echo "demo: gnuplot not found; the plot will be
 
 rm -rf "$DIR"
 mkdir -p "$DIR"
-PIDS=()
+# What it started, stopped in reverse order on exit: "name pid" each.
+STARTED=()
 cleanup() {
-  local code=$?
+  local code=$? i name pid
   trap - EXIT INT TERM
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
+    read -r name pid <<<"${STARTED[i]}"
+    hpa_stop "$name" "$pid" 2>>"$DIR/stop.log" || true
+  done
   "$ROOT/hack/local-cluster.sh" down --dir "$CLUSTER" >/dev/null 2>&1 || true
   exit "$code"
 }
@@ -50,9 +56,7 @@ echo "demo: starting the local control plane"
 source "$CLUSTER/env"
 K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-METRICS_PORT=$(free_port)
-CONTROL_PORT=$(free_port)
+hpa_pick_ports METRICS_PORT CONTROL_PORT
 
 SCENARIO=$ROOT/deploy/examples/sim-scenario.yaml
 SYNC=5s
@@ -72,38 +76,17 @@ YAML
   DURATION=100
 fi
 
-# hpa-sim starts with the scenario's workloads at their initial load; its steps are played from
-# here once the metrics APIs answer, so that the controller's first decisions have metrics.
-WARMUP=$DIR/warm-up-scenario.yaml
-awk '/^steps:/ {exit} {print}' "$SCENARIO" >"$WARMUP"
-# The steps as "<seconds> <JSON for hpa-sim's POST /set>", one per line (flow-style steps only).
-STEPS=$(python3 - "$SCENARIO" <<'PY'
-import json, re, sys
-in_steps = False
-for line in open(sys.argv[1]):
-    if re.match(r"^steps:", line):
-        in_steps = True
-        continue
-    if not in_steps or not line.strip() or line.lstrip().startswith("#"):
-        continue
-    m = re.match(r"^\s*-\s*\{(.*)\}\s*$", line)
-    if not m:
-        sys.exit(f"demo: cannot read step {line.strip()!r} (write steps as - {{at: 20s, workload: web, cpu: 300m}})")
-    step = {}
-    for part in m.group(1).split(","):
-        key, value = part.split(":", 1)
-        step[key.strip()] = value.strip().strip("'\"")
-    t = re.fullmatch(r"(?:(\d+)m)?(?:(\d+)s)?", step.pop("at"))
-    print(int(t.group(1) or 0) * 60 + int(t.group(2) or 0), json.dumps(step))
-PY
-)
+# hpa-sim starts with the scenario's workloads at their initial load; the demo plays its steps
+# (as hpa-sim reads them: "<seconds> <POST /set body>" a line) once the metrics APIs answer, so
+# that the controller's first decisions have metrics.
+STEPS=$("$SIM" steps "$SCENARIO")
 
 "${K[@]}" apply -f "$ROOT/deploy/examples/demo.yaml" >/dev/null
-"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace demo --scenario "$WARMUP" \
+hpa_start hpa-sim "$DIR/hpa-sim.log" "$DIR/hpa-sim.pid" \
+  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace demo --scenario "$SCENARIO" --play-steps=false \
   --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" \
-  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-  >"$DIR/hpa-sim.out" 2>"$DIR/hpa-sim.log" &
-PIDS+=($!)
+  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT"
+STARTED+=("hpa-sim $HPA_STARTED_PID")
 
 # shellcheck source=hack/lib/metrics-ready.sh
 source "$ROOT/hack/lib/metrics-ready.sh"
@@ -134,55 +117,37 @@ show_logs() {
 }
 
 # Plain HTTP on --port for this local run, next to the secure port a deployment uses; the
-# allocator tuned as the image and the Deployment tune it. A port picked free can be taken
-# before the controller binds it (by any process's outgoing connection): then it exits saying
-# so, and it is started again on other ports.
-start_controller() {
-  HEALTH_PORT=$(free_port)
-  SECURE_PORT=$(free_port)
-  GLIBC_TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables") "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
-    --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
-    --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
-    2>>"$DIR/hpa-controller.log" &
-  CONTROLLER_PID=$!
-}
-# 0 when /healthz answers; 1 when the controller exited (its log says why); 2 when it does not
-# answer within 60 s.
-controller_up() {
-  local deadline=$(( $(date +%s) + 60 ))
-  until curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz" >/dev/null; do
-    kill -0 "$CONTROLLER_PID" 2>/dev/null || { wait "$CONTROLLER_PID" 2>/dev/null || true; return 1; }
-    [ "$(date +%s)" -lt "$deadline" ] || return 2
-    sleep 0.2
-  done
-}
+# allocator tuned as the image and the Deployment tune it. Its ports are picked free, but another
+# process can still bind one first: then it exits saying so, and it is started on other ports.
 for attempt in 1 2 3; do
-  start_controller
-  status=0
-  controller_up || status=$?
-  [ "$status" = 0 ] && break
-  if [ "$status" = 1 ] && [ "$attempt" -lt 3 ] && grep -q "cannot listen" "$DIR/hpa-controller.log"; then
+  hpa_pick_ports HEALTH_PORT SECURE_PORT
+  hpa_start hpa-controller "$DIR/hpa-controller.log" "$DIR/hpa-controller.pid" \
+    env GLIBC_TUNABLES="$(cat "$ROOT/hack/lib/malloc-tunables")" \
+    "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
+    --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
+    --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION"
+  CONTROLLER_PID=$HPA_STARTED_PID
+  STARTED+=("hpa-controller $CONTROLLER_PID")
+  hpa_wait_ready hpa-controller "$CONTROLLER_PID" 60 "$DIR/hpa-controller.log" \
+    curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz" && break
+  if ! hpa_running "$CONTROLLER_PID" && [ "$attempt" -lt 3 ] && grep -q "cannot listen" "$DIR/hpa-controller.log"; then
     echo "demo: the controller's port was taken meanwhile; starting it on other ports" >&2
     continue
   fi
-  [ "$status" = 2 ] && echo "demo: hpa-controller did not answer /healthz within 60 s" >&2
-  [ "$status" = 1 ] && echo "demo: hpa-controller exited" >&2
-  kill -TERM "$CONTROLLER_PID" 2>/dev/null || true
   show_logs
   exit 1
 done
-PIDS+=("$CONTROLLER_PID")
 # The scenario's clock starts now, with the demo's.
 (
-  START=$(date +%s)
+  START=$EPOCHREALTIME
   while read -r at body; do
     [ -n "$at" ] || continue
-    sleep $(( START + at - $(date +%s) > 0 ? START + at - $(date +%s) : 0 ))
+    sleep "$(awk -v start="$START" -v at="$at" -v now="$EPOCHREALTIME" 'BEGIN { d = start + at - now; print (d > 0 ? d : 0) }')"
     curl -s --max-time 5 -X POST -H 'Content-Type: application/json' -d "$body" \
       "http://127.0.0.1:$CONTROL_PORT/set" >/dev/null || echo "demo: step at ${at}s failed: $body" >&2
   done <<<"$STEPS"
 ) &
-PIDS+=($!)
+STARTED+=("scenario-steps $!")
 
 echo "demo: Deployment demo/web, HPA cpu 50 % (min 2, max 10); sync $SYNC, downscale stabilization $STABILIZATION"
 echo "demo: logs in $DIR; metrics at http://127.0.0.1:$HEALTH_PORT/metrics and, authenticated,"
@@ -194,7 +159,7 @@ START=$(date +%s)
 while :; do
   NOW=$(( $(date +%s) - START ))
   [ "$NOW" -ge "$DURATION" ] && break
-  if ! kill -0 "$CONTROLLER_PID" 2>/dev/null; then
+  if ! hpa_running "$CONTROLLER_PID"; then
     echo "demo: hpa-controller exited at ${NOW}s" >&2
     show_logs
     exit 1

@@ -14,24 +14,13 @@
 set -euo pipefail
 
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=hack/lib/packages.sh
+source "$HACK_DIR/lib/packages.sh"
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-
-missing=()
-for package in etcd-server openssl curl jq gnuplot-nox; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
+packages=(etcd-server openssl curl jq gnuplot-nox)
 # Any python3 will do (a developer may have one outside dpkg's view).
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "ensure-e2e-deps: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-else
-  echo "ensure-e2e-deps: Debian packages present"
-fi
+command -v python3 >/dev/null 2>&1 || packages+=(python3)
+hpa_install_missing ensure-e2e-deps "${packages[@]}"
+[ "$HPA_INSTALLED" = 1 ] || echo "ensure-e2e-deps: Debian packages present"
 
 "$HACK_DIR/build-k8s.sh"

@@ -15,21 +15,10 @@
 set -euo pipefail
 
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=hack/lib/packages.sh
+source "$HACK_DIR/lib/packages.sh"
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-
-missing=()
-for package in containerd runc containernetworking-plugins catatonit iptables conntrack podman; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "ensure-node-deps: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-else
-  echo "ensure-node-deps: Debian packages present"
-fi
+hpa_install_missing ensure-node-deps containerd runc containernetworking-plugins catatonit iptables conntrack podman
+[ "$HPA_INSTALLED" = 1 ] || echo "ensure-node-deps: Debian packages present"
 
 "$HACK_DIR/build-k8s.sh" --node

@@ -63,6 +63,9 @@ set -euo pipefail
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/lib/pki.sh
 source "$HACK_DIR/lib/pki.sh"
+# shellcheck source=SCRIPTDIR/lib/processes.sh
+source "$HACK_DIR/lib/processes.sh"
+HPA_LOG_PREFIX=local-cluster
 
 K8S_VERSION=1.20.2
 K8S_BIN_DIR="${HPA_K8S_CACHE:-$HOME/.cache/hpa-controller/k8s-$K8S_VERSION}"
@@ -80,14 +83,9 @@ SERVICE_ACCOUNT_ISSUER=https://kubernetes.default.svc.cluster.local
 DEFAULT_MIN_REQUEST_TIMEOUT=1800
 READY_TIMEOUT_SECONDS=60
 # On a first SIGTERM kube-apiserver shuts down gracefully but keeps open watches (e.g. the
-# controller manager's) until they time out, which takes up to 2x --min-request-timeout; a second
-# SIGTERM makes Kubernetes components exit at once. SIGKILL is the last resort.
+# controller manager's) until they time out, which takes up to 2x --min-request-timeout; the
+# second SIGTERM hpa_stop sends after this makes it exit at once.
 GRACEFUL_STOP_SECONDS=3
-FORCED_STOP_SECONDS=10
-# Our ports are picked below the Linux ephemeral range (32768-60999), so outgoing connections
-# cannot take them between the check and the bind.
-PORT_RANGE_START=20000
-PORT_RANGE_SIZE=12000
 UNPRIVILEGED_USER=e2e-unprivileged
 MARKER_FILE=.hpa-local-cluster
 
@@ -101,7 +99,7 @@ EXTRA_APISERVER_ARGS=()
 EXTRA_KCM_ARGS=()
 APISERVER_ADVERTISE_ADDRESS=""
 
-log() { echo "local-cluster: $*" >&2; }
+log() { hpa_log "$*"; }
 die() {
   log "error: $*"
   exit 1
@@ -119,6 +117,7 @@ elapsed_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b 
 # shellcheck disable=SC2034
 set_paths() {
   HPA_E2E_DIR=$DIR
+  HPA_PROCESS_MARK=$DIR/ # every command line we start names files under DIR
   PKI_DIR=$DIR/pki
   LOG_DIR=$DIR/logs
   RUN_DIR=$DIR/run
@@ -185,28 +184,13 @@ check_plain_path() {
 # ---------------------------------------------------------------------------------------------
 # Processes
 
-# True when PID is a live, non-zombie process started for this DIR: every command line we start
-# names files under DIR, which guards against a PID recycled by an unrelated process.
-is_our_process() {
-  local pid=$1 stat cmdline
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
-  stat=${stat##*) }
-  [ "${stat:0:1}" != Z ] || return 1
-  cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-  [[ $cmdline == *"$DIR/"* ]]
-}
-
-# Starts a daemon detached from our stdio (a caller such as CTest waits for its pipes to close),
-# records its command line for restarts and sets LAST_PID.
+# Starts a daemon detached from our stdio, records its command line for restarts and sets LAST_PID.
 start_daemon() { # <name> <argv...>
   local name=$1
   shift
   printf '%s\n' "$@" >"$RUN_DIR/$name.cmd"
-  echo "==== $(date -u +%FT%TZ) local-cluster.sh starting $name" >>"$LOG_DIR/$name.log"
-  "$@" </dev/null >>"$LOG_DIR/$name.log" 2>&1 &
-  LAST_PID=$!
-  echo "$LAST_PID" >"$RUN_DIR/$name.pid"
+  hpa_start "$name" "$LOG_DIR/$name.log" "$RUN_DIR/$name.pid" "$@"
+  LAST_PID=$HPA_STARTED_PID
 }
 
 restart_daemon_from_record() { # <name>
@@ -216,55 +200,14 @@ restart_daemon_from_record() { # <name>
   start_daemon "$name" "${argv[@]}"
 }
 
-log_tail() { # <name>
-  log "last lines of $LOG_DIR/$1.log:"
-  tail -n 40 "$LOG_DIR/$1.log" >&2 || true
-}
-
-# Polls <probe...> every 0.2 s until it succeeds; fails early if the process exits.
 wait_until_ready() { # <name> <pid> <probe...>
   local name=$1 pid=$2
   shift 2
-  local deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
-  until "$@" >/dev/null 2>&1; do
-    if ! is_our_process "$pid"; then
-      log "$name (pid $pid) exited while starting"
-      log_tail "$name"
-      return 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      log "$name (pid $pid) not ready after ${READY_TIMEOUT_SECONDS}s"
-      log_tail "$name"
-      return 1
-    fi
-    sleep 0.2
-  done
-}
-
-wait_gone() { # <pid> <seconds>
-  local deadline=$((SECONDS + $2))
-  while is_our_process "$1"; do
-    [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.1
-  done
+  hpa_wait_ready "$name" "$pid" "$READY_TIMEOUT_SECONDS" "$LOG_DIR/$name.log" "$@"
 }
 
 stop_process() { # <name> <pid>
-  local name=$1 pid=$2 signal
-  if ! is_our_process "$pid"; then
-    log "$name (pid ${pid:-none}) is not running"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  if ! wait_gone "$pid" "$GRACEFUL_STOP_SECONDS"; then
-    for signal in TERM KILL; do
-      log "$name (pid $pid) still running; sending SIG$signal"
-      kill "-$signal" "$pid" 2>/dev/null || true
-      wait_gone "$pid" "$FORCED_STOP_SECONDS" && break
-    done
-    ! is_our_process "$pid" || die "$name (pid $pid) survived SIGKILL"
-  fi
-  log "stopped $name (pid $pid)"
+  hpa_stop "$1" "$2" "$GRACEFUL_STOP_SECONDS" || die "$1 (pid $2) survived SIGKILL"
 }
 
 stop_all_recorded() {
@@ -291,28 +234,6 @@ probe_default_service_account() {
 
 # ---------------------------------------------------------------------------------------------
 # up
-
-pick_free_ports() { # <count>: prints distinct ports not bound by any socket on this machine
-  local -A taken=()
-  local file local_address picked=() port attempts=0
-  for file in /proc/net/tcp /proc/net/tcp6; do
-    [ -r "$file" ] || continue
-    while read -r _ local_address _; do
-      [[ $local_address == *:* ]] || continue # the header line
-      taken[$((16#${local_address##*:}))]=1
-    done <"$file"
-  done
-  while [ "${#picked[@]}" -lt "$1" ]; do
-    port=$((PORT_RANGE_START + RANDOM % PORT_RANGE_SIZE))
-    if [ -z "${taken[$port]:-}" ]; then
-      taken[$port]=1
-      picked+=("$port")
-    fi
-    attempts=$((attempts + 1))
-    [ "$attempts" -lt 10000 ] || die "no free TCP ports in $PORT_RANGE_START+$PORT_RANGE_SIZE"
-  done
-  echo "${picked[@]}"
-}
 
 prepare_dir() {
   if [ -d "$DIR" ] && [ -n "$(ls -A "$DIR")" ]; then
@@ -530,7 +451,7 @@ cmd_up() {
   local started phase
   started=$(now)
   prepare_dir
-  read -r ETCD_CLIENT_PORT ETCD_PEER_PORT APISERVER_PORT KCM_PORT <<<"$(pick_free_ports 4)"
+  hpa_pick_ports ETCD_CLIENT_PORT ETCD_PEER_PORT APISERVER_PORT KCM_PORT || die "cannot pick ports"
   ETCD_ENDPOINT=http://127.0.0.1:$ETCD_CLIENT_PORT
   APISERVER_URL=https://127.0.0.1:$APISERVER_PORT
   if [ "$KCM_ENABLED" = 1 ]; then KCM_URL=https://127.0.0.1:$KCM_PORT; else KCM_PORT=""; fi
@@ -615,7 +536,7 @@ stop_apiserver() {
 }
 
 start_apiserver_recorded() {
-  is_our_process "$APISERVER_PID" && die "kube-apiserver is already running (pid $APISERVER_PID)"
+  hpa_running "$APISERVER_PID" && die "kube-apiserver is already running (pid $APISERVER_PID)"
   restart_daemon_from_record kube-apiserver
   APISERVER_PID=$LAST_PID
   write_env
@@ -649,7 +570,7 @@ cmd_start_apiserver() {
 cmd_compact() {
   parse_common compact "$@"
   load_env
-  is_our_process "$ETCD_PID" || die "etcd is not running"
+  hpa_running "$ETCD_PID" || die "etcd is not running"
   local reply revision
   # A range over the single key "\0" returns no data, only the header with the current revision.
   reply=$(curl -fsS --max-time 5 -X POST "$ETCD_ENDPOINT/v3/kv/range" -d '{"key":"AA=="}') ||
@@ -670,7 +591,7 @@ cmd_status() {
   local exit_code=0
   report() { # <name> <pid> <endpoint> <probe>
     local state
-    if ! is_our_process "$2"; then
+    if ! hpa_running "$2"; then
       state="not running"
       exit_code=1
     elif "$4" >/dev/null 2>&1; then

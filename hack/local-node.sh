@@ -33,6 +33,9 @@ set -euo pipefail
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/lib/pki.sh
 source "$HACK_DIR/lib/pki.sh"
+# shellcheck source=SCRIPTDIR/lib/processes.sh
+source "$HACK_DIR/lib/processes.sh"
+HPA_LOG_PREFIX=local-node
 
 NODE_NAME=hpa-e2e-node
 NODE_LABEL=hpa-e2e/real-node=true
@@ -50,7 +53,7 @@ STOP_SECONDS=15
 PODS_GONE_SECONDS=60
 
 DIR=""
-log() { echo "local-node: $*" >&2; }
+log() { hpa_log "$*"; }
 die() { log "error: $*"; exit 1; }
 usage() { sed -n '6,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 now() { echo "$EPOCHREALTIME"; }
@@ -62,6 +65,7 @@ load_cluster() {
   [ -f "$DIR/env" ] || die "no cluster recorded in $DIR (run local-cluster.sh up first)"
   # shellcheck source=/dev/null
   source "$DIR/env"
+  HPA_PROCESS_MARK=$DIR/ # every command line we start names a file under DIR
   NODE_DIR=$DIR/node
   NODE_ENV=$NODE_DIR/env
   CONTAINERD_DIR=$NODE_DIR/containerd
@@ -74,55 +78,28 @@ load_cluster() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Processes: each command line names a file under DIR, which tells ours from a recycled PID.
+# Processes (hack/lib/processes.sh), one pidfile each in RUN.
 
-ours() { # <pid>
-  local pid=$1 cmdline
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-  [ -n "$cmdline" ] && [[ $cmdline == *"$DIR/"* ]]
-}
-
-launch() { # <name> <argv...>: detached, output to DIR/logs/<name>.log, pid in run/<name>.pid
+launch() { # <name> <argv...>
   local name=$1
   shift
-  echo "==== $(date -u +%FT%TZ) local-node.sh starting $name" >>"$LOG_DIR/$name.log"
-  setsid "$@" </dev/null >>"$LOG_DIR/$name.log" 2>&1 &
-  echo $! >"$RUN/$name.pid"
+  hpa_start "$name" "$LOG_DIR/$name.log" "$RUN/$name.pid" "$@"
 }
 
 pid_of() { cat "$RUN/$1.pid" 2>/dev/null || true; }
 
-halt() { # <name>: SIGTERM, then SIGKILL after STOP_SECONDS
-  local name=$1 pid deadline
+halt() { # <name>
+  local name=$1 pid
   pid=$(pid_of "$name")
-  ours "$pid" || { rm -f "$RUN/$name.pid"; return 0; }
-  kill -TERM "$pid" 2>/dev/null || true
-  deadline=$((SECONDS + STOP_SECONDS))
-  while ours "$pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
-  if ours "$pid"; then
-    log "$name (pid $pid) ignored SIGTERM for ${STOP_SECONDS}s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
+  if hpa_running "$pid"; then hpa_stop "$name" "$pid" "$STOP_SECONDS" || true; fi
   rm -f "$RUN/$name.pid"
 }
 
-await() { # <name> <description> <probe...>: polls until the probe passes or the process dies
-  local name=$1 what=$2 pid deadline
-  shift 2
-  pid=$(pid_of "$name")
-  deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
-  until "$@" >/dev/null 2>&1; do
-    if ! ours "$pid" || [ "$SECONDS" -ge "$deadline" ]; then
-      log "$what: not within ${READY_TIMEOUT_SECONDS}s (or $name exited); last lines of $LOG_DIR/$name.log:"
-      tail -n 30 "$LOG_DIR/$name.log" >&2 || true
-      return 1
-    fi
-    sleep 0.3
-  done
+await() { # <name> <probe...>: until the probe passes, while the process runs
+  local name=$1
+  shift
+  hpa_wait_ready "$name" "$(pid_of "$name")" "$READY_TIMEOUT_SECONDS" "$LOG_DIR/$name.log" "$@"
 }
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # ---------------------------------------------------------------------------------------------
 # The machine: sysctls, bridge, routes, firewall
@@ -273,7 +250,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
     conf_dir = "$CNI_CONF_DIR"
 EOF
   launch containerd containerd --config "$CONTAINERD_DIR/config.toml"
-  await containerd "containerd answering on $CONTAINERD_SOCK" "${CTR[@]}" version
+  await containerd "${CTR[@]}" version
 }
 
 # A pause image FROM scratch around Debian's static catatonit (-P: sleep until signalled).
@@ -292,8 +269,7 @@ import_pause_image() {
 
 start_kube_proxy() {
   local healthz metrics
-  healthz=$(free_port)
-  metrics=$(free_port)
+  hpa_pick_ports healthz metrics
   cat >"$NODE_DIR/kube-proxy.yaml" <<EOF
 apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
@@ -308,7 +284,7 @@ metricsBindAddress: 127.0.0.1:$metrics
 conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
 EOF
   launch kube-proxy "$K8S_BIN_DIR/kube-proxy" --config "$NODE_DIR/kube-proxy.yaml" --v=2
-  await kube-proxy "kube-proxy healthy" curl -fsS "http://127.0.0.1:$healthz/healthz"
+  await kube-proxy curl -fsS "http://127.0.0.1:$healthz/healthz"
 }
 
 node_ready() {
@@ -317,8 +293,7 @@ node_ready() {
 
 start_kubelet() {
   local port healthz
-  port=$(free_port)
-  healthz=$(free_port)
+  hpa_pick_ports port healthz
   mkdir -p "$KUBELET_ROOT"
   # Evictions only on a nearly full disk or memory: the machine is shared with builds.
   cat >"$NODE_DIR/kubelet.yaml" <<EOF
@@ -350,7 +325,7 @@ EOF
     --container-runtime remote --container-runtime-endpoint "unix://$CONTAINERD_SOCK" \
     --pod-infra-container-image "$PAUSE_IMAGE" \
     --hostname-override "$NODE_NAME" --node-ip "$GATEWAY" --node-labels "$NODE_LABEL" --v=2
-  await kubelet "node $NODE_NAME Ready" node_ready
+  await kubelet node_ready
   # The kubelet registers with the not-ready taint, which the node lifecycle controller lifts once
   # the node is Ready. That controller does not run here (it would mark hpa-sim's nodes, which
   # send no heartbeats, unreachable and evict their pods), so this does its part for this node.
@@ -359,14 +334,14 @@ EOF
 
 start_scheduler() {
   local port
-  port=$(free_port)
+  hpa_pick_ports port
   launch kube-scheduler "$K8S_BIN_DIR/kube-scheduler" \
     --kubeconfig "$NODE_DIR/kube-scheduler.kubeconfig" \
     --authentication-kubeconfig "$NODE_DIR/kube-scheduler.kubeconfig" \
     --authorization-kubeconfig "$NODE_DIR/kube-scheduler.kubeconfig" \
     --leader-elect=false --port=0 --bind-address=127.0.0.1 --secure-port="$port" \
     --cert-dir "$NODE_DIR/scheduler-certs" --v=2
-  await kube-scheduler "kube-scheduler healthy" curl -fsSk "https://127.0.0.1:$port/healthz"
+  await kube-scheduler curl -fsSk "https://127.0.0.1:$port/healthz"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -436,7 +411,7 @@ no_tasks() { [ -z "$("${CTR[@]}" tasks ls -q 2>/dev/null)" ]; }
 # stops first so that no replacement lands here meanwhile.
 drain_node() {
   local ns_name deadline
-  ours "$(pid_of kubelet)" || return 0
+  hpa_running "$(pid_of kubelet)" || return 0
   "${K[@]}" get pods -A --field-selector "spec.nodeName=$NODE_NAME" \
     -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name}{"\n"}{end}' 2>/dev/null |
     while IFS=/ read -r ns_name pod; do
@@ -449,7 +424,7 @@ drain_node() {
 
 # Whatever the kubelet left behind: tasks killed, containers removed.
 clear_containers() {
-  ours "$(pid_of containerd)" || return 0
+  hpa_running "$(pid_of containerd)" || return 0
   local id
   for id in $("${CTR[@]}" tasks ls -q 2>/dev/null); do
     "${CTR[@]}" tasks kill -s SIGKILL "$id" >/dev/null 2>&1 || true
@@ -462,7 +437,7 @@ clear_containers() {
 kill_leftover_shims() {
   local pid
   for pid in $(pgrep -f "containerd-shim-runc-v2 .*-address $CONTAINERD_SOCK" || true); do
-    if ours "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+    if hpa_running "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
   done
 }
 
@@ -507,7 +482,7 @@ cmd_status() {
   load_cluster
   local name code=0
   for name in containerd kube-proxy kubelet kube-scheduler; do
-    if ours "$(pid_of "$name")"; then printf '%-16s pid %s\n' "$name" "$(pid_of "$name")"
+    if hpa_running "$(pid_of "$name")"; then printf '%-16s pid %s\n' "$name" "$(pid_of "$name")"
     else printf '%-16s not running\n' "$name"; code=1
     fi
   done

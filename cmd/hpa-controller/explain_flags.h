@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "common/result.h"
-#include "explain/explain.h"
+#include "decision_flags.h"
+#include "kube/client_config.h"
 
 namespace hpa::cmd {
 
@@ -24,26 +24,15 @@ struct ExplainFlags {
   std::string namespace_;
   bool all = false;
   bool allNamespaces = false;
-  std::string kubeconfig;
-  std::string context;
-  std::string master;
+  kube::ConnectionFlags connection;
   std::string save;
   // Both.
   std::string output;
-  double tolerance = 0.1;
-  std::string downscaleStabilization = "5m";
-  std::string cpuInitializationPeriod = "5m";
-  std::string initialReadinessDelay = "30s";
+  DecisionFlags decision;
 };
 
 // Prints "hpa-controller explain: <message>" to stderr and returns `code`.
 int explainFailure(const std::string& message, int code = kExitUnusableInput);
-
-// The controller settings of the flags (the HPA flags of kube-controller-manager).
-Result<controller::ControllerOptions> controllerOptions(const ExplainFlags& flags);
-
-// `text` on a terminal, `json` otherwise, unless -o says.
-std::string outputFormat(const ExplainFlags& flags);
 
 // `hpa-controller explain NAMESPACE/NAME`, `--all`, `-A`: explain_live_command.cc.
 int runLiveExplain(const ExplainFlags& flags);

@@ -6,16 +6,16 @@
 #include <iostream>
 #include <tuple>
 
+#include "command_io.h"
 #include "common/clock.h"
-#include "common/log.h"
+#include "common/quote.h"
 #include "common/time.h"
 #include "explain/live.h"
 #include "explain/render.h"
 #include "explain/snapshot_writer.h"
 #include "explain_flags.h"
 #include "kube/client_config.h"
-#include "kube/read_only_transport.h"
-#include "common/quote.h"
+#include "kube/read_only_client.h"
 
 namespace hpa::cmd {
 namespace {
@@ -53,11 +53,13 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
 std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result, Time now) {
   std::string command = fmt::format("hpa-controller explain -f {} --now {}", flags.save, formatRFC3339(now));
   if (result.explanations.size() == 1) command += " --hpa " + result.explanations.front().hpaKey;
-  if (flags.tolerance != 0.1) command += fmt::format(" --horizontal-pod-autoscaler-tolerance={}", flags.tolerance);
+  const DecisionFlags& d = flags.decision;
+  const DecisionFlags defaults;
+  if (d.tolerance != defaults.tolerance) command += fmt::format(" --horizontal-pod-autoscaler-tolerance={}", d.tolerance);
   for (const auto& [name, value, fallback] :
-       {std::tuple{"downscale-stabilization", flags.downscaleStabilization, "5m"},
-        std::tuple{"cpu-initialization-period", flags.cpuInitializationPeriod, "5m"},
-        std::tuple{"initial-readiness-delay", flags.initialReadinessDelay, "30s"}}) {
+       {std::tuple{"downscale-stabilization", d.downscaleStabilization, defaults.downscaleStabilization},
+        std::tuple{"cpu-initialization-period", d.cpuInitializationPeriod, defaults.cpuInitializationPeriod},
+        std::tuple{"initial-readiness-delay", d.initialReadinessDelay, defaults.initialReadinessDelay}}) {
     if (value != fallback) command += fmt::format(" --horizontal-pod-autoscaler-{}={}", name, value);
   }
   return command;
@@ -67,7 +69,7 @@ std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanat
 
 int runLiveExplain(const ExplainFlags& flags) {
   explain::ExplainOptions options;
-  auto controller = controllerOptions(flags);
+  auto controller = controllerOptions(flags.decision);
   if (!controller.ok()) return explainFailure(controller.error().message);
   options.controller = *controller;
   // Whole seconds, so that the time printed replays the same decision (--now takes RFC 3339).
@@ -75,19 +77,16 @@ int runLiveExplain(const ExplainFlags& flags) {
 
   auto query = liveQuery(flags);
   if (!query.ok()) return explainFailure(query.error().message);
-  auto config = kube::resolveRestConfig(kube::ConnectionFlags{flags.kubeconfig, flags.context, flags.master});
+  auto config = kube::resolveRestConfig(flags.connection);
   if (!config.ok()) return explainFailure(config.error().message, kExitClusterUnreadable);
   if (query->ns.empty()) query->ns = config->defaultNamespace.empty() ? "default" : config->defaultNamespace;
 
-  // Every request goes through a transport that refuses anything but GET.
-  auto transport = kube::RestClient::makeTransport(*config);
-  if (!transport.ok()) return explainFailure(transport.error().message, kExitClusterUnreadable);
-  auto readOnly = std::make_unique<kube::ReadOnlyTransport>(std::move(*transport));
-  kube::ReadOnlyTransport& reads = *readOnly;
+  // Every request goes through a client that refuses anything but GET.
   RealClock clock;
-  kube::RestClient client(*config, std::move(readOnly), clock, Logger::discard());
+  auto cluster = kube::ReadOnlyClient::connect(*config, clock);
+  if (!cluster.ok()) return explainFailure(cluster.error().message, kExitClusterUnreadable);
 
-  auto result = explain::explainLive(client, *query, options);
+  auto result = explain::explainLive((*cluster)->client(), *query, options);
   if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);
   if (result->explanations.empty()) {
     std::cerr << (query->allNamespaces ? std::string("no HorizontalPodAutoscalers in the cluster")
@@ -98,7 +97,7 @@ int runLiveExplain(const ExplainFlags& flags) {
   if (!flags.save.empty()) {
     const std::string replay = replayCommand(flags, *result, options.now);
     std::ofstream out(flags.save, std::ios::binary | std::ios::trunc);
-    out << explain::writeSnapshot(reads.responses(), result->histories,
+    out << explain::writeSnapshot((*cluster)->responses(), result->histories,
                                   {fmt::format("hpa-controller explain --save: read from {} at {}", config->server,
                                                formatRFC3339(options.now)),
                                    "replay: " + replay});
@@ -108,7 +107,7 @@ int runLiveExplain(const ExplainFlags& flags) {
   }
 
   const bool table = flags.all || flags.allNamespaces;
-  if (outputFormat(flags) == "json") {
+  if (outputFormat(flags.output) == "json") {
     if (table) {
       nlohmann::json items = nlohmann::json::array();
       for (const auto& e : result->explanations) items.push_back(explain::explanationToJson(e));

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <iostream>
+#include <string_view>
 #include <thread>
 
 #include "kube/kubeconfig.h"
@@ -29,6 +30,7 @@ struct Flags {
   std::string kubeconfig;
   std::vector<std::string> namespaces;
   std::string scenarioFile;
+  bool playSteps = true;
   int metricsPort = 0;
   int controlPort = 0;
   sim::TlsFiles tls;
@@ -46,6 +48,10 @@ void addFlags(CLI::App& app, Flags& f) {
   app.add_option("--kubeconfig", f.kubeconfig, "kubeconfig of the cluster")->required();
   app.add_option("--namespace", f.namespaces, "namespace whose pods to run (repeatable)")->required();
   app.add_option("--scenario", f.scenarioFile, "load scenario (YAML)");
+  app.add_option("--play-steps", f.playSteps,
+                 "apply the scenario's steps as they fall due; false: its initial load only, the caller plays the "
+                 "steps through POST /set (hpa-sim steps prints them)")
+      ->capture_default_str();
   app.add_option("--metrics-port", f.metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")->required();
   app.add_option("--control-port", f.controlPort, "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
   app.add_option("--serving-cert", f.tls.certFile, "PEM serving certificate for localhost (default: made at start-up)");
@@ -95,6 +101,7 @@ Result<Settings> settingsOf(const Flags& f) {
   auto scenario = readScenario(f.scenarioFile);
   if (!scenario.ok()) return scenario.error();
   s.scenario = std::move(*scenario);
+  if (!f.playSteps) s.scenario.steps.clear();
   return s;
 }
 
@@ -210,10 +217,26 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
   return 0;
 }
 
+// `hpa-sim steps SCENARIO`: the scenario's steps as a caller plays them through POST /set.
+int printSteps(int argc, char** argv) {
+  CLI::App app{"hpa-sim steps: a scenario's steps, one line each: the seconds after the start at which it falls due, "
+               "and its change as POST /set takes it"};
+  app.name("hpa-sim steps");
+  std::string file;
+  app.add_option("scenario", file, "the scenario (YAML)")->required();
+  CLI11_PARSE(app, argc, argv);
+  auto scenario = readScenario(file);
+  if (!scenario.ok()) return fail(scenario.error().message);
+  std::cout << sim::stepsAsChanges(*scenario);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver"};
+  if (argc > 1 && std::string_view(argv[1]) == "steps") return printSteps(argc - 1, argv + 1);
+  CLI::App app{"hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver (hpa-sim steps "
+               "SCENARIO: its steps)"};
   Flags flags;
   addFlags(app, flags);
   CLI11_PARSE(app, argc, argv);

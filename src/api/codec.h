@@ -17,7 +17,6 @@
 namespace hpa::api {
 
 // --- metadata and selectors
-Result<ObjectMeta> decodeObjectMeta(const nlohmann::json& j);
 nlohmann::json encodeObjectMeta(const ObjectMeta& meta);
 Result<LabelSelector> decodeLabelSelector(const nlohmann::json& j);
 nlohmann::json encodeLabelSelector(const LabelSelector& selector);

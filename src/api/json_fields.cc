@@ -127,26 +127,22 @@ std::optional<Quantity> JsonFields::quantity(std::string_view key) const {
   return *q;
 }
 
-std::optional<Time> JsonFields::time(std::string_view key) const {
-  auto s = string(key);
-  if (!s) return std::nullopt;
-  auto t = parseRFC3339(*s);
-  if (!t.ok()) {
-    fail(key, t.error().message);
+template <typename T, typename Parse>
+std::optional<T> JsonFields::parsedString(std::string_view key, Parse parse) const {
+  auto text = string(key);
+  if (!text) return std::nullopt;
+  auto value = parse(*text);
+  if (!value.ok()) {
+    fail(key, value.error().message);
     return std::nullopt;
   }
-  return *t;
+  return *value;
 }
 
+std::optional<Time> JsonFields::time(std::string_view key) const { return parsedString<Time>(key, parseRFC3339); }
+
 std::optional<Duration> JsonFields::goDuration(std::string_view key) const {
-  auto s = string(key);
-  if (!s) return std::nullopt;
-  auto d = parseGoDuration(*s);
-  if (!d.ok()) {
-    fail(key, d.error().message);
-    return std::nullopt;
-  }
-  return *d;
+  return parsedString<Duration>(key, parseGoDuration);
 }
 
 std::optional<std::map<std::string, std::string>> JsonFields::stringMap(std::string_view key) const {

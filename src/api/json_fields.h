@@ -56,6 +56,9 @@ class JsonFields {
   JsonFields(const nlohmann::json* node, std::string path, std::shared_ptr<State> state);
   const nlohmann::json* get(std::string_view key) const;
   std::string childPath(std::string_view key) const;
+  // The string at `key` read by `parse`; a parse error is this field's error.
+  template <typename T, typename Parse>
+  std::optional<T> parsedString(std::string_view key, Parse parse) const;
 
   const nlohmann::json* node_;
   std::string path_;

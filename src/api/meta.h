@@ -4,6 +4,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "common/time.h"
 
@@ -40,6 +42,25 @@ struct OwnerReference {
 // "namespace/name", the key of namespaced objects in caches and queues.
 inline std::string objectKey(const std::string& ns, const std::string& name) {
   return ns.empty() ? name : ns + "/" + name;
+}
+
+// The namespace and name of an objectKey: a key without '/' is a name without a namespace. The
+// first '/' splits, as client-go's SplitMetaNamespaceKey does (names never hold one).
+inline std::pair<std::string, std::string> splitObjectKey(std::string_view key) {
+  const auto slash = key.find('/');
+  if (slash == std::string_view::npos) return {"", std::string(key)};
+  return {std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
+}
+
+// The API group of an apiVersion: "apps" of "apps/v1", "" (the core group) of "v1".
+inline std::string apiGroupOf(std::string_view apiVersion) {
+  const auto slash = apiVersion.find('/');
+  return slash == std::string_view::npos ? "" : std::string(apiVersion.substr(0, slash));
+}
+
+// The apiVersion of a group and version: "apps/v1", or "v1" in the core group.
+inline std::string apiVersionOf(std::string_view group, std::string_view version) {
+  return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
 }
 
 }  // namespace hpa::api

@@ -48,11 +48,6 @@ std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent,
 
 }  // namespace detail
 
-Result<ObjectMeta> decodeObjectMeta(const nlohmann::json& j) {
-  auto f = JsonFields::root(j);
-  return detail::finish(f, detail::readObjectMeta(f));
-}
-
 nlohmann::json encodeObjectMeta(const ObjectMeta& m) {
   nlohmann::json j = nlohmann::json::object();
   if (!m.name.empty()) j["name"] = m.name;

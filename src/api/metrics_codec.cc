@@ -90,6 +90,16 @@ ExternalMetricValue readExternalValue(const JsonFields& f) {
   return v;
 }
 
+// A typed list (kind `kind`, or none) whose items `read` decodes.
+template <typename List, typename Read>
+Result<List> decodeTypedList(const nlohmann::json& j, std::string_view kind, Read read) {
+  auto f = JsonFields::root(j);
+  if (namesAnotherKind(f, kind)) return wrongKind(kind, f);
+  List list;
+  f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(read(item)); });
+  return detail::finish(f, std::move(list));
+}
+
 }  // namespace
 
 Result<PodMetrics> decodePodMetrics(const nlohmann::json& j) {
@@ -98,11 +108,7 @@ Result<PodMetrics> decodePodMetrics(const nlohmann::json& j) {
 }
 
 Result<PodMetricsList> decodePodMetricsList(const nlohmann::json& j) {
-  auto f = JsonFields::root(j);
-  if (namesAnotherKind(f, "PodMetricsList")) return wrongKind("PodMetricsList", f);
-  PodMetricsList list;
-  f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readPodMetrics(item)); });
-  return detail::finish(f, std::move(list));
+  return decodeTypedList<PodMetricsList>(j, "PodMetricsList", readPodMetrics);
 }
 
 nlohmann::json encodePodMetrics(const PodMetrics& m, std::string_view apiVersion) {
@@ -169,11 +175,7 @@ Result<ExternalMetricValue> decodeExternalMetricValue(const nlohmann::json& j) {
 }
 
 Result<ExternalMetricValueList> decodeExternalMetricValueList(const nlohmann::json& j) {
-  auto f = JsonFields::root(j);
-  if (namesAnotherKind(f, "ExternalMetricValueList")) return wrongKind("ExternalMetricValueList", f);
-  ExternalMetricValueList list;
-  f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readExternalValue(item)); });
-  return detail::finish(f, std::move(list));
+  return decodeTypedList<ExternalMetricValueList>(j, "ExternalMetricValueList", readExternalValue);
 }
 
 nlohmann::json encodeExternalMetricValueList(const ExternalMetricValueList& list) {

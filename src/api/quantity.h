@@ -35,7 +35,6 @@ class Quantity {
   double asApproximateFloat() const;
 
   QuantityFormat format() const { return format_; }
-  bool isZero() const { return mantissa_ == 0; }
   int sign() const { return mantissa_ < 0 ? -1 : (mantissa_ > 0 ? 1 : 0); }
 
   // Canonical text as upstream's Quantity.String() prints it, e.g. "250m", "1500m", "2k",

@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "common/quote.h"
+
 namespace hpa {
 
 Logger::Logger(std::string component, int verbosity, std::shared_ptr<spdlog::logger> sink)
@@ -40,16 +42,7 @@ void Logger::appendValue(std::string& line, const std::string& value) {
     line += value;
     return;
   }
-  line += '"';
-  for (char c : value) {
-    if (c == '"' || c == '\\') line += '\\';
-    if (c == '\n') {
-      line += "\\n";
-      continue;
-    }
-    line += c;
-  }
-  line += '"';
+  appendDoubleQuoted(line, value);
 }
 
 }  // namespace hpa

@@ -72,4 +72,17 @@ std::string quote(std::string_view text) {
   return out;
 }
 
+void appendDoubleQuoted(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  out += '"';
+}
+
 }  // namespace hpa

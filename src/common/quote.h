@@ -12,4 +12,8 @@ namespace hpa {
 // template resolves to a copy compiled with assertions on, such as libspdlog's.
 std::string quote(std::string_view text);
 
+// Appends `text` in double quotes with only '"' and '\' escaped and newlines as \n: the simple
+// quoting that log values (logfmt) and gnuplot strings read back.
+void appendDoubleQuoted(std::string& out, std::string_view text);
+
 }  // namespace hpa

@@ -58,7 +58,6 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
-  static Status okStatus() { return Status(); }
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }

@@ -172,6 +172,16 @@ Result<Duration> parseGoDuration(std::string_view text) {
   return Duration(negative ? -ns : ns);
 }
 
+Result<Duration> parseDurationFlag(std::string_view flag, std::string_view value, bool positive) {
+  auto d = parseGoDuration(value);
+  if (!d.ok()) return Error::format("invalid value {} for --{}: {}", quote(value), flag, d.error().message);
+  if (d->count() < 0 || (positive && d->count() == 0)) {
+    return Error::format("invalid value {} for --{}: {}", quote(value), flag,
+                         positive ? "must be positive" : "must not be negative");
+  }
+  return d;
+}
+
 std::string formatGoDuration(Duration d) {
   std::int64_t ns = d.count();
   if (ns == 0) return "0s";

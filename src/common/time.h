@@ -29,6 +29,9 @@ inline constexpr std::int64_t kParsedTimeLimitNanos = (std::int64_t(1) << 62) - 
 
 // Go time.Duration text: "300ms", "1.5h", "2h45m", "30.025s", "-1m0s", "0".
 Result<Duration> parseGoDuration(std::string_view text);
+// The value of a duration flag (Go's syntax), refusing a negative one, and zero too when
+// `positive`; errors name the flag as Go's flag package does ("invalid value "x" for --flag: ...").
+Result<Duration> parseDurationFlag(std::string_view flag, std::string_view value, bool positive = false);
 // Formats like Go's Duration.String(): "15s", "5m0s", "1h0m0s", "30.025s", "500ms", "0s".
 std::string formatGoDuration(Duration d);
 

@@ -16,16 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string groupOf(const std::string& apiVersion) {
-  auto slash = apiVersion.find('/');
-  return slash == std::string::npos ? "" : apiVersion.substr(0, slash);
-}
-
-bool isWorkload(const std::string& apiVersion, const std::string& kind) {
-  return (apiVersion == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet")) ||
-         (apiVersion == "v1" && kind == "ReplicationController");
-}
-
 // The Scale the `/scale` subresource would return for a workload (the same projection the
 // daemon's workload caches answer with).
 Result<api::Workload> workloadOf(const json& object) { return api::decodeWorkload(object, stringValue(object, "kind")); }
@@ -54,7 +44,7 @@ class Loader {
     if (object.contains("items") && (kind == "List" || kind.ends_with("List"))) {
       return addList(object, origin, apiVersion, kind);
     }
-    const std::string group = groupOf(apiVersion);
+    const std::string group = api::apiGroupOf(apiVersion);
     if (kind == "HorizontalPodAutoscaler" && group == "autoscaling") return addHpa(object, origin, apiVersion);
     if (kind == "Scale" && apiVersion == "autoscaling/v1") {
       auto scale = api::decodeScale(object);
@@ -62,7 +52,9 @@ class Loader {
       snapshot_.scales.push_back({std::move(*scale), "", origin, std::nullopt, std::nullopt});
       return Status();
     }
-    if (isWorkload(apiVersion, kind)) return addWorkload(object, origin, kind);
+    if (const api::BuiltinWorkload* w = api::builtinWorkloadByKind(group, kind)) {
+      return addWorkload(object, origin, apiVersion, *w);
+    }
     if (kind == "Namespace" && apiVersion == "v1") return Status();
     if (kind == "Pod" && apiVersion == "v1") {
       auto pod = api::decodePod(object);
@@ -115,8 +107,14 @@ class Loader {
     return Status();
   }
 
-  // A workload stands for its /scale, with its pod template and controlling owner.
-  Status addWorkload(const json& object, const Origin& origin, const std::string& kind) {
+  // A workload stands for its /scale, with its pod template and controlling owner. Its fields
+  // are read as the version every cluster serves has them, so an older version is refused.
+  Status addWorkload(const json& object, const Origin& origin, const std::string& apiVersion,
+                     const api::BuiltinWorkload& builtin) {
+    const std::string kind = builtin.kind;
+    if (const std::string served = api::apiVersionOf(builtin.group, builtin.version); apiVersion != served) {
+      return fail(origin, Error::format("apiVersion {} is not supported; export the {} as {}", apiVersion, kind, served));
+    }
     auto workload = workloadOf(object);
     if (!workload.ok()) return fail(origin, workload.error());
     std::optional<api::Pod> podTemplate;

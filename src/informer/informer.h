@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/meta.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/result.h"
@@ -76,7 +77,7 @@ class Informer final : public ListWatchSink {
       auto obj = decodeLogged(item);
       if (!obj) continue;
       auto [ns, name] = identity_(*obj);
-      fresh[key(ns, name)] = {ns, std::move(obj)};
+      fresh[api::objectKey(ns, name)] = {ns, std::move(obj)};
     }
     for (const auto& [k, old] : cache_.all()) {
       if (fresh.count(k)) continue;
@@ -97,7 +98,7 @@ class Informer final : public ListWatchSink {
     auto obj = decodeLogged(object);
     if (!obj) return;
     auto [ns, name] = identity_(*obj);
-    const std::string k = key(ns, name);
+    const std::string k = api::objectKey(ns, name);
     if (type == api::WatchEventType::Deleted) {
       Ptr removed = cache_.remove(ns, k);
       notifyDelete(removed ? removed : obj);
@@ -112,7 +113,6 @@ class Informer final : public ListWatchSink {
   }
 
  private:
-  static std::string key(const std::string& ns, const std::string& name) { return ns.empty() ? name : ns + "/" + name; }
 
   Ptr decodeLogged(const nlohmann::json& item) {
     auto decoded = decode_(item);

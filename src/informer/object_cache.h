@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/meta.h"
+
 namespace hpa::informer {
 
 // An object that carries its own name (a `cachedName(const T&)` found by argument-dependent
@@ -31,7 +33,7 @@ class ObjectCache {
   using Ptr = std::shared_ptr<const T>;
 
   Ptr get(const std::string& key) const {
-    auto [ns, name] = split(key);
+    auto [ns, name] = api::splitObjectKey(key);
     std::shared_lock lock(mu_);
     auto nsIt = byNamespace_.find(ns);
     if (nsIt == byNamespace_.end()) return nullptr;
@@ -89,7 +91,7 @@ class ObjectCache {
       objects.insert(std::move(node));
       return old;
     } else {
-      const std::string name = split(key).second;
+      const std::string name = api::splitObjectKey(key).second;
       std::unique_lock lock(mu_);
       auto& slot = byNamespace_[ns][name];
       Ptr old = std::move(slot);
@@ -99,7 +101,7 @@ class ObjectCache {
     }
   }
   Ptr remove(const std::string& ns, const std::string& key) {
-    const std::string name = split(key).second;
+    const std::string name = api::splitObjectKey(key).second;
     std::unique_lock lock(mu_);
     auto nsIt = byNamespace_.find(ns);
     if (nsIt == byNamespace_.end()) return nullptr;
@@ -113,12 +115,6 @@ class ObjectCache {
   }
 
  private:
-  static std::pair<std::string, std::string> split(const std::string& key) {
-    auto slash = key.find('/');
-    if (slash == std::string::npos) return {"", key};
-    return {key.substr(0, slash), key.substr(slash + 1)};
-  }
-
   using NameKey = std::conditional_t<NamesItself<T>, std::string_view, std::string>;
 
   mutable std::shared_mutex mu_;

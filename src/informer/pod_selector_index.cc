@@ -115,13 +115,4 @@ std::size_t PodSelectorIndex::selectorCount() const {
   return n;
 }
 
-std::size_t PodSelectorIndex::indexedPods() const {
-  std::shared_lock lock(mu_);
-  std::size_t n = 0;
-  for (const auto& [ns, entries] : byNamespace_) {
-    for (const auto& [key, e] : entries) n += e->pods->size();
-  }
-  return n;
-}
-
 }  // namespace hpa::informer

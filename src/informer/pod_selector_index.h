@@ -38,8 +38,6 @@ class PodSelectorIndex {
   EventHandlers<api::Pod> handlers();
 
   std::size_t selectorCount() const;
-  // Pods held over every selector (a pod picked by two selectors counts twice).
-  std::size_t indexedPods() const;
 
  private:
   struct Entry {

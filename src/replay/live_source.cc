@@ -1,29 +1,20 @@
 #include "replay/live_source.h"
-#include "common/json_value.h"
 
 #include <fmt/format.h>
 
-#include "kube/discovery.h"
+#include "api/meta.h"
+#include "api/workload.h"
+#include "common/json_value.h"
 #include "common/quote.h"
+#include "kube/discovery.h"
 
 namespace hpa::replay {
 namespace {
 
 using nlohmann::json;
 
-bool isWorkloadKind(const std::string& group, const std::string& kind) {
-  return (group == "apps" && (kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet")) ||
-         (group.empty() && kind == "ReplicationController");
-}
-
-std::string groupOf(const std::string& apiVersion) {
-  auto slash = apiVersion.find('/');
-  return slash == std::string::npos ? "" : apiVersion.substr(0, slash);
-}
-
 std::string resourcePath(const kube::GroupVersionResource& r, const std::string& ns, const std::string& name) {
-  const std::string prefix = r.group.empty() ? "/api/" + r.version : "/apis/" + r.group + "/" + r.version;
-  return fmt::format("{}/namespaces/{}/{}/{}", prefix, ns, r.resource, name);
+  return fmt::format("{}/namespaces/{}/{}/{}", kube::groupVersionPath(r.group, r.version), ns, r.resource, name);
 }
 
 // Objects as a GET returns them, with apiVersion and kind set (a server may leave them out).
@@ -36,13 +27,12 @@ explain::SnapshotSource source(const std::string& name, json object, const std::
 
 }  // namespace
 
-Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client, const std::string& key) {
-  auto slash = key.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == key.size() || key.find('/', slash + 1) != std::string::npos) {
+Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster, const std::string& key) {
+  const auto [ns, name] = api::splitObjectKey(key);
+  if (ns.empty() || name.empty() || name.find('/') != std::string::npos) {
     return Error::format("--hpa {}: expected namespace/name", quote(key));
   }
-  const std::string ns = key.substr(0, slash);
-  const std::string name = key.substr(slash + 1);
+  kube::RestClient& client = cluster.client();
   const std::string server = client.config().server;
 
   kube::Discovery discovery(client);
@@ -58,7 +48,7 @@ Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client,
   const json& ref = member(member(*hpa, "spec"), "scaleTargetRef");
   const std::string kind = stringValue(ref, "kind");
   const std::string targetName = stringValue(ref, "name");
-  const std::string group = groupOf(stringValue(ref, "apiVersion"));
+  const std::string group = api::apiGroupOf(stringValue(ref, "apiVersion"));
   if (kind.empty() || targetName.empty()) return sources;  // the replay reports the HPA's own problem
   auto mappings = discovery.mappingsFor(group, kind);
   if (!mappings.ok() || mappings->empty()) {
@@ -66,15 +56,24 @@ Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client,
                          mappings.ok() ? std::string("no such resource") : mappings.error().message);
   }
   const auto& mapping = mappings->front();
-  const bool workload = isWorkloadKind(group, kind);
+  const bool workload = api::builtinWorkloadByKind(group, kind) != nullptr;
   const std::string path = resourcePath(mapping, ns, targetName) + (workload ? "" : "/scale");
   auto target = client.get(path);
   if (!target.ok()) return Error::format("{}: GET {}: {}", server, path, target.error().message);
-  sources.push_back(workload ? source(server + path, *target, group.empty() ? mapping.version
-                                                                            : group + "/" + mapping.version,
-                                      kind)
+  sources.push_back(workload ? source(server + path, *target, api::apiVersionOf(group, mapping.version), kind)
                              : source(server + path, *target, "autoscaling/v1", "Scale"));
   return sources;
+}
+
+Result<explain::Snapshot> readLive(const kube::ConnectionFlags& connection, const std::string& key) {
+  auto config = kube::resolveRestConfig(connection);
+  if (!config.ok()) return config.error();
+  RealClock clock;
+  auto cluster = kube::ReadOnlyClient::connect(*config, clock);
+  if (!cluster.ok()) return cluster.error();
+  auto sources = fetchLive(**cluster, key);
+  if (!sources.ok()) return sources.error();
+  return explain::loadSnapshot(*sources);
 }
 
 }  // namespace hpa::replay

@@ -5,7 +5,8 @@
 
 #include "common/result.h"
 #include "explain/snapshot.h"
-#include "kube/rest_client.h"
+#include "kube/client_config.h"
+#include "kube/read_only_client.h"
 
 namespace hpa::replay {
 
@@ -13,7 +14,11 @@ namespace hpa::replay {
 // (the objects' JSON, named after where they came from) for explain::loadSnapshot: the HPA through
 // autoscaling/v2 or v2beta2, whichever the server serves; a Deployment, StatefulSet, ReplicaSet
 // or ReplicationController target itself (its pod template carries the requests); any other kind
-// through its /scale subresource. Reads only (GETs and discovery).
-Result<std::vector<explain::SnapshotSource>> fetchLive(kube::RestClient& client, const std::string& key);
+// through its /scale subresource. Only through a read-only client: replay never writes.
+Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster, const std::string& key);
+
+// `replay --hpa KEY` without -f: the HPA and its target from the cluster `connection` names
+// (--kubeconfig, --context, --master), read with GETs only.
+Result<explain::Snapshot> readLive(const kube::ConnectionFlags& connection, const std::string& key);
 
 }  // namespace hpa::replay

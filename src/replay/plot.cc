@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "api/quantity.h"
+#include "common/quote.h"
 
 extern char** environ;
 
@@ -19,16 +20,9 @@ namespace {
 
 // A gnuplot string literal (double-quoted; backslash escapes).
 std::string gnuplotString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
+  std::string out;
+  appendDoubleQuoted(out, s);
+  return out;
 }
 
 double secondsOf(Duration d) { return std::chrono::duration<double>(d).count(); }

@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "api/label_selector.h"
+#include "api/workload.h"
 #include "controller/conditions.h"
+#include "controller/dry_run.h"
 #include "explain/snapshot_clients.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
@@ -73,16 +75,6 @@ class WorldStatusWriter final : public controller::StatusWriter {
  private:
   explain::Snapshot& world_;
 };
-
-class DiscardingEvents final : public controller::EventRecorder {
- public:
-  // Events are in each reconcile's report.
-  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
-};
-
-bool isBuiltinWorkload(const std::string& kind) {
-  return kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet" || kind == "ReplicationController";
-}
 
 TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricReport* report, const Trace& trace,
                       Duration at) {
@@ -175,8 +167,10 @@ class ReplayWorld {
     world.hpas.emplace_back(hpa, explain::Origin{"replay", 1, ""});
     api::Scale scale = target.scale;
     scale.metadata.namespace_ = hpa.metadata.namespace_;
-    world.scales.push_back({scale, isBuiltinWorkload(target.kind) ? target.kind : "", {"replay", 1, ""},
-                            target.podTemplate, std::nullopt});
+    // A built-in workload's Scale is found by its kind; a custom resource's as a Scale object.
+    const bool builtin =
+        api::builtinWorkloadByKind(api::apiGroupOf(hpa.spec.scaleTargetRef.apiVersion), target.kind) != nullptr;
+    world.scales.push_back({scale, builtin ? target.kind : "", {"replay", 1, ""}, target.podTemplate, std::nullopt});
     return world;
   }
 
@@ -224,7 +218,7 @@ class ReplayWorld {
   explain::SnapshotMetricsClient metrics_;
   WorkloadScaleClient scales_;
   WorldStatusWriter status_;
-  DiscardingEvents events_;
+  controller::DiscardingEventRecorder events_;  // events are in each reconcile's report
   controller::HorizontalController controller_;
 };
 

@@ -33,7 +33,7 @@ struct ReplayOptions {
 // What the replay needs of the scale target: its Scale (name, namespace, replicas at the start,
 // selector) and kind, and the pod template its pods are made from (labels, requests).
 struct ReplayTarget {
-  std::string kind;  // Deployment, StatefulSet, ... ("" for a custom resource with a Scale)
+  std::string kind;  // the scaleTargetRef's: Deployment, StatefulSet, ..., or a custom resource's kind
   api::Scale scale;
   api::Pod podTemplate;
 };

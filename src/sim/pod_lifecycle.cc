@@ -1,5 +1,6 @@
 #include "sim/pod_lifecycle.h"
 
+#include "api/meta.h"
 #include "sim/cluster.h"
 
 namespace hpa::sim {
@@ -13,13 +14,6 @@ constexpr Duration kRetryBase = std::chrono::milliseconds(100);
 constexpr Duration kRetryMax = std::chrono::seconds(10);
 constexpr int kHttpNotFound = 404;
 constexpr int kHttpConflict = 409;
-
-std::string keyOf(const std::string& ns, const std::string& name) { return ns + "/" + name; }
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-  auto slash = key.find('/');
-  return {key.substr(0, slash), key.substr(slash + 1)};
-}
 
 // Whether the metrics APIs would see a difference between the two.
 bool sameForMetrics(const ObservedPod& a, const ObservedPod& b) {
@@ -86,12 +80,12 @@ void PodLifecycle::observe(const std::shared_ptr<const ObservedPod>& previous,
       index_.upsert(pod->toSimPod());
     }
   }
-  queue_.add(keyOf(pod->namespace_, pod->name));
+  queue_.add(api::objectKey(pod->namespace_, pod->name));
 }
 
 void PodLifecycle::gone(const std::shared_ptr<const ObservedPod>& pod) {
   index_.remove(pod->namespace_, pod->name);
-  queue_.forget(keyOf(pod->namespace_, pod->name));
+  queue_.forget(api::objectKey(pod->namespace_, pod->name));
 }
 
 void PodLifecycle::work() {
@@ -102,7 +96,7 @@ void PodLifecycle::work() {
 }
 
 void PodLifecycle::process(const std::string& key) {
-  const auto [ns, name] = splitKey(key);
+  const auto [ns, name] = api::splitObjectKey(key);
   auto informer = informers_.find(ns);
   std::shared_ptr<const ObservedPod> pod = informer == informers_.end() ? nullptr : informer->second->cache().get(key);
   if (!pod) {

@@ -20,7 +20,8 @@ class Fields {
   Fields(const json& j, std::string path, const std::string& source) : j_(j), path_(std::move(path)), source_(source) {}
 
   Error fail(const std::string& field, const std::string& why) const {
-    return Error::format("{}: {}.{}: {}", source_, path_, field, why);
+    const std::string where = path_.empty() ? field : path_ + "." + field;
+    return source_.empty() ? Error::format("{}: {}", where, why) : Error::format("{}: {}: {}", source_, where, why);
   }
   Result<std::string> str(const std::string& f, bool required) const {
     if (!j_.contains(f) || j_[f].is_null()) {
@@ -159,12 +160,9 @@ Status addExternalMetric(const Fields& f, Scenario& s) {
   return Status();
 }
 
-// A step must apply to the scenario as defined so far.
-Status addStep(const Fields& f, const std::string& source, Scenario& s) {
+// What a step changes (all but its time): the fields of a scenario's step and of a /set change.
+Result<Step> readChange(const Fields& f) {
   Step step;
-  auto at = f.duration("at");
-  if (!at.ok()) return at.error();
-  step.at = *at;
   auto workload = f.str("workload", false);
   auto podMetric = f.str("podMetric", false);
   auto objectMetric = f.str("objectMetric", false);
@@ -187,12 +185,30 @@ Status addStep(const Fields& f, const std::string& source, Scenario& s) {
   step.cpuMilli = *cpu;
   if (*memory) step.memoryBytes = **memory / 1000;
   step.valueMilli = *value;
+  return step;
+}
+
+// A step must apply to the scenario as defined so far.
+Status addStep(const Fields& f, const std::string& source, Scenario& s) {
+  auto at = f.duration("at");
+  if (!at.ok()) return at.error();
+  auto step = readChange(f);
+  if (!step.ok()) return step.error();
+  step->at = *at;
   Scenario probe = s;
-  if (auto applied = applyStep(probe, step); !applied.ok()) {
+  if (auto applied = applyStep(probe, *step); !applied.ok()) {
     return Error::format("{}: {}: {}", source, f.raw().dump(), applied.error().message);
   }
-  s.steps.push_back(step);
+  s.steps.push_back(*step);
   return Status();
+}
+
+// Seconds as few digits as they need: "10", "12.5", "0.25".
+std::string secondsText(Duration d) {
+  std::string text = fmt::format("{:.3f}", std::chrono::duration<double>(d).count());
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
 }
 
 }  // namespace
@@ -261,6 +277,31 @@ Status applyStep(Scenario& s, const Step& step) {
     return Status();
   }
   return Error::format("no workload named {}", quote(step.workload));
+}
+
+Result<Step> parseChange(const nlohmann::json& change) {
+  if (!change.is_object()) return Error::of("expected a JSON object (or an array of them)");
+  const std::string noSource;
+  return readChange(Fields(change, "", noSource));
+}
+
+nlohmann::json changeOf(const Step& step) {
+  json change = json::object();
+  for (const auto& [key, value] : {std::pair{"workload", &step.workload}, std::pair{"podMetric", &step.podMetric},
+                                   std::pair{"objectMetric", &step.objectMetric}, std::pair{"name", &step.objectName},
+                                   std::pair{"external", &step.external}}) {
+    if (!value->empty()) change[key] = *value;
+  }
+  if (step.cpuMilli) change["cpu"] = fmt::format("{}m", *step.cpuMilli);
+  if (step.memoryBytes) change["memory"] = std::to_string(*step.memoryBytes);
+  if (step.valueMilli) change["value"] = fmt::format("{}m", *step.valueMilli);
+  return change;
+}
+
+std::string stepsAsChanges(const Scenario& scenario) {
+  std::string out;
+  for (const auto& step : scenario.steps) out += secondsText(step.at) + " " + changeOf(step).dump() + "\n";
+  return out;
 }
 
 }  // namespace hpa::sim

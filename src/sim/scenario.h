@@ -1,5 +1,7 @@
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -69,5 +71,17 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
 
 // Applies one step to the scenario's current values.
 Status applyStep(Scenario& scenario, const Step& step);
+
+// One change as hpa-sim's POST /set takes it, a step without its time: {"workload": NAME, "cpu":
+// Q, "memory": Q}, {"external": METRIC, "value": Q}, {"objectMetric": METRIC, "name": OBJECT,
+// "value": Q} or {"workload": NAME, "podMetric": METRIC, "value": Q}; the same fields, read the
+// same way, as a scenario's steps. Errors name the field.
+Result<Step> parseChange(const nlohmann::json& change);
+// The change of a step, as parseChange reads it (cpu and values in milli-units, memory in bytes).
+nlohmann::json changeOf(const Step& step);
+// The scenario's steps in order, one line each: the seconds after the start it falls due, and
+// its change ("10 {\"cpu\":\"600m\",\"workload\":\"web\"}"): what `hpa-sim steps` prints, for
+// callers that play the steps themselves through /set.
+std::string stepsAsChanges(const Scenario& scenario);
 
 }  // namespace hpa::sim

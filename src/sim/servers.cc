@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/quantity.h"
 #include "kube/kubeconfig.h"
 #include "serving/self_signed_cert.h"
 #include "sim/metrics_api.h"
@@ -50,42 +49,13 @@ nlohmann::json state(const PodIndex& pods, LoadModel& model) {
   return s;
 }
 
-// One change of the /set body: {"workload": NAME, "cpu": Q, "memory": Q}, {"external": METRIC,
-// "value": Q}, {"objectMetric": METRIC, "name": OBJECT, "value": Q} or {"workload": NAME,
-// "podMetric": METRIC, "value": Q}.
-Result<Step> stepOf(const nlohmann::json& body) {
-  if (!body.is_object()) return Error::of("expected a JSON object (or an array of them)");
-  Step step;
-  step.workload = body.value("workload", "");
-  step.external = body.value("external", "");
-  step.objectMetric = body.value("objectMetric", "");
-  step.podMetric = body.value("podMetric", "");
-  step.objectName = body.value("name", "");
-  auto milli = [&](const char* f) -> Result<std::optional<std::int64_t>> {
-    if (!body.contains(f)) return std::optional<std::int64_t>();
-    auto q = api::Quantity::parse(body[f].is_string() ? body[f].get<std::string>() : body[f].dump());
-    if (!q.ok()) return Error::format("{}: {}", f, q.error().message);
-    return std::optional<std::int64_t>(q->milliValue());
-  };
-  auto cpu = milli("cpu");
-  auto memory = milli("memory");
-  auto value = milli("value");
-  for (auto* r : {&cpu, &memory, &value}) {
-    if (!r->ok()) return r->error();
-  }
-  step.cpuMilli = *cpu;
-  if (*memory) step.memoryBytes = **memory / 1000;
-  step.valueMilli = *value;
-  return step;
-}
-
 // POST /set: every change is checked before any is applied, so a bad batch changes nothing.
 serving::ServerResponse set(const std::string& text, const PodIndex& pods, LoadModel& model) {
   auto body = nlohmann::json::parse(text, nullptr, false);
   if (body.is_discarded()) return json(400, {{"error", "expected a JSON object (or an array of them)"}});
   std::vector<Step> steps;
   for (const auto& item : body.is_array() ? body : nlohmann::json::array({body})) {
-    auto step = stepOf(item);
+    auto step = parseChange(item);
     if (!step.ok()) return json(400, {{"error", step.error().message}});
     steps.push_back(*step);
   }

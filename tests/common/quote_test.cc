@@ -28,5 +28,14 @@ TEST(Quote, InvalidUtf8BecomesHexEscapes) {
   EXPECT_EQ(quote("ok\xffok"), "\"ok\\xffok\"");
 }
 
+TEST(Quote, DoubleQuotedEscapesQuotesBackslashesAndNewlinesOnly) {
+  std::string out = "key=";
+  appendDoubleQuoted(out, "a \"b\" c\\d\ne\tf");
+  EXPECT_EQ(out, "key=\"a \\\"b\\\" c\\\\d\\ne\tf\"");
+  std::string empty;
+  appendDoubleQuoted(empty, "");
+  EXPECT_EQ(empty, "\"\"");
+}
+
 }  // namespace
 }  // namespace hpa

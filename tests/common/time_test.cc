@@ -72,6 +72,19 @@ TEST(GoDuration, RejectsMalformed) {
   }
 }
 
+TEST(DurationFlag, NamesTheFlagAndRefusesNegativeValues) {
+  using namespace std::chrono;
+  EXPECT_EQ(*parseDurationFlag("metric-window", "30s"), seconds(30));
+  EXPECT_EQ(*parseDurationFlag("metric-window", "0"), Duration(0));
+  EXPECT_EQ(parseDurationFlag("metric-window", "-1s").error().message,
+            "invalid value \"-1s\" for --metric-window: must not be negative");
+  EXPECT_EQ(parseDurationFlag("sync-period", "0s", true).error().message,
+            "invalid value \"0s\" for --sync-period: must be positive");
+  auto bad = parseDurationFlag("sync-period", "15");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("invalid value \"15\" for --sync-period: ", 0), 0u) << bad.error().message;
+}
+
 TEST(GoDuration, FormatsLikeGo) {
   using namespace std::chrono;
   EXPECT_EQ(formatGoDuration(seconds(15)), "15s");

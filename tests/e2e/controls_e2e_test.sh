@@ -6,6 +6,8 @@
 #
 #   controls_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 SIM=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -18,8 +20,7 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
   fi
@@ -28,19 +29,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-# wait_for <seconds> <description> <command...>: polls the command once a second.
-wait_for() {
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hpa_json() { "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1"; }
 condition_reason() { hpa_json "$1" | jq -r --arg t "$2" '.status.conditions[]? | select(.type==$t) | .reason'; }
 condition_is() { [ "$(condition_reason "$1" "$2")" = "$3" ]; }
@@ -61,13 +49,13 @@ wait_for 30 "default ServiceAccount in $NS" "${K[@]}" get sa default -n "$NS"
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/controls_e2e_objects.yaml" | "${K[@]}" apply -f - >/dev/null
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/controls_e2e_scenario.yaml" >"$WORK/scenario.yaml"
 
+hpa_pick_ports METRICS_PORT CONTROL_PORT PORT
 "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port "$(free_port)" --start-delay 1s --readiness-delay 1s \
+  --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" --start-delay 1s --readiness-delay 1s \
   --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
   >"$WORK/sim.out" 2>"$WORK/sim.log" &
 PIDS+=("$!")
 
-PORT=$(free_port)
 "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 --secure-port 0 \
   --leader-elect=false --horizontal-pod-autoscaler-sync-period 5s \
   --horizontal-pod-autoscaler-downscale-stabilization 20s -v 2 2>"$WORK/controller.log" &

@@ -7,6 +7,8 @@
 #
 #   daemon_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 SIM=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,8 +21,7 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
   fi
@@ -28,19 +29,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-# wait_for <seconds> <description> <command...>: polls the command once a second.
-wait_for() {
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hpa_json() { "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1"; }
 condition_reason() { hpa_json "$1" | jq -r --arg t "$2" '.status.conditions[]? | select(.type==$t) | .reason'; }
 replicas() { "${K[@]}" get -n "$NS" "$1" -o jsonpath='{.spec.replicas}'; }
@@ -74,8 +62,7 @@ WEB_UID=$("${K[@]}" get deployment web -n "$NS" -o jsonpath='{.metadata.uid}')
   \"annotations\":{\"example.com/note\":\"kept\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",
   \"kind\":\"Deployment\",\"name\":\"web\",\"uid\":\"$WEB_UID\"}]}}" >/dev/null
 
-METRICS_PORT=$(free_port)
-CONTROL_PORT=$(free_port)
+hpa_pick_ports METRICS_PORT CONTROL_PORT
 start_sim() {
   "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
     --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" --start-delay 1s --readiness-delay 1s \
@@ -90,7 +77,7 @@ start_sim
 TUNABLES=$(cat "$ROOT/hack/lib/malloc-tunables")
 start_daemon() { # <name>
   local port
-  port=$(free_port)
+  hpa_pick_ports port
   GLIBC_TUNABLES=$TUNABLES "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$port" --address 127.0.0.1 \
     --secure-port 0 \
     --leader-elect --leader-elect-resource-namespace hpa-controller --leader-elect-resource-name hpa-controller \

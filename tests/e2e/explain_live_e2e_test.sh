@@ -7,6 +7,8 @@
 #
 #   explain_live_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 SIM=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,8 +23,7 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log "$WORK"/*.err; do [ -f "$f" ] && { echo "== $f"; tail -25 "$f"; }; done
   fi
@@ -31,18 +32,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-wait_for() {
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hpa_json() { "${K[@]}" get --raw "/apis/autoscaling/v2beta2/namespaces/$NS/horizontalpodautoscalers/$1"; }
 
 # --- the read-only role, and a kubeconfig for its ServiceAccount's token
@@ -135,8 +124,9 @@ externalMetrics:
 - {namespace: $NS, metric: queue_depth, labels: {queue: a}, value: "30"}
 - {namespace: $NS, metric: queue_depth, labels: {queue: b}, value: "20"}
 YAML
+hpa_pick_ports METRICS_PORT DAEMON_PORT
 "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port 0 --start-delay 1s --readiness-delay 1s \
+  --metrics-port "$METRICS_PORT" --control-port 0 --start-delay 1s --readiness-delay 1s \
   --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
   >"$WORK/sim.out" 2>"$WORK/sim.log" &
 PIDS+=("$!")
@@ -192,7 +182,7 @@ done
 pass "the saved snapshot replays all three decisions identically offline"
 
 # --- the daemon's first decision is the one explain printed (one reconcile per HPA: 60 s sync)
-"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --leader-elect=false --port "$(free_port)" \
+"$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --leader-elect=false --port "$DAEMON_PORT" \
   --bind-address 127.0.0.1 --horizontal-pod-autoscaler-sync-period 60s 2>"$WORK/daemon.log" &
 PIDS+=("$!")
 written() { [ "$(hpa_json "$1" | jq '.status.conditions | length')" -gt 0 ]; }

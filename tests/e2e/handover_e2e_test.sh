@@ -9,6 +9,8 @@
 #
 #   handover_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 SIM=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,8 +23,7 @@ WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do echo "== $f"; tail -30 "$f"; done
   fi
@@ -30,8 +31,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 wait_for() { # <seconds> <description> <command...>: polls the command ten times a second
   local limit=$1 what=$2
   shift 2
@@ -41,7 +40,6 @@ wait_for() { # <seconds> <description> <command...>: polls the command ten times
   done
   fail "$what (not within ${limit}s)"
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # The klog timestamp of a log line ("I1123 10:00:00.123456 ...", UTC) in seconds since the epoch.
 log_epoch() {
   python3 - "$1" <<'PY'
@@ -105,8 +103,9 @@ workloads:
 - {name: web, namespace: $NS, selector: app=web, cpu: 80m}
 - {name: api, namespace: $NS, selector: app=api, cpu: 20m}
 YAML
+hpa_pick_ports METRICS_PORT CONTROL_PORT
 "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port "$(free_port)" --start-delay 1s --readiness-delay 1s \
+  --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" --start-delay 1s --readiness-delay 1s \
   --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
   >"$WORK/sim.out" 2>"$WORK/sim.log" &
 PIDS+=("$!")

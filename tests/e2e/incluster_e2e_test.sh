@@ -53,16 +53,15 @@ NS=incluster-e2e
 WORK=$(mktemp -d)
 PIDS=()
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$ROOT/tests/e2e/lib/e2e.sh"
 [ -n "$DIR" ] || fail "--dir is required"
 [ -f "$ARCHIVE" ] || fail "no image archive at '$ARCHIVE': run make image IMAGE_SAVE=<file> (make e2e-incluster does)"
 [ "$(id -u)" -eq 0 ] || fail "needs root (a real kubelet)"
 
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log "$DIR"/logs/kubelet.log "$DIR"/logs/containerd.log; do
       [ -f "$f" ] && { echo "== $f"; tail -40 "$f"; }
@@ -90,7 +89,6 @@ wait_for() { # <seconds> <description> <command...>: polls the command twice a s
   done
   fail "$what (not within ${limit}s)"
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 phase() { echo "--- $* (at $((SECONDS - STARTED))s)"; }
 
 # --- the cluster and its node
@@ -119,8 +117,9 @@ workloads:
 - {name: api, namespace: $NS, selector: app=api, cpu: 60m}
 - {name: batch, namespace: $NS, selector: app=batch, cpu: 90m}
 YAML
+hpa_pick_ports METRICS_PORT
 "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$(free_port)" --control-port 0 --start-delay 1s --readiness-delay 1s \
+  --metrics-port "$METRICS_PORT" --control-port 0 --start-delay 1s --readiness-delay 1s \
   --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
   >"$WORK/sim.out" 2>"$WORK/sim.log" &
 PIDS+=("$!")

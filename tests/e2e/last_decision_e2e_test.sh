@@ -23,15 +23,14 @@ resource_version() { "${K[@]}" get --raw "$HPA_PATH" | jq -r .metadata.resourceV
 
 apply_cpu_hpa told '{hpa-controller.io/sync-period: 2s, hpa-controller.io/record-decision: "true"}'
 printf 'workloads:\n- {name: told, namespace: %s, selector: app=told, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
-CONTROL=$(free_port)
-start_sim "$WORK/scenario.yaml" "$CONTROL"
+start_sim "$WORK/scenario.yaml"
 start_controller
 
 wait_for 120 "told's decision at its target is recorded" decided \
   '.branch == "metrics" and .currentReplicas == 2 and .desiredReplicas == 2 and .metrics[0].pods.ready == 2'
 
 # The load step: 400m over 2 pods, 200 % of the request: 8 replicas wanted (limited to 4 at once).
-curl -sf -X POST "http://127.0.0.1:$CONTROL/set" -d '[{"workload": "told", "cpu": "400m"}]' >/dev/null ||
+curl -sf -X POST "http://127.0.0.1:$SIM_CONTROL_PORT/set" -d '[{"workload": "told", "cpu": "400m"}]' >/dev/null ||
   fail "hpa-sim did not take the load step"
 wait_for 60 "the scale-up is recorded with the limit that held it" decided \
   '.currentReplicas == 2 and .desiredReplicas == 4 and .recommendedReplicas == 8 and .limitedBy.reason == "ScaleUpLimit"'

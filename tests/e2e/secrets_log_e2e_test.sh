@@ -8,6 +8,8 @@
 #
 #   secrets_log_e2e_test.sh HPA_CONTROLLER      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
@@ -22,8 +24,7 @@ PIDS=()
 RUN_SECONDS=20
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   # The logs hold no secrets (that is the point), but they are large: only the tails on failure.
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do echo "== $f"; tail -5 "$f" | cut -c1-400; done
@@ -32,18 +33,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-wait_for() { # <seconds> <description> <command...>
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # --- credentials: the deploy/ ServiceAccount's token (for the exec plugin), the admin token,
 # the admin client key (embedded)
@@ -104,7 +93,9 @@ declare -A PORT
 start() { # <kind> <kubeconfig> [flags...]
   local kind=$1 kc=$2
   shift 2
-  PORT[$kind]=$(free_port)
+  local port
+  hpa_pick_ports port
+  PORT[$kind]=$port
   "$CONTROLLER" --kubeconfig "$kc" --namespace "$NS-$kind" --secure-port "${PORT[$kind]}" --bind-address 127.0.0.1 \
     --horizontal-pod-autoscaler-sync-period 2s -v=10 "$@" 2>"$WORK/$kind.log" &
   PIDS+=("$!")
@@ -130,8 +121,7 @@ while [ "$SECONDS" -lt "$END" ]; do
   scrape_all
   sleep 2
 done
-for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+stop_pids
 PIDS=()
 
 # --- the traces are there (so the search below means something)

@@ -10,6 +10,8 @@
 #
 #   secure_serving_e2e_test.sh HPA_CONTROLLER      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 CONTROLLER=$1
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
@@ -24,8 +26,7 @@ PIDS=()
 BINDINGS=()
 cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   for b in "${BINDINGS[@]}"; do "${K[@]}" delete clusterrolebinding "$b" --ignore-not-found >/dev/null 2>&1 || true; done
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do echo "== $f"; tail -25 "$f"; done
@@ -34,18 +35,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-wait_for() { # <seconds> <description> <command...>: polls the command once a second
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 sa_token() { # <namespace> <serviceaccount>
   local secret
   secret=$("${K[@]}" get sa "$2" -n "$1" -o jsonpath='{.secrets[0].name}')
@@ -73,8 +62,7 @@ BINDINGS+=("secure-e2e-scraper-$$")
   --serviceaccount="$NS:scraper" >/dev/null
 
 # --- daemon A: CA-signed serving certificate and client certificates; daemon B: self-signed
-PORT_A=$(free_port)
-PORT_B=$(free_port)
+hpa_pick_ports PORT_A PORT_B
 common=(--kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --leader-elect=false --bind-address 127.0.0.1 -v 4)
 # A short cache of denials, so the RBAC change below shows within a second or two.
 "$CONTROLLER" "${common[@]}" --secure-port "$PORT_A" --tls-cert-file "$BACKEND_SERVING_CERT" \

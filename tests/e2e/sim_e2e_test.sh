@@ -6,6 +6,8 @@
 #
 #   sim_e2e_test.sh HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
+# shellcheck source=tests/e2e/lib/e2e.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/e2e.sh"
 SIM=$1
 : "${HPA_E2E_DIR:?HPA_E2E_DIR must point at a running local cluster}"
 # shellcheck disable=SC1091
@@ -22,18 +24,6 @@ cleanup() {
   exit $code
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-wait_for() {
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq "$limit"); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 1
-  done
-  fail "$what (not within ${limit}s)"
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 "${K[@]}" create namespace "$NS" >/dev/null
 wait_for 30 "default ServiceAccount" "${K[@]}" get sa default -n "$NS"
@@ -58,8 +48,7 @@ objectMetrics:
 externalMetrics:
 - {namespace: $NS, metric: queue_depth, labels: {queue: jobs}, value: "7"}
 YAML
-METRICS_PORT=$(free_port)
-CONTROL_PORT=$(free_port)
+hpa_pick_ports METRICS_PORT CONTROL_PORT
 # No --serving-cert: hpa-sim makes its own.
 "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
   --metrics-port "$METRICS_PORT" --control-port "$CONTROL_PORT" --client-ca "$FRONT_PROXY_CA_CERT" \

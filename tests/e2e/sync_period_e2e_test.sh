@@ -16,8 +16,7 @@ replicas() { "${K[@]}" get -n "$NS" deployment/quick -o jsonpath='{.spec.replica
 apply_cpu_hpa quick '{hpa-controller.io/sync-period: 2s}'
 # 100m over 2 pods of 100m: 50 %, the target.
 printf 'workloads:\n- {name: quick, namespace: %s, selector: app=quick, cpu: 100m}\n' "$NS" >"$WORK/scenario.yaml"
-CONTROL=$(free_port)
-start_sim "$WORK/scenario.yaml" "$CONTROL"
+start_sim "$WORK/scenario.yaml"
 start_controller --horizontal-pod-autoscaler-sync-period 300s
 
 # Steady at the target: the HPA reads metrics every 2 s (the answer it shares is cached).
@@ -32,7 +31,7 @@ pass "quick reconciled on its own 2 s period ($BEFORE -> $(reconciles quick) in 
 
 # The load step: 400m over 2 pods, 200 % of the request: 8 replicas wanted (limited to 4 at once).
 START=$(now_ms)
-curl -sf -X POST "http://127.0.0.1:$CONTROL/set" -d '[{"workload": "quick", "cpu": "400m"}]' >/dev/null ||
+curl -sf -X POST "http://127.0.0.1:$SIM_CONTROL_PORT/set" -d '[{"workload": "quick", "cpu": "400m"}]' >/dev/null ||
   fail "hpa-sim did not take the load step"
 while [ "$(replicas)" -le 2 ]; do
   if [ $(( $(now_ms) - START )) -gt 20000 ]; then

@@ -26,5 +26,26 @@ TEST(SnapshotLoader, ApiVersionAndKindMustBeStrings) {
   EXPECT_EQ(rc->scales.at(0).scale.selector, "app=web");
 }
 
+// A built-in workload is its API group and kind, as for the controller's scale target; its fields
+// are read as the version clusters serve, so an older export is refused by name.
+TEST(SnapshotLoader, BuiltinWorkloadsByGroupAndKind) {
+  const std::string spec = "metadata: {name: w}\nspec: {replicas: 3, selector: {matchLabels: {app: w}}}\n";
+  auto deployment = load("apiVersion: apps/v1\nkind: Deployment\n" + spec);
+  ASSERT_TRUE(deployment.ok()) << deployment.error().message;
+  EXPECT_EQ(deployment->scales.at(0).kind, "Deployment");
+  EXPECT_EQ(deployment->scales.at(0).scale.specReplicas, 3);
+
+  auto older = load("apiVersion: apps/v1beta2\nkind: StatefulSet\n" + spec);
+  ASSERT_FALSE(older.ok());
+  EXPECT_EQ(older.error().message,
+            "in.yaml: document 1: apiVersion apps/v1beta2 is not supported; export the StatefulSet as apps/v1");
+
+  // A custom resource of the same kind is not a built-in workload.
+  auto custom = load("apiVersion: example.com/v1\nkind: Deployment\n" + spec);
+  ASSERT_FALSE(custom.ok());
+  EXPECT_NE(custom.error().message.find("unsupported object example.com/v1 \"Deployment\""), std::string::npos)
+      << custom.error().message;
+}
+
 }  // namespace
 }  // namespace hpa::explain

@@ -60,15 +60,19 @@ std::map<std::string, std::string> cluster(const std::string& targetKind, const 
   };
 }
 
+kube::RestConfig config() {
+  kube::RestConfig c;
+  c.server = "https://cluster.example";
+  return c;
+}
+
 Result<explain::Snapshot> fetch(std::map<std::string, std::string> bodies, const std::string& key,
                                 std::vector<std::string>* requests = nullptr) {
   testing::FakeClock clock;
   auto transport = std::make_unique<TableTransport>(std::move(bodies));
   auto* raw = transport.get();
-  kube::RestConfig config;
-  config.server = "https://cluster.example";
-  kube::RestClient client(config, std::move(transport), clock, Logger::discard());
-  auto sources = fetchLive(client, key);
+  kube::ReadOnlyClient cluster(config(), std::move(transport), clock);
+  auto sources = fetchLive(cluster, key);
   if (requests) *requests = raw->requests;
   if (!sources.ok()) return sources.error();
   return explain::loadSnapshot(*sources);
@@ -108,6 +112,26 @@ TEST(LiveSource, ErrorsNameWhatFailed) {
   ASSERT_FALSE(noTarget.ok());
   EXPECT_THAT(noTarget.error().message, HasSubstr("the HPA's target Gadget web: no matches for kind \"Gadget\""));
   EXPECT_EQ(fetch(cluster("Deployment", "apps/v1"), "web").error().message, "--hpa \"web\": expected namespace/name");
+  EXPECT_EQ(fetch(cluster("Deployment", "apps/v1"), "demo/web/x").error().message,
+            "--hpa \"demo/web/x\": expected namespace/name");
+}
+
+// Replay reads a cluster only through a read-only client: whatever asks it to write, nothing is
+// sent.
+TEST(LiveSource, TheClientReplayReadsWithRefusesWrites) {
+  testing::FakeClock clock;
+  auto transport = std::make_unique<TableTransport>(cluster("Deployment", "apps/v1"));
+  auto* raw = transport.get();
+  kube::ReadOnlyClient client(config(), std::move(transport), clock);
+  ASSERT_TRUE(fetchLive(client, "demo/web").ok());
+  const std::size_t reads = raw->requests.size();
+  const nlohmann::json scale{{"spec", {{"replicas", 9}}}};
+  for (const char* method : {"PUT", "PATCH", "POST", "DELETE"}) {
+    auto write = client.client().send(method, "/apis/apps/v1/namespaces/demo/deployments/web/scale", &scale);
+    ASSERT_FALSE(write.ok()) << method;
+    EXPECT_EQ(write.error().reason, kube::kRefusedReadOnly) << method;
+  }
+  EXPECT_EQ(raw->requests.size(), reads);
 }
 
 }  // namespace

@@ -333,6 +333,17 @@ TEST(Replay, RejectsATargetThatIsNotTheHpasAndAZeroSyncPeriod) {
   EXPECT_FALSE(replay(webHpa(1, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 1}}), options(seconds(0))).ok());
 }
 
+// A built-in workload is its group and kind: a custom resource that happens to be called
+// Deployment is scaled through its Scale, as any custom resource is.
+TEST(Replay, ACustomResourceOfABuiltinKindsNameIsScaledThroughItsScale) {
+  auto hpa = webHpa(1, 10);
+  hpa.spec.scaleTargetRef.apiVersion = "example.com/v1";
+  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}), options());
+  ASSERT_EQ(run.ticks.size(), 2u);
+  EXPECT_EQ(run.ticks[0].branch, "metrics") << run.ticks[0].error;
+  EXPECT_EQ(run.ticks[0].replicas, 4);
+}
+
 TEST(Replay, TicksCarryWhatTheControllerSawAndTheEvents) {
   auto run = mustReplay(webHpa(1, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}), options());
   ASSERT_EQ(run.ticks.size(), 2u);

@@ -62,6 +62,39 @@ TEST(Scenario, ErrorsNameThePlace) {
   }
 }
 
+// What `hpa-sim steps` prints is what POST /set takes: each step's time and its change, read
+// back into the same step.
+TEST(Scenario, StepsAsChangesAreWhatSetReads) {
+  auto s = parseScenario("s.yaml", std::string(kScenario) + "- {at: 1m30.5s, workload: web, memory: 1Gi}\n" +
+                                       "- {at: 2m, workload: web, podMetric: http_requests, value: \"120\"}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(stepsAsChanges(*s),
+            "30 {\"external\":\"queue\",\"value\":\"40000m\"}\n"
+            "60 {\"cpu\":\"1200m\",\"workload\":\"web\"}\n"
+            "90.5 {\"memory\":\"1073741824\",\"workload\":\"web\"}\n"
+            "120 {\"podMetric\":\"http_requests\",\"value\":\"120000m\",\"workload\":\"web\"}\n");
+  for (const auto& step : s->steps) {
+    auto read = parseChange(changeOf(step));
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    Step expected = step;
+    expected.at = Duration(0);
+    EXPECT_EQ(changeOf(*read), changeOf(expected));
+    EXPECT_EQ(read->cpuMilli, step.cpuMilli);
+    EXPECT_EQ(read->memoryBytes, step.memoryBytes);
+    EXPECT_EQ(read->valueMilli, step.valueMilli);
+  }
+}
+
+TEST(Scenario, AChangeIsReadAsAStepIsAndErrorsNameTheField) {
+  auto change = parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "250m"}});
+  ASSERT_TRUE(change.ok()) << change.error().message;
+  EXPECT_EQ(change->workload, "web");
+  EXPECT_EQ(change->cpuMilli, 250);
+  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "lots"}}).error().message.rfind("cpu: ", 0), 0u);
+  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "-1"}}).error().message, "cpu: must not be negative");
+  EXPECT_FALSE(parseChange(nlohmann::json::array()).ok());
+}
+
 TEST(LoadModel, SpreadsDemandOverReadyPods) {
   LoadModel model(*parseScenario("s.yaml", kScenario), 1);
   auto p = pods(3, 1);

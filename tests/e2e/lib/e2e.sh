@@ -1,5 +1,9 @@
-# Helpers of the e2e scripts (source it): results, polling, ports.
+# Helpers of the e2e scripts (source it): results, polling, processes and ports
+# (hack/lib/processes.sh: hpa_pick_ports, hpa_stop, ...).
 # shellcheck shell=bash
+# shellcheck source=hack/lib/processes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../../hack/lib/processes.sh"
+HPA_LOG_PREFIX=e2e
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 # wait_for <seconds> <description> <command...>: polls the command once a second.
@@ -12,7 +16,11 @@ wait_for() {
   done
   fail "$what (not within ${limit}s)"
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# stop_pids: every process of PIDS stopped, SIGTERM first, SIGKILL for one that does not exit.
+stop_pids() {
+  local pid
+  for pid in ${PIDS[@]+"${PIDS[@]}"}; do hpa_stop "$(cat "/proc/$pid/comm" 2>/dev/null || echo process)" "$pid" || true; done
+}
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # --- a namespace of the fixture's cluster with hpa-sim and hpa-controller in it (scripts that
@@ -35,8 +43,7 @@ e2e_namespace() {
 }
 e2e_cleanup() {
   local code=$?
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_pids
   if [ $code -ne 0 ]; then
     for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "== $f"; tail -25 "$f"; }; done
   fi
@@ -95,12 +102,13 @@ spec:
 YAML
 }
 
-# start_sim <scenario file> [<control port>]: hpa-sim playing the kubelet of NS and serving its
-# metrics APIs (logs appended to WORK/sim.log); sets SIM_PID.
+# start_sim <scenario file>: hpa-sim playing the kubelet of NS and serving its metrics APIs (logs
+# appended to WORK/sim.log); sets SIM_PID and SIM_CONTROL_PORT (its POST /set).
 start_sim() {
-  local control=${2:-$(free_port)}
+  local metrics
+  hpa_pick_ports metrics SIM_CONTROL_PORT
   "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$1" \
-    --metrics-port "$(free_port)" --control-port "$control" --start-delay 1s --readiness-delay 1s \
+    --metrics-port "$metrics" --control-port "$SIM_CONTROL_PORT" --start-delay 1s --readiness-delay 1s \
     --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
     >>"$WORK/sim.out" 2>>"$WORK/sim.log" &
   SIM_PID=$!
@@ -110,7 +118,7 @@ start_sim() {
 # start_controller [<flag>...]: hpa-controller for NS, no leader election, its plain HTTP
 # endpoint on PORT (chosen here), logs in WORK/controller.log, the allocator as deployed.
 start_controller() {
-  PORT=$(free_port)
+  hpa_pick_ports PORT
   GLIBC_TUNABLES=$(cat "$(dirname "${BASH_SOURCE[0]}")/../../../hack/lib/malloc-tunables") \
     "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
     --secure-port 0 --leader-elect=false -v 2 "$@" 2>"$WORK/controller.log" &
