@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "api/pod_prefetch.h"
 #include "common/quote.h"
 #include "controller/conditions.h"
 #include "controller/reconcile.h"
@@ -126,29 +127,11 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
   const bool byOwner = controls_.podSelection == PodSelection::OwnerReferences;
   auto& notOwned = report_.controls.podsNotOwned;
   const Time createdBefore = decide_ && decide_->podsCreatedBefore ? *decide_->podsCreatedBefore : Time::max();
-  // This is the reconcile's first touch of its pods, which at scale are far apart in memory and
-  // out of cache: fetch the lines of each pod the reconcile reads (its fields up to the overhead),
-  // then its name, labels and containers, a few pods ahead, so that the misses overlap here and
-  // the selection, metrics and calculator after it find them cached.
-  constexpr std::size_t kAhead = 8;
-  constexpr std::uintptr_t kLine = 64;
+  // The reconcile's first touch of its pods: the prefetch makes the selection, metrics and
+  // calculator after it find them cached.
+  const api::PodListPrefetcher prefetch(all);
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (i + kAhead < all.size()) {
-      const api::Pod& ahead = *all[i + kAhead];
-      const auto first = reinterpret_cast<std::uintptr_t>(&ahead) & ~(kLine - 1);
-      const auto last = reinterpret_cast<std::uintptr_t>(&ahead.overhead);
-      for (std::uintptr_t line = first; line < last; line += kLine) __builtin_prefetch(reinterpret_cast<const void*>(line));
-    }
-    if (i + kAhead / 2 < all.size()) {
-      const api::Pod& next = *all[i + kAhead / 2];
-      __builtin_prefetch(next.name.data());
-      __builtin_prefetch(next.labels.packed().data());
-      if (!next.containers.empty()) {
-        // A container's requests may begin on the line after its name's.
-        __builtin_prefetch(next.containers.data());
-        __builtin_prefetch(&next.containers.front().requests);
-      }
-    }
+    prefetch.before(i);
     const auto& p = all[i];
     if (p->creationTimestamp && *p->creationTimestamp >= createdBefore) continue;
     if (byOwner) {
