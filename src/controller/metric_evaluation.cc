@@ -136,7 +136,7 @@ Result<std::vector<const api::Pod*>> HorizontalController::Reconcile::listPods(c
     if (p->creationTimestamp && *p->creationTimestamp >= createdBefore) continue;
     if (byOwner) {
       auto owned = controlledByTarget(*p);
-      if (!owned.ok()) return owned.error().wrap("resolving the owners of pod {}: {}", p->name, owned.error().message);
+      if (!owned.ok()) return owned.error().wrap(fmt::format("resolving the owners of pod {}", p->name));
       if (!*owned) {
         if (std::find(notOwned.begin(), notOwned.end(), p->name) == notOwned.end()) notOwned.push_back(p->name);
         continue;
@@ -211,8 +211,8 @@ HorizontalController::Reconcile::MetricsOutcome HorizontalController::Reconcile:
   }
 
   if (firstError) {
-    outcome.error = firstError->wrap("invalid metrics ({} invalid out of {}), first error is: {}", invalidCount,
-                                     specs.size(), firstError->message);
+    outcome.error = firstError->wrap(
+        fmt::format("invalid metrics ({} invalid out of {}), first error is", invalidCount, specs.size()));
   }
   // All metrics failed, or some failed and the rest would scale down: do nothing.
   if (invalidCount >= static_cast<int>(specs.size()) || (invalidCount > 0 && replicas < scale.specReplicas)) {
@@ -268,10 +268,10 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.object->metric.selector));
     if (!metricSelector.ok()) {
       return fail("FailedGetObjectMetric", metricSelector.error(),
-                  metricSelector.error().wrap("failed to get object metric value: {}", metricSelector.error().message));
+                  metricSelector.error().wrap("failed to get object metric value"));
     }
     if (auto f = evaluateObject(*spec.object, *metricSelector, in, report)) {
-      return fail(f->reason, f->conditionError, f->returned.wrap("failed to get object metric value: {}", f->returned.message));
+      return fail(f->reason, f->conditionError, f->returned.wrap("failed to get object metric value"));
     }
     return std::nullopt;
   }
@@ -280,10 +280,10 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.pods->metric.selector));
     if (!metricSelector.ok()) {
       return fail("FailedGetPodsMetric", metricSelector.error(),
-                  metricSelector.error().wrap("failed to get pods metric value: {}", metricSelector.error().message));
+                  metricSelector.error().wrap("failed to get pods metric value"));
     }
     if (auto f = evaluatePods(*spec.pods, *metricSelector, in, report)) {
-      return fail(f->reason, f->conditionError, f->returned.wrap("failed to get pods metric value: {}", f->returned.message));
+      return fail(f->reason, f->conditionError, f->returned.wrap("failed to get pods metric value"));
     }
     return std::nullopt;
   }
@@ -291,7 +291,7 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     if (!spec.resource) return missingSource("FailedGetResourceMetric", "resource");
     if (auto e = evaluateResource(spec.resource->name, "", false, spec.resource->target, in, report)) {
       return fail("FailedGetResourceMetric", *e,
-                  e->wrap("failed to get {} resource metric value: {}", spec.resource->name, e->message));
+                  e->wrap(fmt::format("failed to get {} resource metric value", spec.resource->name)));
     }
     return std::nullopt;
   }
@@ -300,7 +300,7 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     const auto& src = *spec.containerResource;
     if (auto e = evaluateResource(src.name, src.container, true, src.target, in, report)) {
       return fail("FailedGetContainerResourceMetric", *e,
-                  e->wrap("failed to get {} container metric value: {}", src.container, e->message));
+                  e->wrap(fmt::format("failed to get {} container metric value", src.container)));
     }
     return std::nullopt;
   }
@@ -308,8 +308,7 @@ std::optional<Error> HorizontalController::Reconcile::computeReplicasForMetric(
     if (!spec.external) return missingSource("FailedGetExternalMetric", "external");
     if (auto f = evaluateExternal(*spec.external, in, report)) {
       return fail(f->reason, f->conditionError,
-                  f->returned.wrap("failed to get {} external metric value: {}", spec.external->metric.name,
-                                   f->returned.message));
+                  f->returned.wrap(fmt::format("failed to get {} external metric value", spec.external->metric.name)));
     }
     return std::nullopt;
   }
@@ -330,8 +329,10 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
                                               metricSelector);
     if (!r.ok()) {
       // Upstream's format string has its arguments in this (odd) order; reproduced as is.
-      return r.error().wrap("unable to get metric {}: {} on {} {}/{}", source.metric.name, source.describedObject.kind,
-                            hpa_.metadata.namespace_, source.describedObject.name, r.error().message);
+      return r.error().wrap(fmt::format("unable to get metric {}: {} on {} {}", source.metric.name,
+                                        source.describedObject.kind, hpa_.metadata.namespace_,
+                                        source.describedObject.name),
+                            "/");
     }
     return r;
   };
@@ -356,15 +357,14 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
     auto usage = fetch();
     if (!usage.ok()) {
       return MetricFailure{reason, usage.error(),
-                           usage.error().wrap("failed to get {} object metric: {}", source.metric.name,
-                                              usage.error().message)};
+                           usage.error().wrap(fmt::format("failed to get {} object metric", source.metric.name))};
     }
     replicacalc::ObjectPerPodInput input{in.scale.statusReplicas, usage->value, target.averageValue->milliValue(),
                                          tolerances_};
     auto calc = replicacalc::calcObjectPerPodReplicas(input);
     if (!calc.ok()) {
       return MetricFailure{reason, calc.error(),
-                           calc.error().wrap("failed to get {} object metric: {}", source.metric.name, calc.error().message)};
+                           calc.error().wrap(fmt::format("failed to get {} object metric", source.metric.name))};
     }
     status.object->current.averageValue = api::Quantity::fromMilli(calc->usage);
     // Upstream names Object AverageValue metrics with the External wording; kept verbatim.
@@ -390,12 +390,12 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
       c_.deps_.metrics.getRawMetric(source.metric.name, hpa_.metadata.namespace_, in.podSelector, metricSelector,
                                     metricsMaxAge());
   if (!metrics.ok()) {
-    Error e = metrics.error().wrap("unable to get metric {}: {}", source.metric.name, metrics.error().message);
+    Error e = metrics.error().wrap(fmt::format("unable to get metric {}", source.metric.name));
     return MetricFailure{reason, e, e};
   }
   auto pods = listPods(in.podSelector);
   if (!pods.ok()) {
-    Error e = pods.error().wrap("unable to get pods while calculating replica count: {}", pods.error().message);
+    Error e = pods.error().wrap("unable to get pods while calculating replica count");
     return MetricFailure{reason, e, e};
   }
   if (controls_.podSelection == PodSelection::OwnerReferences) keepListedPods(metrics->metrics, *pods);
@@ -429,16 +429,16 @@ std::optional<Error> HorizontalController::Reconcile::evaluateResource(const std
   }
   const std::string what = target.averageValue ? "usage" : "utilization";
   auto failed = [&](const Error& e) {
-    return std::optional<Error>(e.wrap("failed to get {} {}: {}", resource, what, e.message));
+    return std::optional<Error>(e.wrap(fmt::format("failed to get {} {}", resource, what)));
   };
   auto metrics =
       c_.deps_.metrics.getResourceMetric(resource, hpa_.metadata.namespace_, in.podSelector, container, metricsMaxAge());
   if (!metrics.ok()) {
-    return failed(metrics.error().wrap("unable to get metrics for resource {}: {}", resource, metrics.error().message));
+    return failed(metrics.error().wrap(fmt::format("unable to get metrics for resource {}", resource)));
   }
   auto pods = listPods(in.podSelector);
   if (!pods.ok()) {
-    return failed(pods.error().wrap("unable to get pods while calculating replica count: {}", pods.error().message));
+    return failed(pods.error().wrap("unable to get pods while calculating replica count"));
   }
   if (controls_.podSelection == PodSelection::OwnerReferences) keepListedPods(metrics->metrics, *pods);
   replicacalc::CalculatorOptions options{c_.options_.cpuInitializationPeriod, c_.options_.delayOfInitialReadinessStatus,
@@ -503,15 +503,14 @@ std::optional<HorizontalController::Reconcile::MetricFailure> HorizontalControll
     return MetricFailure{reason, e, e};
   }
   auto wrapped = [&](const Error& e) {
-    return perPod ? e.wrap("failed to get {} external metric: {}", name, e.message)
-                  : e.wrap("failed to get external metric {}: {}", name, e.message);
+    return perPod ? e.wrap(fmt::format("failed to get {} external metric", name))
+                  : e.wrap(fmt::format("failed to get external metric {}", name));
   };
   auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
   if (!metricSelector.ok()) return MetricFailure{reason, metricSelector.error(), wrapped(metricSelector.error())};
   auto values = c_.deps_.metrics.getExternalMetric(name, hpa_.metadata.namespace_, *metricSelector);
   if (!values.ok()) {
-    Error e = values.error().wrap("unable to get external metric {}/{}/{}: {}", hpa_.metadata.namespace_, name,
-                                  selectorText, values.error().message);
+    Error e = values.error().wrap(fmt::format("unable to get external metric {}/{}/{}", hpa_.metadata.namespace_, name, selectorText));
     return MetricFailure{reason, e, wrapped(e)};
   }
   api::MetricStatus status;

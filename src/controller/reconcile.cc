@@ -187,15 +187,15 @@ Result<api::Scale> HorizontalController::Reconcile::resolveScale() {
   const Error& err = std::get<ScaleTargetError>(found).error;
   switch (std::get<ScaleTargetError>(found).step) {
     case ScaleTargetError::Step::ApiVersion:
-      return failedGetScale(err, specError(err.wrap("invalid API version in scale target reference: {}", err.message)))
+      return failedGetScale(err, specError(err.wrap("invalid API version in scale target reference")))
           .error();
     case ScaleTargetError::Step::Mapping:
-      return failedGetScale(err, err.wrap("unable to determine resource for scale target reference: {}", err.message))
+      return failedGetScale(err, err.wrap("unable to determine resource for scale target reference"))
           .error();
     case ScaleTargetError::Step::Get:
       break;
   }
-  return failedGetScale(err, err.wrap("failed to query scale subresource for {}: {}", report_.scaleTarget, err.message))
+  return failedGetScale(err, err.wrap(fmt::format("failed to query scale subresource for {}", report_.scaleTarget)))
       .error();
 }
 
@@ -308,8 +308,7 @@ Error HorizontalController::Reconcile::failedComputeMetrics(const Error& error, 
   updateStatusOrLog();
   event(kEventWarning, "FailedComputeMetricsReplicas", error.message);
   storeHistory();
-  return error.wrap("failed to compute desired number of replicas based on listed metrics for {}: {}",
-                    report_.scaleTarget, error.message);
+  return error.wrap(fmt::format("failed to compute desired number of replicas based on listed metrics for {}", report_.scaleTarget));
 }
 
 void HorizontalController::Reconcile::holdIfPaused(Decision& d) {
@@ -363,7 +362,7 @@ Error HorizontalController::Reconcile::failedRescale(const Error& err, const Dec
   report_.desiredReplicas = hpa_.status.desiredReplicas;
   updateStatusOrLog();
   storeHistory();
-  return err.wrap("failed to rescale {}: {}", report_.scaleTarget, err.message);
+  return err.wrap(fmt::format("failed to rescale {}", report_.scaleTarget));
 }
 
 void HorizontalController::Reconcile::succeededRescale(const Decision& d) {
@@ -459,7 +458,7 @@ Status HorizontalController::Reconcile::updateStatusIfNeeded() {
   auto stored = c_.deps_.statusWriter.updateStatus(hpa_);
   if (!stored.ok()) {
     event(kEventWarning, "FailedUpdateStatus", stored.error().message);
-    return stored.error().wrap("failed to update status for {}: {}", hpa_.metadata.name, stored.error().message);
+    return stored.error().wrap(fmt::format("failed to update status for {}", hpa_.metadata.name));
   }
   report_.statusWritten = true;
   // A server whose HPA API predates status.observedGeneration drops it; writing it again would
