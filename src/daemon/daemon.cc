@@ -310,8 +310,8 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   live::ApiScaleClient scaleApi(*clients.scales, discovery);
   live::CachedScaleClient scales(scaleApi, caches.workloads);
   live::CachedOwnerLookup owners(caches.workloads);
-  controller::WrittenVersions writtenVersions;
-  WriteSide writes(o.shadow, clients, scales, hpaApiVersion, writtenVersions, clock, logger);
+  controller::StalenessGuard stalenessGuard;
+  WriteSide writes(o.shadow, clients, scales, hpaApiVersion, stalenessGuard, clock, logger);
   controller::HorizontalController controller(
       controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
                                          writes.events(), clock, logger.child("controller"), &observer, &owners},
@@ -320,7 +320,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   if (o.persistHistory && !o.shadow) {
     persister = std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion, logger.child("history"));
   }
-  controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, writtenVersions, clock,
+  controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock,
                              logger.child("runner"),
                              controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
                                                          [&metricsApi] { metricsApi.invalidate(); },

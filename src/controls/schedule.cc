@@ -1,4 +1,4 @@
-#include "controller/schedule.h"
+#include "controls/schedule.h"
 
 #include <date/tz.h>
 #include <fmt/format.h>
@@ -6,7 +6,7 @@
 #include "common/quote.h"
 #include "common/yaml_json.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 namespace {
 
 using Minutes = std::chrono::minutes;
@@ -245,4 +245,4 @@ ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows, std:
   return out;
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls
