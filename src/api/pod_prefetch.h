@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
 #include <type_traits>
+#include <vector>
 
 #include "api/pod.h"
 
@@ -39,7 +39,8 @@ static_assert(offsetof(Pod, resourceVersion) > kPodHeadEnd);
 static_assert(offsetof(Pod, controller) > kPodHeadEnd);
 // The head is the object's first four lines; more means a field grew or moved into it.
 inline constexpr std::uintptr_t kCacheLine = 64;
-static_assert(kPodHeadEnd <= 4 * kCacheLine, "the fields a reconcile reads no longer fit in four lines");
+static_assert(kPodHeadEnd <= 4 * kCacheLine,
+              "the fields a reconcile reads no longer fit in four lines");
 
 // The lines of `pod`'s head (the object itself, not what its fields point to).
 inline void prefetchPodHead(const Pod& pod) {

@@ -40,9 +40,13 @@ struct Failure {
   Error shown;
   Error returned;
 
-  static Failure of(std::string reason, const Error& error) { return Failure{std::move(reason), error, error}; }
+  static Failure of(std::string reason, const Error& error) {
+    return Failure{std::move(reason), error, error};
+  }
   // The same failure with `context` before the returned error (Go's fmt.Errorf("...: %w")).
-  Failure wrap(std::string_view context) const { return Failure{reason, shown, returned.wrap(context)}; }
+  Failure wrap(std::string_view context) const {
+    return Failure{reason, shown, returned.wrap(context)};
+  }
 };
 
 // Upstream's reconcileAutoscaler for one HPA, filling a report of what it saw and decided. The
@@ -51,8 +55,8 @@ struct Failure {
 class Reconcile final : private controls::ReconcileView {
  public:
   // `decide` departs from a reconcile in Decide mode only.
-  Reconcile(ReconcileServices& services, const api::HorizontalPodAutoscaler& hpa, std::string key, ReconcileMode mode,
-            const DecideOptions& decide = {});
+  Reconcile(ReconcileServices& services, const api::HorizontalPodAutoscaler& hpa, std::string key,
+            ReconcileMode mode, const DecideOptions& decide = {});
 
   Status run();
   ReconcileReport& report() { return report_; }
@@ -113,18 +117,20 @@ class Reconcile final : private controls::ReconcileView {
   // The largest proposal of the metrics that decided, and which metric made it (ties keep the
   // earlier metric); 0 when none did.
   std::int32_t largestProposal(std::string& metricName) const;
-  std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
-                                                  MetricReport& report);
-  std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source, const api::Selector& metricSelector,
-                                        const MetricInputs& in, MetricReport& report);
-  std::optional<Failure> evaluatePods(const api::PodsMetricSource& source, const api::Selector& metricSelector,
-                                      const MetricInputs& in, MetricReport& report);
+  std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
+                                                  const MetricInputs& in, MetricReport& report);
+  std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source,
+                                        const api::Selector& metricSelector, const MetricInputs& in,
+                                        MetricReport& report);
+  std::optional<Failure> evaluatePods(const api::PodsMetricSource& source,
+                                      const api::Selector& metricSelector, const MetricInputs& in,
+                                      MetricReport& report);
   std::optional<Failure> evaluateResource(const std::string& reason, const std::string& resource,
                                           const std::string& container, bool containerMetric,
                                           const api::MetricTarget& target, const MetricInputs& in,
                                           MetricReport& report);
-  std::optional<Failure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
-                                          MetricReport& report);
+  std::optional<Failure> evaluateExternal(const api::ExternalMetricSource& source,
+                                          const MetricInputs& in, MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
   // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
@@ -132,7 +138,8 @@ class Reconcile final : private controls::ReconcileView {
   void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
                         const std::string& container);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
-  api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
+  api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason,
+                                                        const Error& error);
 
   std::vector<api::SharedPods> listedPods_;  // keeps listed pods alive
   // The last successful listPods: the selector check and the metric read the same pods, listed
@@ -141,10 +148,10 @@ class Reconcile final : private controls::ReconcileView {
   std::vector<const api::Pod*> lastListed_;
 
   // --- normalization, status, history (reconcile_status.cc)
-  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas,
-                         std::int32_t maxReplicas);
-  void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
-                 bool rescaled);
+  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed,
+                         std::int32_t minReplicas, std::int32_t maxReplicas);
+  void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas,
+                 std::vector<api::MetricStatus> statuses, bool rescaled);
   // The controls' part of the status first (controls::Control::beforeWrite), on every path.
   Status updateStatusIfNeeded();
   // Where the reconcile goes on after a failed status write, the failure is only logged.
@@ -157,7 +164,8 @@ class Reconcile final : private controls::ReconcileView {
   // --- what the controls see (controls::ReconcileView, reconcile_status.cc)
   const std::string& key() const override { return key_; }
   const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
-  const api::HorizontalPodAutoscalerCondition* conditionRead(const std::string& type) const override;
+  const api::HorizontalPodAutoscalerCondition* conditionRead(
+      const std::string& type) const override;
   api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override;
   Time now() const override { return now_; }
   bool keepsState() const override { return mode_ == ReconcileMode::Reconcile; }

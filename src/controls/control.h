@@ -40,7 +40,8 @@ class ReconcileView {
   virtual const api::HorizontalPodAutoscaler& hpa() const = 0;
   // A condition of the status as stored before this reconcile (null when absent): transitions
   // are read from it, so that a restart or a failover does not announce them again.
-  virtual const api::HorizontalPodAutoscalerCondition* conditionRead(const std::string& type) const = 0;
+  virtual const api::HorizontalPodAutoscalerCondition* conditionRead(
+      const std::string& type) const = 0;
   // A condition of the status being built (null when absent).
   virtual api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) = 0;
   virtual Time now() const = 0;
@@ -49,8 +50,8 @@ class ReconcileView {
   virtual const HpaControls& controls() const = 0;
   virtual ControlsReport& controlsReport() = 0;
   virtual const Logger& logger() const = 0;
-  virtual void condition(const std::string& type, const std::string& status, const std::string& reason,
-                         const std::string& message) = 0;
+  virtual void condition(const std::string& type, const std::string& status,
+                         const std::string& reason, const std::string& message) = 0;
   virtual void normalEvent(const std::string& reason, const std::string& message) = 0;
   virtual void warningEvent(const std::string& reason, const std::string& message) = 0;
   // The metrics read so far (afterMetrics: all of them): what failed and what a control proposed.
@@ -103,9 +104,9 @@ struct Proposal {
   };
   std::int32_t currentReplicas = 0;
   std::int32_t desiredReplicas = 0;
-  std::string reason;      // the rescale reason events and logs carry
-  bool aboveMax = false;   // OutsideBounds: above the maximum (else below the minimum)
-  bool rescale = true;     // BeforeRescale: a control may hold the update
+  std::string reason;        // the rescale reason events and logs carry
+  bool aboveMax = false;     // OutsideBounds: above the maximum (else below the minimum)
+  bool rescale = true;       // BeforeRescale: a control may hold the update
   bool rescaleHeld = false;  // ... and says so: the status then shows the size it would choose
   std::optional<Limit> limit;
 };

@@ -16,7 +16,9 @@ ControlChain::ControlChain(const OwnerLookup* owners) {
   controls_.push_back(std::make_unique<InvalidControls>());
 }
 
-HpaControls ControlChain::read(const api::HorizontalPodAutoscaler& hpa) { return parseControls(hpa, &schedules_); }
+HpaControls ControlChain::read(const api::HorizontalPodAutoscaler& hpa) {
+  return parseControls(hpa, &schedules_);
+}
 
 void ControlChain::beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) {
   for (auto& c : controls_) c->beforeMetrics(reconcile, setup);
@@ -34,7 +36,8 @@ void ControlChain::afterMetrics(ReconcileView& reconcile, bool decided) {
   for (auto& c : controls_) c->afterMetrics(reconcile, decided);
 }
 
-void ControlChain::afterProposal(ReconcileView& reconcile, Proposal::Stage stage, Proposal& proposal) {
+void ControlChain::afterProposal(ReconcileView& reconcile, Proposal::Stage stage,
+                                 Proposal& proposal) {
   for (auto& c : controls_) c->afterProposal(reconcile, stage, proposal);
 }
 

@@ -13,7 +13,8 @@ constexpr int kMaxOwnerChain = 5;
 
 }  // namespace
 
-Result<bool> OwnedPodFilter::controlledByTarget(const api::HorizontalPodAutoscaler& hpa, const api::Pod& pod) const {
+Result<bool> OwnedPodFilter::controlledByTarget(const api::HorizontalPodAutoscaler& hpa,
+                                                const api::Pod& pod) const {
   const auto& target = hpa.spec.scaleTargetRef;
   std::optional<api::PodOwner> owner = pod.controller;
   for (int depth = 0; owner && depth < kMaxOwnerChain; ++depth) {
@@ -21,17 +22,20 @@ Result<bool> OwnedPodFilter::controlledByTarget(const api::HorizontalPodAutoscal
     if (!owners_) return false;
     auto up = owners_->controllerOf(hpa.metadata.namespace_, owner->kind, owner->name);
     if (!up.ok()) return up.error();
-    owner = *up ? std::optional<api::PodOwner>(api::PodOwner{(*up)->kind, (*up)->name}) : std::nullopt;
+    owner =
+        *up ? std::optional<api::PodOwner>(api::PodOwner{(*up)->kind, (*up)->name}) : std::nullopt;
   }
   return false;
 }
 
 Result<bool> OwnedPodFilter::counts(ReconcileView& reconcile, const api::Pod& pod) const {
   auto owned = controlledByTarget(reconcile.hpa(), pod);
-  if (!owned.ok()) return owned.error().wrap(fmt::format("resolving the owners of pod {}", pod.name));
+  if (!owned.ok())
+    return owned.error().wrap(fmt::format("resolving the owners of pod {}", pod.name));
   if (!*owned) {
     auto& notOwned = reconcile.controlsReport().podsNotOwned;
-    if (std::find(notOwned.begin(), notOwned.end(), pod.name) == notOwned.end()) notOwned.push_back(pod.name);
+    if (std::find(notOwned.begin(), notOwned.end(), pod.name) == notOwned.end())
+      notOwned.push_back(pod.name);
   }
   return *owned;
 }

@@ -20,7 +20,8 @@ class OwnedPodFilter final : public PodFilter {
   Result<bool> counts(ReconcileView& reconcile, const api::Pod& pod) const override;
 
  private:
-  Result<bool> controlledByTarget(const api::HorizontalPodAutoscaler& hpa, const api::Pod& pod) const;
+  Result<bool> controlledByTarget(const api::HorizontalPodAutoscaler& hpa,
+                                  const api::Pod& pod) const;
   const OwnerLookup* owners_;
 };
 

@@ -14,8 +14,8 @@ namespace hpa::controls {
 class OwnerLookup {
  public:
   virtual ~OwnerLookup() = default;
-  virtual Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
-                                                                  const std::string& name) const = 0;
+  virtual Result<std::optional<api::OwnerReference>> controllerOf(
+      const std::string& ns, const std::string& kind, const std::string& name) const = 0;
 };
 
 }  // namespace hpa::controls

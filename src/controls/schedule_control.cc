@@ -10,7 +10,8 @@ namespace {
 constexpr const char* kScheduledMinReplicas = "ScheduledMinReplicas";
 constexpr const char* kScheduledMaxReplicas = "ScheduledMaxReplicas";
 
-const ControlsReport::OpenScheduleWindow* openWindow(const ControlsReport::Schedule& s, const std::string& name) {
+const ControlsReport::OpenScheduleWindow* openWindow(const ControlsReport::Schedule& s,
+                                                     const std::string& name) {
   for (const auto& w : s.open) {
     if (w.name == name) return &w;
   }
@@ -21,9 +22,11 @@ const ControlsReport::OpenScheduleWindow* openWindow(const ControlsReport::Sched
 std::string limitMessage(const ControlsReport::Schedule& s, bool max) {
   const std::string& name = max ? s.maxFrom : s.minFrom;
   const auto* w = openWindow(s, name);
-  return fmt::format("the desired replica count is {} the {} replica count {} of schedule window {} (open until {})",
-                     max ? "more than" : "less than", max ? "maximum" : "minimum", max ? s.maxReplicas : s.minReplicas,
-                     name, w ? formatRFC3339(w->closesAt) : std::string("?"));
+  return fmt::format(
+      "the desired replica count is {} the {} replica count {} of schedule window {} (open until "
+      "{})",
+      max ? "more than" : "less than", max ? "maximum" : "minimum",
+      max ? s.maxReplicas : s.minReplicas, name, w ? formatRFC3339(w->closesAt) : std::string("?"));
 }
 
 }  // namespace
@@ -31,7 +34,8 @@ std::string limitMessage(const ControlsReport::Schedule& s, bool max) {
 void ScheduleControl::beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) {
   const auto& windows = reconcile.controls().schedule;
   if (windows.empty()) return;
-  const ScheduledBounds bounds = scheduledBounds(windows, setup.minReplicas, setup.maxReplicas, reconcile.now());
+  const ScheduledBounds bounds =
+      scheduledBounds(windows, setup.minReplicas, setup.maxReplicas, reconcile.now());
   setup.minReplicas = bounds.minReplicas;
   setup.maxReplicas = bounds.maxReplicas;
   ControlsReport::Schedule s;
@@ -47,13 +51,21 @@ void ScheduleControl::beforeMetrics(ReconcileView& reconcile, MetricsSetup& setu
   reconcile.controlsReport().schedule = std::move(s);
 }
 
-void ScheduleControl::afterProposal(ReconcileView& reconcile, Proposal::Stage stage, Proposal& proposal) {
+void ScheduleControl::afterProposal(ReconcileView& reconcile, Proposal::Stage stage,
+                                    Proposal& proposal) {
   if (!reconcile.controlsReport().schedule) return;
   switch (stage) {
-    case Proposal::Stage::OutsideBounds: holdToBound(reconcile, proposal); return;
-    case Proposal::Stage::FromMetrics: holdInWindow(reconcile, proposal); return;
-    case Proposal::Stage::Normalized: settleLimit(reconcile, proposal); return;
-    case Proposal::Stage::BeforeRescale: return;
+    case Proposal::Stage::OutsideBounds:
+      holdToBound(reconcile, proposal);
+      return;
+    case Proposal::Stage::FromMetrics:
+      holdInWindow(reconcile, proposal);
+      return;
+    case Proposal::Stage::Normalized:
+      settleLimit(reconcile, proposal);
+      return;
+    case Proposal::Stage::BeforeRescale:
+      return;
   }
 }
 
@@ -63,10 +75,12 @@ void ScheduleControl::holdToBound(ReconcileView& reconcile, Proposal& proposal) 
   const std::string& window = aboveMax ? s.maxFrom : s.minFrom;
   if (window.empty()) return;
   s.held = true;
-  proposal.reason = fmt::format("Current number of replicas {} the {} of schedule window {}",
-                                aboveMax ? "above" : "below", aboveMax ? "maxReplicas" : "minReplicas", window);
+  proposal.reason =
+      fmt::format("Current number of replicas {} the {} of schedule window {}",
+                  aboveMax ? "above" : "below", aboveMax ? "maxReplicas" : "minReplicas", window);
   reconcile.condition(api::kScalingLimited, api::kConditionTrue,
-                      aboveMax ? kScheduledMaxReplicas : kScheduledMinReplicas, limitMessage(s, aboveMax));
+                      aboveMax ? kScheduledMaxReplicas : kScheduledMinReplicas,
+                      limitMessage(s, aboveMax));
 }
 
 void ScheduleControl::holdInWindow(ReconcileView& reconcile, Proposal& proposal) {
@@ -82,8 +96,8 @@ void ScheduleControl::holdInWindow(ReconcileView& reconcile, Proposal& proposal)
   }
   const std::string& window = max ? s.maxFrom : s.minFrom;
   if (proposal.desiredReplicas != proposal.currentReplicas) {
-    proposal.reason = fmt::format("schedule window {} holds {} at {}", window, max ? "maxReplicas" : "minReplicas",
-                                  proposal.desiredReplicas);
+    proposal.reason = fmt::format("schedule window {} holds {} at {}", window,
+                                  max ? "maxReplicas" : "minReplicas", proposal.desiredReplicas);
   }
   api::HorizontalPodAutoscalerCondition limited;
   limited.type = api::kScalingLimited;

@@ -46,12 +46,14 @@ class NameTable {
   // The table of `positions` (each below `positionLimit`), in the order given. `nameAt(p)` must
   // answer for every position given, and keep answering the same while the table is read.
   template <typename NameAt>
-  NameTable(const std::vector<std::size_t>& positions, std::size_t positionLimit, const NameAt& nameAt)
+  NameTable(const std::vector<std::size_t>& positions, std::size_t positionLimit,
+            const NameAt& nameAt)
       : next_(positionLimit, kNone) {
     std::size_t slots = 16;
     while (slots < 2 * positions.size()) slots *= 2;
     slots_.assign(slots, Slot{});
-    std::vector<std::size_t> lastOfName(positionLimit, kNone);  // indexed by a name's first position
+    std::vector<std::size_t> lastOfName(positionLimit,
+                                        kNone);  // indexed by a name's first position
     for (const std::size_t p : positions) {
       const std::string_view name = nameAt(p);
       const std::uint32_t hash = hashOf(name);
@@ -85,7 +87,8 @@ class NameTable {
   // Calls visit(position) for every position of every key's name, keys in order, each key's
   // positions in the order added. `keyAt(k)` is the name of key k < keyCount.
   template <typename KeyAt, typename NameAt, typename Visit>
-  void forEachMatch(std::size_t keyCount, const KeyAt& keyAt, const NameAt& nameAt, const Visit& visit) const {
+  void forEachMatch(std::size_t keyCount, const KeyAt& keyAt, const NameAt& nameAt,
+                    const Visit& visit) const {
     std::array<std::uint32_t, kBatch> hashes{};
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t start = 0; start < keyCount; start += kBatch) {
@@ -95,13 +98,16 @@ class NameTable {
         __builtin_prefetch(&slots_[hashes[b] & mask]);
       }
       for (std::size_t b = 0; b < count; ++b) {
-        if (const auto position = slots_[hashes[b] & mask].position) __builtin_prefetch(&nameAt(position - 1));
+        if (const auto position = slots_[hashes[b] & mask].position)
+          __builtin_prefetch(&nameAt(position - 1));
       }
       for (std::size_t b = 0; b < count; ++b) {
-        if (const auto position = slots_[hashes[b] & mask].position) __builtin_prefetch(nameAt(position - 1).data());
+        if (const auto position = slots_[hashes[b] & mask].position)
+          __builtin_prefetch(nameAt(position - 1).data());
       }
       for (std::size_t b = 0; b < count; ++b) {
-        for (std::size_t p = first(keyAt(start + b), hashes[b], nameAt); p != kNone; p = next_[p]) visit(p);
+        for (std::size_t p = first(keyAt(start + b), hashes[b], nameAt); p != kNone; p = next_[p])
+          visit(p);
       }
     }
   }

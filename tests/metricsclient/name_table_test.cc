@@ -28,9 +28,11 @@ struct Names {
   }
 };
 
-std::vector<std::size_t> positionsOf(const NameTable& table, std::string_view name, const Names& names) {
+std::vector<std::size_t> positionsOf(const NameTable& table, std::string_view name,
+                                     const Names& names) {
   std::vector<std::size_t> out;
-  for (auto p = table.first(name, names.at()); p != NameTable::kNone; p = table.next(p)) out.push_back(p);
+  for (auto p = table.first(name, names.at()); p != NameTable::kNone; p = table.next(p))
+    out.push_back(p);
   return out;
 }
 
@@ -86,18 +88,21 @@ TEST(NameTableTest, ProbesPastCollidingHomeSlots) {
   }
   Names names(colliding);
   NameTable table(names.allPositions(), names.views.size(), names.at());
-  for (std::size_t p = 0; p < 5; ++p) EXPECT_EQ(positionsOf(table, names.views[p], names), std::vector<std::size_t>{p});
+  for (std::size_t p = 0; p < 5; ++p)
+    EXPECT_EQ(positionsOf(table, names.views[p], names), std::vector<std::size_t>{p});
 }
 
 // The batched lookup answers what one lookup after another answers, across batch boundaries.
 TEST(NameTableTest, BatchedLookupMatchesOneByOne) {
   std::mt19937 random(7);
   std::vector<std::string> list;
-  for (int i = 0; i < 300; ++i) list.push_back("pod-" + std::to_string(random() % 200));  // some repeat
+  for (int i = 0; i < 300; ++i)
+    list.push_back("pod-" + std::to_string(random() % 200));  // some repeat
   Names names(list);
   NameTable table(names.allPositions(), names.views.size(), names.at());
   std::vector<std::string> keys;
-  for (int i = 0; i < 97; ++i) keys.push_back("pod-" + std::to_string(random() % 260));  // some absent
+  for (int i = 0; i < 97; ++i)
+    keys.push_back("pod-" + std::to_string(random() % 260));  // some absent
 
   std::vector<std::size_t> batched;
   table.forEachMatch(
@@ -119,7 +124,8 @@ TEST(NameTableTest, AbsentNamesEndTheirProbeInAFullTable) {
   Names names(list);
   NameTable table(names.allPositions(), names.views.size(), names.at());
   EXPECT_EQ(table.size(), 1024u);
-  for (int i = 1024; i < 2048; ++i) EXPECT_EQ(table.first("n" + std::to_string(i), names.at()), NameTable::kNone);
+  for (int i = 1024; i < 2048; ++i)
+    EXPECT_EQ(table.first("n" + std::to_string(i), names.at()), NameTable::kNone);
 }
 
 }  // namespace
