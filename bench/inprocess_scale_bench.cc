@@ -218,23 +218,9 @@ Shape parseArgs(int argc, char** argv) {
   return s;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Shape shape = parseArgs(argc, argv);
+// The cache's pods: podsPerHpa of each HPA's app in each namespace.
+void addPods(const Shape& shape, informer::ObjectCache<api::Pod>& pods) {
   const int perNamespace = shape.hpas / shape.namespaces;
-  std::printf("inprocess_scale_bench: %d HPAs x %d pods over %d namespaces (%d pods), %u hardware threads\n",
-              shape.hpas, shape.podsPerHpa, shape.namespaces, shape.hpas * shape.podsPerHpa,
-              std::thread::hardware_concurrency());
-
-  BenchClock clock(kStart + std::chrono::minutes(30));
-  informer::ObjectCache<api::Pod> pods;
-  informer::ObjectCache<api::HorizontalPodAutoscaler> hpaCache;
-  informer::PodSelectorIndex podIndex(clock);
-  MemoryScales scales;
-  MemoryMetricsApi metricsApi;
-
-  const std::size_t heapBefore = heapBytes();
   for (int n = 0; n < shape.namespaces; ++n) {
     const std::string ns = nsName(n);
     for (int a = 0; a < perNamespace; ++a) {
@@ -245,8 +231,14 @@ int main(int argc, char** argv) {
       }
     }
   }
-  const std::size_t heapPods = heapBytes();
-  // Built after the pods were measured: the API's side is not the controller's memory.
+}
+
+// The API's side: each HPA (in the cache), its target's Scale and its pods' metrics (50 % of the
+// request: at target). Returns the HPAs' keys.
+std::vector<std::string> addApiObjects(const Shape& shape, const Clock& clock, MemoryScales& scales,
+                                       MemoryMetricsApi& metricsApi,
+                                       informer::ObjectCache<api::HorizontalPodAutoscaler>& hpaCache) {
+  const int perNamespace = shape.hpas / shape.namespaces;
   std::vector<std::string> keys;
   for (int n = 0; n < shape.namespaces; ++n) {
     const std::string ns = nsName(n);
@@ -273,6 +265,107 @@ int main(int argc, char** argv) {
       keys.push_back(ns + "/" + app);
     }
   }
+  return keys;
+}
+
+// The parts of the reconcile the phases below time apart.
+struct Phases {
+  const std::vector<std::string>& keys;
+  live::CacheHpaLister& hpas;
+  MemoryScales& scales;
+  live::CachePodLister& pods;
+  metricsclient::BatchingMetricsClient& metrics;
+  controller::HorizontalController& controller;
+};
+
+// The phases of one reconcile, each on its own over every HPA, one thread.
+void timePhases(const Phases& p) {
+  const auto& keys = p.keys;
+  const auto timeEach = [&](const char* what, auto&& phase) {
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < keys.size(); ++i) phase(i);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    std::printf("  phase %-34s %8.2f us per HPA\n", what, us / static_cast<double>(keys.size()));
+  };
+  std::vector<api::Selector> selectors;
+  for (const auto& key : keys) {
+    const auto slash = key.find('/');
+    selectors.push_back(*api::Selector::parse("app=" + key.substr(slash + 1)));
+  }
+  const auto nsOf = [&](std::size_t i) { return keys[i].substr(0, keys[i].find('/')); };
+  const auto nameOf = [&](std::size_t i) { return keys[i].substr(keys[i].find('/') + 1); };
+  std::printf("phases (one thread):\n");
+  timeEach("HPA from the cache", [&](std::size_t i) { (void)p.hpas.get(nsOf(i), nameOf(i)); });
+  timeEach("scale (in-memory API)", [&](std::size_t i) {
+    (void)p.scales.getScale(nsOf(i), {"apps", "v1", "deployments"}, nameOf(i));
+  });
+  timeEach("pods of the selector (index)", [&](std::size_t i) { (void)p.pods.list(nsOf(i), selectors[i]); });
+  timeEach("pod metrics (batched, selected)", [&](std::size_t i) {
+    (void)p.metrics.getResourceMetric("cpu", nsOf(i), selectors[i], "", seconds(15));
+  });
+  timeEach("whole reconcile", [&](std::size_t i) { p.controller.reconcileKey(keys[i]); });
+}
+
+// Steady reconciles with `workers` threads for shape.seconds: per second and per CPU-second.
+void runSteady(const Shape& shape, int workers, const std::vector<std::string>& keys,
+               controller::HorizontalController& controller, BenchClock& clock, MemoryMetricsApi& metricsApi) {
+  const Duration step = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(shape.period)) /
+                        static_cast<std::int64_t>(keys.size());
+  std::atomic<bool> stop{false};
+  std::atomic<long> done{0};
+  std::vector<std::thread> threads;
+  const double cpu0 = cpuSeconds();
+  const long copy0 = metricsApi.copyNanos.load();
+  const int lists0 = metricsApi.lists.load();
+  const auto wall0 = std::chrono::steady_clock::now();
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      long mine = 0;
+      for (std::size_t i = static_cast<std::size_t>(w); !stop.load(std::memory_order_relaxed);
+           i += static_cast<std::size_t>(workers)) {
+        controller.reconcileKey(keys[i % keys.size()]);
+        if (shape.period > 0) clock.advance(step);
+        ++mine;
+      }
+      done.fetch_add(mine);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(shape.seconds));
+  stop = true;
+  for (auto& t : threads) t.join();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double cpu = cpuSeconds() - cpu0;
+  const double apiCpu = static_cast<double>(metricsApi.copyNanos.load() - copy0) / 1e9;
+  std::printf("  %d worker%s: %9.0f reconciles/s, %9.0f per CPU-second (CPU %.2f of %.2f s wall)\n", workers,
+              workers == 1 ? " " : "s", static_cast<double>(done.load()) / wall,
+              static_cast<double>(done.load()) / cpu, cpu, wall);
+  if (shape.period > 0) {
+    std::printf("             %d metrics lists fetched; the fake API's copies took %.2f CPU-s, without them "
+                "%9.0f reconciles per CPU-second\n",
+                metricsApi.lists.load() - lists0, apiCpu, static_cast<double>(done.load()) / (cpu - apiCpu));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Shape shape = parseArgs(argc, argv);
+  std::printf("inprocess_scale_bench: %d HPAs x %d pods over %d namespaces (%d pods), %u hardware threads\n",
+              shape.hpas, shape.podsPerHpa, shape.namespaces, shape.hpas * shape.podsPerHpa,
+              std::thread::hardware_concurrency());
+
+  BenchClock clock(kStart + std::chrono::minutes(30));
+  informer::ObjectCache<api::Pod> pods;
+  informer::ObjectCache<api::HorizontalPodAutoscaler> hpaCache;
+  informer::PodSelectorIndex podIndex(clock);
+  MemoryScales scales;
+  MemoryMetricsApi metricsApi;
+
+  const std::size_t heapBefore = heapBytes();
+  addPods(shape, pods);
+  const std::size_t heapPods = heapBytes();
+  // Built after the pods were measured: the API's side is not the controller's memory.
+  const std::vector<std::string> keys = addApiObjects(shape, clock, scales, metricsApi, hpaCache);
 
   live::CacheHpaLister hpaLister(hpaCache);
   live::CachePodLister podLister(pods, podIndex);
@@ -306,74 +399,14 @@ int main(int argc, char** argv) {
   std::printf("warm-up: %d status writes for %zu HPAs, %d metrics lists\n", warmWrites, keys.size(),
               metricsApi.lists.load());
 
-  // The phases of one reconcile, each on its own over every HPA, one thread.
-  {
-    const auto timeEach = [&](const char* what, auto&& phase) {
-      const auto start = std::chrono::steady_clock::now();
-      for (std::size_t i = 0; i < keys.size(); ++i) phase(i);
-      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-      std::printf("  phase %-34s %8.2f us per HPA\n", what, us / static_cast<double>(keys.size()));
-    };
-    std::vector<api::Selector> selectors;
-    for (const auto& key : keys) {
-      const auto slash = key.find('/');
-      selectors.push_back(*api::Selector::parse("app=" + key.substr(slash + 1)));
-    }
-    const auto nsOf = [&](std::size_t i) { return keys[i].substr(0, keys[i].find('/')); };
-    std::printf("phases (one thread):\n");
-    timeEach("HPA from the cache", [&](std::size_t i) { (void)hpaLister.get(nsOf(i), keys[i].substr(keys[i].find('/') + 1)); });
-    timeEach("scale (in-memory API)", [&](std::size_t i) {
-      (void)scales.getScale(nsOf(i), {"apps", "v1", "deployments"}, keys[i].substr(keys[i].find('/') + 1));
-    });
-    timeEach("pods of the selector (index)", [&](std::size_t i) { (void)podLister.list(nsOf(i), selectors[i]); });
-    timeEach("pod metrics (batched, selected)", [&](std::size_t i) {
-      (void)metrics.getResourceMetric("cpu", nsOf(i), selectors[i], "", seconds(15));
-    });
-    timeEach("whole reconcile", [&](std::size_t i) { controller.reconcileKey(keys[i]); });
-  }
-
-  const Duration step = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(shape.period)) /
-                        static_cast<std::int64_t>(keys.size());
+  timePhases(Phases{keys, hpaLister, scales, podLister, metrics, controller});
   if (shape.period > 0) {
     std::printf("steady reconciles (%.0f s each), the controller's clock moving %.0f s per round over every HPA:\n",
                 shape.seconds, shape.period);
   } else {
     std::printf("steady reconciles (%.0f s each), the controller's clock standing still:\n", shape.seconds);
   }
-  for (int workers : shape.workers) {
-    std::atomic<bool> stop{false};
-    std::atomic<long> done{0};
-    std::vector<std::thread> threads;
-    const double cpu0 = cpuSeconds();
-    const long copy0 = metricsApi.copyNanos.load();
-    const int lists0 = metricsApi.lists.load();
-    const auto wall0 = std::chrono::steady_clock::now();
-    for (int w = 0; w < workers; ++w) {
-      threads.emplace_back([&, w] {
-        long mine = 0;
-        for (std::size_t i = static_cast<std::size_t>(w); !stop.load(std::memory_order_relaxed); i += static_cast<std::size_t>(workers)) {
-          controller.reconcileKey(keys[i % keys.size()]);
-          if (shape.period > 0) clock.advance(step);
-          ++mine;
-        }
-        done.fetch_add(mine);
-      });
-    }
-    std::this_thread::sleep_for(std::chrono::duration<double>(shape.seconds));
-    stop = true;
-    for (auto& t : threads) t.join();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    const double cpu = cpuSeconds() - cpu0;
-    const double apiCpu = static_cast<double>(metricsApi.copyNanos.load() - copy0) / 1e9;
-    std::printf("  %d worker%s: %9.0f reconciles/s, %9.0f per CPU-second (CPU %.2f of %.2f s wall)\n", workers,
-                workers == 1 ? " " : "s", static_cast<double>(done.load()) / wall,
-                static_cast<double>(done.load()) / cpu, cpu, wall);
-    if (shape.period > 0) {
-      std::printf("             %d metrics lists fetched; the fake API's copies took %.2f CPU-s, without them "
-                  "%9.0f reconciles per CPU-second\n",
-                  metricsApi.lists.load() - lists0, apiCpu, static_cast<double>(done.load()) / (cpu - apiCpu));
-    }
-  }
+  for (int workers : shape.workers) runSteady(shape, workers, keys, controller, clock, metricsApi);
   std::printf("steady state: %d status writes, %d scale updates, %d events after warm-up; %d metrics lists in all\n",
               status.writes.load() - warmWrites, scales.updates.load(), events.events.load(), metricsApi.lists.load());
   return status.writes.load() == warmWrites && scales.updates.load() == 0 ? 0 : 1;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "controller/horizontal_controller.h"
-#include "controller/last_decision.h"
+#include "controller/last_decision_report.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
 #include "fakes/pod_builder.h"
@@ -56,12 +56,12 @@ struct Rig {
     cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     if (controls) {
-      hpa.metadata.annotations[controller::kFallbackAnnotation] = "after=3,replicas=4";
-      hpa.metadata.annotations[controller::kRecordDecisionAnnotation] = "true";
+      hpa.metadata.annotations[controls::kFallbackAnnotation] = "after=3,replicas=4";
+      hpa.metadata.annotations[controls::kRecordDecisionAnnotation] = "true";
     }
     if (schedule) {
       // kStart is a Tuesday, 22:13Z: the first window is open, the second one is not.
-      hpa.metadata.annotations[controller::kScheduleAnnotation] =
+      hpa.metadata.annotations[controls::kScheduleAnnotation] =
           "- {name: evening, start: '0 20 * * 1-5', duration: 4h, timeZone: Europe/Paris, minReplicas: 2}\n"
           "- {name: year-end, start: '0 0 24 12 *', duration: 48h, timeZone: UTC, maxReplicas: 20}\n";
     }
@@ -115,7 +115,7 @@ struct Rig {
   controller::HorizontalController controller{
       controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock, Logger::discard()},
       controller::ControllerOptions{}};
-  std::optional<controller::LastDecision> stored;
+  std::optional<controls::LastDecision> stored;
   int decisionChanges = 0;
 };
 

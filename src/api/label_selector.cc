@@ -167,64 +167,70 @@ class SelectorParser {
     skipSpace();
     if (pos_ == text_.size() || text_[pos_] == ',') return located(makeRequirement(std::move(key), Op::Exists, {}), keyPos);
 
-    Op op;
-    if (text_.compare(pos_, 2, "==") == 0) {
-      op = Op::DoubleEquals;
-      pos_ += 2;
-    } else if (text_.compare(pos_, 2, "!=") == 0) {
-      op = Op::NotEquals;
-      pos_ += 2;
-    } else if (text_[pos_] == '=') {
-      op = Op::Equals;
-      ++pos_;
-    } else if (text_[pos_] == '>') {
-      op = Op::GreaterThan;
-      ++pos_;
-    } else if (text_[pos_] == '<') {
-      op = Op::LessThan;
-      ++pos_;
-    } else {
-      size_t opPos = pos_;
-      std::string_view word = identifier();
-      if (word == "in") {
-        op = Op::In;
-      } else if (word == "notin") {
-        op = Op::NotIn;
-      } else {
-        pos_ = opPos;
-        return unexpected("'=', '==', '!=', 'in', 'notin', '>' or '<'");
-      }
-    }
-    std::vector<std::string> values;
+    auto op = parseOperator();
+    if (!op.ok()) return op.error();
     skipSpace();
-    if (op == Op::In || op == Op::NotIn) {
-      if (pos_ == text_.size() || text_[pos_] != '(') return unexpected("'('");
-      ++pos_;
-      skipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ')') {
-        // "()" is the set holding the empty value, as in labels.Parse (and as "(,)" is).
-        values.emplace_back();
-        ++pos_;
-      } else {
-        while (true) {
-          skipSpace();
-          values.emplace_back(identifier());
-          skipSpace();
-          if (pos_ < text_.size() && text_[pos_] == ',') {
-            ++pos_;
-            continue;
-          }
-          if (pos_ < text_.size() && text_[pos_] == ')') {
-            ++pos_;
-            break;
-          }
-          return unexpected("',' or ')'");
-        }
-      }
+    std::vector<std::string> values;
+    if (*op == Op::In || *op == Op::NotIn) {
+      auto set = parseValueSet();
+      if (!set.ok()) return set.error();
+      values = std::move(*set);
     } else {
       values.emplace_back(identifier());
     }
-    return located(makeRequirement(std::move(key), op, std::move(values)), keyPos);
+    return located(makeRequirement(std::move(key), *op, std::move(values)), keyPos);
+  }
+
+  // The operator after a key: a symbol, or the word in / notin.
+  Result<Selector::Op> parseOperator() {
+    using Op = Selector::Op;
+    struct Symbol {
+      std::string_view text;
+      Op op;
+    };
+    // Two-character symbols first: "==" is not "=" followed by "=".
+    static constexpr Symbol kSymbols[] = {{"==", Op::DoubleEquals}, {"!=", Op::NotEquals}, {"=", Op::Equals},
+                                          {">", Op::GreaterThan},   {"<", Op::LessThan}};
+    for (const auto& symbol : kSymbols) {
+      if (text_.compare(pos_, symbol.text.size(), symbol.text) == 0) {
+        pos_ += symbol.text.size();
+        return symbol.op;
+      }
+    }
+    const size_t opPos = pos_;
+    const std::string_view word = identifier();
+    if (word == "in") return Op::In;
+    if (word == "notin") return Op::NotIn;
+    pos_ = opPos;
+    return unexpected("'=', '==', '!=', 'in', 'notin', '>' or '<'");
+  }
+
+  // The values of a set requirement: "(a, b)"; "()" is the set holding the empty value, as in
+  // labels.Parse (and as "(,)" is).
+  Result<std::vector<std::string>> parseValueSet() {
+    if (pos_ == text_.size() || text_[pos_] != '(') return unexpected("'('");
+    ++pos_;
+    skipSpace();
+    std::vector<std::string> values;
+    if (pos_ < text_.size() && text_[pos_] == ')') {
+      values.emplace_back();
+      ++pos_;
+      return values;
+    }
+    while (true) {
+      skipSpace();
+      values.emplace_back(identifier());
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < text_.size() && text_[pos_] == ')') {
+        ++pos_;
+        return values;
+      }
+      return unexpected("',' or ')'");
+    }
   }
 
   Result<Selector::Requirement> located(Result<Selector::Requirement> r, size_t at) const {

@@ -31,7 +31,7 @@ Result<Workload> decodeWorkload(const nlohmann::json& object, const std::string&
     }
     if (f.failed()) return f.error();
     auto parsed = Selector::fromLabelSelector(&ls);
-    if (!parsed.ok()) return parsed.error().wrap("spec.selector: {}", parsed.error().message);
+    if (!parsed.ok()) return parsed.error().wrap("spec.selector");
     w.selector = parsed->toString();
   }
   return w;

@@ -49,7 +49,7 @@ Status addPart(std::string_view part, const FieldRange& field, std::vector<bool>
   int step = 1;
   if (auto slash = part.find('/'); slash != std::string_view::npos) {
     auto parsed = number(part.substr(slash + 1), FieldRange{field.name, 1, field.high + 1});
-    if (!parsed.ok()) return parsed.error().wrap("step: {}", parsed.error().message);
+    if (!parsed.ok()) return parsed.error().wrap("step");
     step = *parsed;
     part = part.substr(0, slash);
   }
@@ -118,7 +118,7 @@ Result<CronExpression> parseCron(std::string_view text) {
   std::array<std::vector<bool>, 5> sets;
   for (std::size_t i = 0; i < kFields.size(); ++i) {
     auto set = parseField(fields[i], kFields[i]);
-    if (!set.ok()) return set.error().wrap("cron expression {}: {}", quote(std::string(text)), set.error().message);
+    if (!set.ok()) return set.error().wrap(fmt::format("cron expression {}", quote(std::string(text))));
     sets[i] = std::move(*set);
   }
   CronExpression out;

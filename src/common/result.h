@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -21,10 +22,10 @@ struct Error {
   static Error format(fmt::format_string<Args...> f, Args&&... args) {
     return Error{fmt::format(f, std::forward<Args>(args)...), 0, {}};
   }
-  // Wraps this error as Go's fmt.Errorf("...: %v", err) would, keeping the API status fields.
-  template <typename... Args>
-  Error wrap(fmt::format_string<Args...> f, Args&&... args) const {
-    return Error{fmt::format(f, std::forward<Args>(args)...), httpCode, reason};
+  // This error as Go's fmt.Errorf("<context>: %v", err) wraps it, keeping the API status fields.
+  // `separator` is for the few texts that join the two otherwise ("spec.template." + message).
+  Error wrap(std::string_view context, std::string_view separator = ": ") const {
+    return Error{fmt::format("{}{}{}", context, separator, message), httpCode, reason};
   }
 };
 

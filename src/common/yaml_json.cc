@@ -215,6 +215,37 @@ Error parseError(const yaml_parser_t& parser, std::string_view text) {
 
 std::string_view chars(const yaml_char_t* s) { return reinterpret_cast<const char*>(s); }
 
+// The node of an alias, scalar or collection-start event: the earlier node an alias names, or a
+// new one appended to `doc` (`anchor`: the name the event gives it, if any). Returns its index.
+Result<size_t> addNode(const yaml_event_t& e, const std::unordered_map<std::string, size_t>& anchors, Document& doc,
+                       const yaml_char_t*& anchor) {
+  switch (e.type) {
+    case YAML_ALIAS_EVENT: {
+      auto it = anchors.find(std::string(chars(e.data.alias.anchor)));
+      if (it == anchors.end()) {
+        return at(e.start_mark, fmt::format("alias *{} names no anchor before it", chars(e.data.alias.anchor)));
+      }
+      return it->second;
+    }
+    case YAML_SCALAR_EVENT: {
+      const auto& s = e.data.scalar;
+      Node node{.kind = Node::Kind::kScalar, .mark = e.start_mark};
+      // A quoted, literal or folded scalar, or one with any tag (`! 1` too), stays a string.
+      node.untaggedPlain = s.style == YAML_PLAIN_SCALAR_STYLE && s.tag == nullptr;
+      node.scalar.assign(chars(s.value).data(), s.length);
+      doc.push_back(std::move(node));
+      anchor = s.anchor;
+      return doc.size() - 1;
+    }
+    default: {  // a sequence or a mapping begins
+      const bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
+      doc.push_back(Node{.kind = sequence ? Node::Kind::kSequence : Node::Kind::kMapping, .mark = e.start_mark});
+      anchor = sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
+      return doc.size() - 1;
+    }
+  }
+}
+
 // Every document of the text, composed from libyaml's events. Anchors belong to their document.
 Result<std::vector<Document>> compose(std::string_view text) {
   Parser parser(text);
@@ -246,39 +277,14 @@ Result<std::vector<Document>> compose(std::string_view text) {
       return at(e.start_mark, fmt::format("nested deeper than {} levels", kMaxDepth));
     }
     Document& doc = docs.back();
-    size_t index = doc.size();
     const yaml_char_t* anchor = nullptr;
-    switch (e.type) {
-      case YAML_ALIAS_EVENT: {
-        auto it = anchors.find(std::string(chars(e.data.alias.anchor)));
-        if (it == anchors.end()) {
-          return at(e.start_mark, fmt::format("alias *{} names no anchor before it", chars(e.data.alias.anchor)));
-        }
-        index = it->second;
-        break;
-      }
-      case YAML_SCALAR_EVENT: {
-        const auto& s = e.data.scalar;
-        Node node{.kind = Node::Kind::kScalar, .mark = e.start_mark};
-        // A quoted, literal or folded scalar, or one with any tag (`! 1` too), stays a string.
-        node.untaggedPlain = s.style == YAML_PLAIN_SCALAR_STYLE && s.tag == nullptr;
-        node.scalar.assign(chars(s.value).data(), s.length);
-        doc.push_back(std::move(node));
-        anchor = s.anchor;
-        break;
-      }
-      default: {  // a sequence or a mapping begins
-        const bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
-        doc.push_back(Node{.kind = sequence ? Node::Kind::kSequence : Node::Kind::kMapping, .mark = e.start_mark});
-        anchor = sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
-        break;
-      }
-    }
-    if (!open.empty()) doc[open.back()].children.push_back(index);
+    auto index = addNode(e, anchors, doc, anchor);
+    if (!index.ok()) return index.error();
+    if (!open.empty()) doc[open.back()].children.push_back(*index);
     // Registered before the node's children are read, so `&a [*a]` names its own sequence; a
     // later anchor of the same name replaces this one.
-    if (anchor != nullptr) anchors[std::string(chars(anchor))] = index;
-    if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) open.push_back(index);
+    if (anchor != nullptr) anchors[std::string(chars(anchor))] = *index;
+    if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) open.push_back(*index);
   }
 }
 

@@ -41,6 +41,55 @@ const MetricReport* decidingMetric(const ReconcileReport& r) {
   return nullptr;
 }
 
+// Why a branch that decides without the metrics' proposal decided as it did.
+std::string branchWhy(const ReconcileReport& r) {
+  switch (r.branch) {
+    case ReconcileBranch::Deleted: return "deleted";
+    case ReconcileBranch::FailedGetScale: return fmt::format("FailedGetScale: {}", eventMessage(r, "FailedGetScale"));
+    case ReconcileBranch::ScalingDisabled: return "ScalingDisabled: the target has 0 replicas";
+    case ReconcileBranch::AboveMaxReplicas:
+    case ReconcileBranch::BelowMinReplicas:
+    case ReconcileBranch::MetricsFailed:
+    case ReconcileBranch::Metrics: return r.reason;
+  }
+  return r.reason;
+}
+
+// The first failed metric, and why it failed; `metric` becomes its name.
+std::string metricsFailedWhy(const ReconcileReport& r, std::string& metric) {
+  for (const auto& m : r.metrics) {
+    if (!m.error) continue;
+    metric = m.name.empty() ? m.type : m.name;
+    return fmt::format("{}: {}", m.conditionReason, *m.error);
+  }
+  // Failing before any metric was evaluated: the selector checks (InvalidSelector, ...).
+  if (const auto* active = conditionOf(r, api::kScalingActive)) {
+    return fmt::format("{}: {}", active->reason, active->message);
+  }
+  return "metrics-failed";
+}
+
+// Why the metrics' proposal, normalized, is the size: a pause, the rescale's reason and what
+// normalization changed, or the metrics at target.
+std::string metricsWhy(const ReconcileReport& r) {
+  if (r.controls.pausedScaleTo) {
+    // hpa-controller.io/paused: decided as usual, the scale left alone.
+    return fmt::format("paused (would scale to {}{})", *r.controls.pausedScaleTo,
+                       r.reason.empty() ? "" : ": " + r.reason);
+  }
+  const std::string limited = r.normalization ? normalizationWhy(r) : std::string();
+  if (r.rescale) {
+    // Upstream gives no reason when the metrics proposed the current size and an earlier,
+    // higher recommendation still in the window moves it.
+    if (limited.empty()) return r.reason;
+    return r.reason.empty() ? limited : r.reason + "; " + limited;
+  }
+  if (!limited.empty()) return limited;
+  const MetricReport* deciding = decidingMetric(r);
+  return deciding && deciding->calculation && deciding->calculation->withinTolerance ? "within tolerance"
+                                                                                     : "metrics at target";
+}
+
 }  // namespace
 
 DecisionSummary summarize(const ReconcileReport& r) {
@@ -49,63 +98,13 @@ DecisionSummary summarize(const ReconcileReport& r) {
   s.rescale = r.rescale;
   s.next = r.rescale ? r.desiredReplicas : r.currentReplicas;
   s.metric = r.metricName;
-  switch (r.branch) {
-    case ReconcileBranch::Deleted:
-      s.why = "deleted";
-      return s;
-    case ReconcileBranch::FailedGetScale:
-      s.why = fmt::format("FailedGetScale: {}", eventMessage(r, "FailedGetScale"));
-      return s;
-    case ReconcileBranch::ScalingDisabled:
-      s.why = "ScalingDisabled: the target has 0 replicas";
-      return s;
-    case ReconcileBranch::MetricsFailed:
-      for (const auto& m : r.metrics) {
-        if (!m.error) continue;
-        s.metric = m.name.empty() ? m.type : m.name;
-        s.why = fmt::format("{}: {}", m.conditionReason, *m.error);
-        return s;
-      }
-      // Failing before any metric was evaluated: the selector checks (InvalidSelector, ...).
-      if (const auto* active = conditionOf(r, api::kScalingActive)) {
-        s.why = fmt::format("{}: {}", active->reason, active->message);
-      } else {
-        s.why = "metrics-failed";
-      }
-      return s;
-    case ReconcileBranch::AboveMaxReplicas:
-    case ReconcileBranch::BelowMinReplicas:
-      s.why = r.reason;
-      return s;
-    case ReconcileBranch::Metrics:
-      break;
+  if (r.branch == ReconcileBranch::Metrics) {
+    s.why = metricsWhy(r);
+  } else if (r.branch == ReconcileBranch::MetricsFailed) {
+    s.why = metricsFailedWhy(r, s.metric);
+  } else {
+    s.why = branchWhy(r);
   }
-  if (r.controls.pausedScaleTo) {
-    // hpa-controller.io/paused: decided as usual, the scale left alone.
-    s.why = fmt::format("paused (would scale to {}{})", *r.controls.pausedScaleTo,
-                        r.reason.empty() ? "" : ": " + r.reason);
-    return s;
-  }
-  if (r.rescale) {
-    s.why = r.reason;
-    if (r.normalization) {
-      // Upstream gives no reason when the metrics proposed the current size and an earlier,
-      // higher recommendation still in the window moves it.
-      if (std::string limited = normalizationWhy(r); !limited.empty()) {
-        s.why = s.why.empty() ? limited : s.why + "; " + limited;
-      }
-    }
-    return s;
-  }
-  if (r.normalization) {
-    if (std::string why = normalizationWhy(r); !why.empty()) {
-      s.why = why;
-      return s;
-    }
-  }
-  const MetricReport* deciding = decidingMetric(r);
-  s.why = deciding && deciding->calculation && deciding->calculation->withinTolerance ? "within tolerance"
-                                                                                     : "metrics at target";
   return s;
 }
 

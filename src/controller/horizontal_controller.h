@@ -3,7 +3,6 @@
 #include <array>
 #include <atomic>
 #include <optional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,14 +12,14 @@
 #include "common/result.h"
 #include "controller/event_recorder.h"
 #include "controller/history_store.h"
-#include "controller/metric_failure_store.h"
 #include "controller/listers.h"
 #include "controller/reconcile_observer.h"
 #include "controller/reconcile_report.h"
 #include "controller/scale_client.h"
-#include "controller/schedule_cache.h"
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
+#include "controls/control_chain.h"
+#include "controls/owner_lookup.h"
 #include "metricsclient/metrics_client.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/pod_grouping.h"
@@ -64,7 +63,7 @@ struct ControllerDependencies {
   ReconcileObserver* observer = nullptr;  // optional
   // For hpa-controller.io/pod-selection: OwnerReferences; without it only a pod's own controller
   // can match the target (Pod -> StatefulSet, Pod -> ReplicaSet), not a chain.
-  const OwnerLookup* owners = nullptr;
+  const controls::OwnerLookup* owners = nullptr;
 };
 
 // How HorizontalController::decide() departs from a reconcile.
@@ -79,6 +78,8 @@ struct DecideOptions {
   // the rescale that created them.
   std::optional<Time> podsCreatedBefore;
 };
+
+struct ReconcileServices;
 
 struct ReconcileResult {
   bool deleted = false;  // the HPA is gone: do not requeue
@@ -121,12 +122,8 @@ class HorizontalController {
   const ControllerOptions& options() const { return options_; }
 
  private:
-  class Reconcile;  // the state of one reconcile (reconcile.cc)
-  friend class Reconcile;
-
-  // Records the invalid-control text last reported (by Event) for `key` ("" forgets it) and
-  // returns the one recorded before, so each change is reported once, not every sync.
-  std::string controlErrorsReported(const std::string& key, const std::string& text);
+  // What a reconcile uses of this controller (reconcile.h).
+  ReconcileServices services();
 
   // One of a fixed set of locks, by key: reconcileKey and decide of one HPA take turns.
   std::mutex& keyLock(const std::string& key);
@@ -136,12 +133,9 @@ class HorizontalController {
   std::array<std::mutex, 64> keyLocks_;
   HistoryStore history_;
   SelectorStore selectors_;
-  MetricFailureStore metricFailures_;  // for HPAs with a fallback (hpa-controller.io/fallback)
-  ScheduleCache schedules_;            // for HPAs with a schedule (hpa-controller.io/schedule)
+  controls::ControlChain controls_;  // the per-HPA controls and what they remember per HPA
   NoopReconcileObserver noopObserver_;
   std::atomic<bool> observedGenerationAccepted_{true};
-  std::mutex controlErrorsMu_;
-  std::map<std::string, std::string> controlErrorsReported_;  // guarded by controlErrorsMu_
 };
 
 }  // namespace hpa::controller

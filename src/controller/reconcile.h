@@ -2,42 +2,74 @@
 
 // Internal to the controller: the state and steps of one reconcile of one HPA.
 
+#include <atomic>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/hpa.h"
 #include "api/scale.h"
 #include "controller/horizontal_controller.h"
-#include "controller/schedule.h"
+#include "controls/control_chain.h"
 #include "replicacalc/tolerances.h"
 
 namespace hpa::controller {
 
-class HorizontalController::Reconcile {
- public:
-  // `decide`: a decision that keeps nothing (HorizontalController::decide); nullptr: a reconcile.
-  Reconcile(HorizontalController& controller, const api::HorizontalPodAutoscaler& hpa, std::string key,
-            const DecideOptions* decide = nullptr);
+// Whether a reconcile keeps what it learns.
+enum class ReconcileMode {
+  Reconcile,  // the run loop's: the history, the controls' counts and the selectors are kept
+  Decide,     // HorizontalController::decide: reads the history, keeps nothing
+};
 
-  // Upstream's reconcileAutoscaler; fills the report.
+// What a reconcile uses of the controller that runs it (all owned by the controller).
+struct ReconcileServices {
+  const ControllerDependencies& deps;
+  const ControllerOptions& options;
+  HistoryStore& history;
+  SelectorStore& selectors;
+  controls::ControlChain& controls;
+  // Cleared once a server drops status.observedGeneration (it predates the field).
+  std::atomic<bool>& observedGenerationAccepted;
+};
+
+// A failed step: the reason its condition and event carry, the error they show, and the error
+// the reconcile returns (upstream wraps some of them once more than the condition shows).
+struct Failure {
+  std::string reason;
+  Error shown;
+  Error returned;
+
+  static Failure of(std::string reason, const Error& error) {
+    return Failure{std::move(reason), error, error};
+  }
+  // The same failure with `context` before the returned error (Go's fmt.Errorf("...: %w")).
+  Failure wrap(std::string_view context) const {
+    return Failure{reason, shown, returned.wrap(context)};
+  }
+};
+
+// Upstream's reconcileAutoscaler for one HPA, filling a report of what it saw and decided. The
+// per-HPA controls are called at their fixed points (controls/control.h) through the view this
+// class gives them.
+class Reconcile final : private controls::ReconcileView {
+ public:
+  // `decide` departs from a reconcile in Decide mode only.
+  Reconcile(ReconcileServices& services, const api::HorizontalPodAutoscaler& hpa, std::string key,
+            ReconcileMode mode, const DecideOptions& decide = {});
+
   Status run();
   ReconcileReport& report() { return report_; }
   const std::string& action() const { return action_; }
 
  private:
   // --- the phases of run() (reconcile.cc), as upstream's reconcileAutoscaler has them: read the
-  // target's scale; decide from the replica bounds, or from the metrics normalized; hold the
-  // decision while paused; rescale; write the status.
-  struct Decision {
-    std::int32_t currentReplicas = 0;
+  // target's scale; decide from the replica bounds, or from the metrics normalized; let the
+  // controls hold the decision; rescale; write the status.
+  struct Decision : controls::Proposal {
     std::int32_t minReplicas = 1;
-    std::int32_t maxReplicas = 1;  // the HPA's, or an open schedule window's
-    std::int32_t desiredReplicas = 0;
-    std::string reason;  // the rescale reason events and logs carry
+    std::int32_t maxReplicas = 1;  // the HPA's, or as a control set them
     bool computeMetrics = true;
-    bool rescale = true;
-    bool pauseSuppressedRescale = false;
     // Gate HPAScaleToZero: the HPA's ScaledToZero condition is true (we scaled it to zero).
     bool scaledToZero = false;
     bool hasObjectOrExternalMetrics = false;
@@ -45,11 +77,13 @@ class HorizontalController::Reconcile {
     std::optional<Error> metricsError;  // some metrics failed, yet the others decided
   };
   Result<api::Scale> readScale();
+  Result<api::Scale> resolveScale();
+  Error failedGetScale(const Failure& failure);
   Decision decideWithinBounds(const api::Scale& scale);
   // The metrics' proposal, normalized; the error to return when no metric could decide.
-  std::optional<Error> decideFromMetrics(const api::Scale& scale, Decision& d);
+  Status decideFromMetrics(const api::Scale& scale, Decision& d);
   Error failedComputeMetrics(const Error& error, const Decision& d);
-  void holdIfPaused(Decision& d);
+  void beforeRescale(Decision& d);
   Status rescaleTarget(const api::Scale& scale, const Decision& d);
   // Upstream's retry.RetryOnConflict around the scale update, waiting through the clock.
   Status updateScaleWithRetry(api::Scale update, std::int32_t desiredReplicas);
@@ -58,10 +92,6 @@ class HorizontalController::Reconcile {
   void keepScale(Decision& d);
   Status writeStatus(Decision& d);
 
-  // --- target resolution (reconcile.cc)
-  Result<api::Scale> resolveScale();
-  Status failedGetScale(const Error& conditionError, const Error& returned);
-
   // --- metrics (metric_evaluation.cc)
   struct MetricsOutcome {
     std::int32_t replicas = -1;  // -1: cannot act
@@ -69,99 +99,100 @@ class HorizontalController::Reconcile {
     std::vector<api::MetricStatus> statuses;
     std::optional<Error> error;
   };
-  // A failed metric: the condition reason, the error its condition and event carry, and the
-  // error it returns (upstream wraps some of them once more than the condition shows).
-  struct MetricFailure {
-    std::string reason;
-    Error conditionError;
-    Error returned;
-  };
   struct MetricInputs {
     const api::Scale& scale;
     const api::Selector& podSelector;
   };
+  // The metrics that failed so far and the first one's condition (upstream reports the first).
+  struct MetricFailures {
+    int count = 0;
+    std::optional<Error> first;
+    api::HorizontalPodAutoscalerCondition firstCondition;
+  };
   MetricsOutcome computeReplicasForMetrics(const api::Scale& scale);
   Result<api::Selector> validateAndParseSelector(const std::string& selectorText);
-  // One metric: fills `report` (name, proposal, status, calculation) or returns the error that
-  // computeReplicasForMetrics counts, setting `failureCondition`.
-  std::optional<Error> computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
-                                                MetricReport& report,
-                                                api::HorizontalPodAutoscalerCondition& failureCondition);
-  std::optional<MetricFailure> evaluateObject(const api::ObjectMetricSource& source, const api::Selector& metricSelector,
-                                              const MetricInputs& in, MetricReport& report);
-  std::optional<MetricFailure> evaluatePods(const api::PodsMetricSource& source, const api::Selector& metricSelector,
-                                            const MetricInputs& in, MetricReport& report);
-  std::optional<Error> evaluateResource(const std::string& resource, const std::string& container,
-                                        bool containerMetric, const api::MetricTarget& target,
-                                        const MetricInputs& in, MetricReport& report);
-  std::optional<MetricFailure> evaluateExternal(const api::ExternalMetricSource& source, const MetricInputs& in,
-                                                MetricReport& report);
+  // Metric `index`: its proposal in the report, timed and counted; a failure the controls did
+  // not replace with a proposal of their own goes to `failures`.
+  void evaluateMetric(std::size_t index, const MetricInputs& in, MetricFailures& failures);
+  // The largest proposal of the metrics that decided, and which metric made it (ties keep the
+  // earlier metric); 0 when none did.
+  std::int32_t largestProposal(std::string& metricName) const;
+  std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
+                                                  const MetricInputs& in, MetricReport& report);
+  std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source,
+                                        const api::Selector& metricSelector, const MetricInputs& in,
+                                        MetricReport& report);
+  std::optional<Failure> evaluatePods(const api::PodsMetricSource& source,
+                                      const api::Selector& metricSelector, const MetricInputs& in,
+                                      MetricReport& report);
+  std::optional<Failure> evaluateResource(const std::string& reason, const std::string& resource,
+                                          const std::string& container, bool containerMetric,
+                                          const api::MetricTarget& target, const MetricInputs& in,
+                                          MetricReport& report);
+  std::optional<Failure> evaluateExternal(const api::ExternalMetricSource& source,
+                                          const MetricInputs& in, MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
-  // How old a per-pod metrics answer shared with other HPAs may be for this one: half its own
-  // sync period (the global one unless it has its own), zero for a decision that reads fresh.
+  // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
-  // Owner-based pod selection: whether the pod's controller chain leads to the scale target.
-  Result<bool> controlledByTarget(const api::Pod& pod);
   // Records, for explain, the pods whose requests-source matters for a utilization metric.
   void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
                         const std::string& container);
-  // hpa-controller.io/fallback (fallback.h): counts the failure of metric `index` and, once its
-  // fallback is due, fills the metric's proposal from it (true: the metric counts as valid).
-  bool fallBack(std::size_t index, const Error& error, std::int32_t currentReplicas, MetricReport& report);
-  void metricSucceeded(std::size_t index);
-  // The ScalingActive condition and the MetricFallback / MetricFallbackEnded events when
-  // `fallbackCount` failed metrics proposed their fallback (fallback_status.cc).
-  void reportFallbackTransitions(int fallbackCount);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
-  api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason, const Error& error);
+  api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason,
+                                                        const Error& error);
 
   std::vector<api::SharedPods> listedPods_;  // keeps listed pods alive
   // The last successful listPods: the selector check and the metric read the same pods, listed
   // once per reconcile.
   std::optional<api::Selector> lastListedSelector_;
   std::vector<const api::Pod*> lastListed_;
-  const DecideOptions* decide_ = nullptr;
 
-  // --- hpa-controller.io/schedule (schedule_status.cc)
-  // The bounds of the open windows replace the HPA's own in `d` (no-op without a schedule).
-  void applySchedule(Decision& d);
-  // Outside the metrics path: the size a window's bound imposes, with its reason and condition.
-  // True when a window's bound (not the HPA's own) is the one the current size is outside of.
-  bool holdToScheduleBound(Decision& d, bool aboveMax);
-  // The metrics' proposal held within an open window's bounds before stabilization, so that the
-  // history remembers the floor and the stabilization window smooths the way down after it
-  // closes. Returns the bound's ScalingLimited condition to set after normalization, if one held.
-  std::optional<api::HorizontalPodAutoscalerCondition> holdProposalInWindow(Decision& d);
-  // After normalization: the window's condition, when its bound is the size decided.
-  void settleScheduleLimit(const Decision& d, const api::HorizontalPodAutoscalerCondition& limited);
-  std::optional<ScheduledBounds> bounds_;
-
-  // --- normalization, rescale, status (reconcile.cc)
-  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed, std::int32_t minReplicas,
-                         std::int32_t maxReplicas);
-  void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas, std::vector<api::MetricStatus> statuses,
-                 bool rescaled);
+  // --- normalization, status, history (reconcile_status.cc)
+  std::int32_t normalize(std::int32_t currentReplicas, std::int32_t proposed,
+                         std::int32_t minReplicas, std::int32_t maxReplicas);
+  void setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas,
+                 std::vector<api::MetricStatus> statuses, bool rescaled);
+  // The controls' part of the status first (controls::Control::beforeWrite), on every path.
   Status updateStatusIfNeeded();
   // Where the reconcile goes on after a failed status write, the failure is only logged.
   void updateStatusOrLog();
   // Keeps the history for the next reconcile (and the report).
   void storeHistory();
-  // The controls' part of the status (hpa_controls.cc): the pause condition and its events,
-  // invalid control values in the ScalingActive message and their events. Runs before every
-  // status write, on every path.
-  void applyControlsToStatus();
   void event(const std::string& type, const std::string& reason, const std::string& message);
-  void condition(const std::string& type, const std::string& status, const std::string& reason,
-                 const std::string& message);
   api::AutoscalerHistory& history();
 
-  HorizontalController& c_;
+  // --- what the controls see (controls::ReconcileView, reconcile_status.cc)
+  const std::string& key() const override { return key_; }
+  const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
+  const api::HorizontalPodAutoscalerCondition* conditionRead(
+      const std::string& type) const override;
+  api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override;
+  Time now() const override { return now_; }
+  bool keepsState() const override { return mode_ == ReconcileMode::Reconcile; }
+  const controls::HpaControls& controls() const override { return report_.controls.controls; }
+  controls::ControlsReport& controlsReport() override { return report_.controls; }
+  const Logger& logger() const override { return s_.deps.logger; }
+  void condition(const std::string& type, const std::string& status, const std::string& reason,
+                 const std::string& message) override;
+  void normalEvent(const std::string& reason, const std::string& message) override;
+  void warningEvent(const std::string& reason, const std::string& message) override;
+  std::size_t metricCount() const override { return report_.metrics.size(); }
+  const std::optional<std::string>& metricError(std::size_t index) const override {
+    return report_.metrics[index].error;
+  }
+  const std::optional<controls::FallbackReport>& metricFallback(std::size_t index) const override {
+    return report_.metrics[index].fallback;
+  }
+
+  ReconcileServices& s_;
+  const ReconcileMode mode_;
+  const DecideOptions decide_;
   api::HorizontalPodAutoscaler hpa_;  // working copy; the cache is never mutated
   api::HorizontalPodAutoscalerStatus originalStatus_;
   std::string key_;
   Time now_;
   replicacalc::Tolerances tolerances_;
-  HpaControls controls_;
+  controls::MetricsSetup setup_;  // as the controls set it before the metrics
   ReconcileReport report_;
   std::optional<api::AutoscalerHistory> history_;
   std::string action_ = kActionNone;

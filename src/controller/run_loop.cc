@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include "controller/decision_summary.h"
-#include "controller/hpa_controls.h"
+#include "controller/last_decision_report.h"
+#include "controls/hpa_controls.h"
 #include "workqueue/rate_limiter.h"
 
 namespace hpa::controller {
@@ -29,13 +30,13 @@ workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod, workqueue::FixedI
 }  // namespace
 
 RunLoop::RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
-                 HistoryPersister* persister, RunLoopObserver& observer, WrittenVersions& written, Clock& clock,
+                 HistoryPersister* persister, RunLoopObserver& observer, StalenessGuard& stalenessGuard, Clock& clock,
                  Logger logger, RunLoopSettings settings)
     : controller_(controller),
       hpas_(hpas),
       persister_(persister),
       observer_(observer),
-      written_(written),
+      stalenessGuard_(stalenessGuard),
       clock_(clock),
       logger_(std::move(logger)),
       settings_(settings),
@@ -64,7 +65,7 @@ void RunLoop::registerHandlers() {
           caughtUp = skippedAsStale_.erase(key) > 0;
         }
         if (caughtUp || !(oldHpa->spec == newHpa->spec) ||
-            !(parseControls(*oldHpa) == parseControls(*newHpa))) {
+            !(controls::parseControls(*oldHpa) == controls::parseControls(*newHpa))) {
           queue_.add(key);
         } else {
           queue_.addRateLimited(key);
@@ -75,7 +76,7 @@ void RunLoop::registerHandlers() {
         controller_.hpaDeleted(key);
         observer_.hpaCountChanged(-1);
         if (persister_) persister_->forget(key);
-        written_.forget(key);
+        stalenessGuard_.forget(key);
         forgetKey(key);
         queue_.add(key);  // the reconcile sees it gone and drops its history
       }});
@@ -131,69 +132,78 @@ void RunLoop::stoppedLeading() {
 }
 
 void RunLoop::worker() {
-  while (true) {
-    auto key = queue_.get();
-    if (!key) return;
+  while (auto key = queue_.get()) {
     if (!leading_) {
       // Not the leader: keep the key cycling so it is there when leadership comes.
-      queue_.addRateLimited(*key);
-      queue_.done(*key);
+      requeue(*key);
       continue;
     }
-    // Upstream's staleness guard: not from a cache older than our own last status write.
-    const auto cached = hpas_.cache().get(*key);
-    const std::string objectVersion = cached ? cached->metadata.resourceVersion : std::string();
-    if (auto writtenVersion = written_.staleAgainst(*key, hpas_.lastResourceVersion(), objectVersion)) {
-      logger_.v(2, "skipping reconcile from a stale cache", "HPA", *key, "err",
-                fmt::format("read version: {} is not as new as written version: {} for group resource "
-                            "autoscaling/horizontalpodautoscalers",
-                            hpas_.lastResourceVersion(), *writtenVersion));
-      observer_.staleSkip();
-      {
-        std::lock_guard<std::mutex> lock(staleMu_);
-        skippedAsStale_.insert(*key);
-      }
-      queue_.addRateLimited(*key);
-      queue_.done(*key);
+    if (readsStaleCache(*key)) {
+      requeue(*key);
       continue;
     }
-    const Time start = clock_.now();
-    auto result = controller_.reconcileKey(*key);
-    const auto& report = result.report;
-    if (result.deleted) {
-      written_.forget(*key);
-      forgetKey(*key);
-      queue_.done(*key);
-      continue;
-    }
-    auto [ns, name] = splitKey(*key);
-    observer_.hpaReconciled(ns, name);
-    if (!result.status.ok()) {
-      logger_.error("reconcile failed", "HPA", *key, "err", result.status.error().message);
-    }
-    // A line per rescale at the default level; decisions that change nothing (paused ones
-    // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
-    // lines per sync period. The line shows the size the target keeps or gets (a failed metric
-    // keeps it) and why.
-    const int level = report.rescaled ? 0 : 2;
-    if (logger_.enabled(level)) {
-      const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
-      const auto summary = summarize(report);
-      logger_.v(level, verdict, "HPA", *key, "replicas", fmt::format("{} -> {}", summary.current, summary.next),
-                "branch", branchName(report.branch), "reason", summary.why);
-    }
-    logger_.v(4, "reconciled", "HPA", *key, "took",
-              std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
-    if (persister_ && report.history && (leading_ || handingOver_)) {
-      if (auto hpa = hpas_.cache().get(*key)) persister_->persist(*hpa, *report.history);
-    }
-    publishDecision(*key, report);
-    // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
-    intervals_->setInterval(*key, report.controls.controls.syncPeriod);
-    queue_.addRateLimited(*key);
-    queue_.done(*key);
-    observer_.queueDepth(queue_.len());
+    reconcile(*key);
   }
+}
+
+void RunLoop::requeue(const std::string& key) {
+  queue_.addRateLimited(key);
+  queue_.done(key);
+}
+
+bool RunLoop::readsStaleCache(const std::string& key) {
+  // Upstream's staleness guard: not from a cache older than our own last status write.
+  const auto cached = hpas_.cache().get(key);
+  const std::string objectVersion = cached ? cached->metadata.resourceVersion : std::string();
+  auto writtenVersion = stalenessGuard_.staleAgainst(key, hpas_.lastResourceVersion(), objectVersion);
+  if (!writtenVersion) return false;
+  logger_.v(2, "skipping reconcile from a stale cache", "HPA", key, "err",
+            fmt::format("read version: {} is not as new as written version: {} for group resource "
+                        "autoscaling/horizontalpodautoscalers",
+                        hpas_.lastResourceVersion(), *writtenVersion));
+  observer_.staleSkip();
+  std::lock_guard<std::mutex> lock(staleMu_);
+  skippedAsStale_.insert(key);
+  return true;
+}
+
+void RunLoop::reconcile(const std::string& key) {
+  const Time start = clock_.now();
+  auto result = controller_.reconcileKey(key);
+  const auto& report = result.report;
+  if (result.deleted) {
+    stalenessGuard_.forget(key);
+    forgetKey(key);
+    queue_.done(key);
+    return;
+  }
+  auto [ns, name] = splitKey(key);
+  observer_.hpaReconciled(ns, name);
+  if (!result.status.ok()) logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
+  logDecision(key, report);
+  logger_.v(4, "reconciled", "HPA", key, "took",
+            std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
+  if (persister_ && report.history && (leading_ || handingOver_)) {
+    if (auto hpa = hpas_.cache().get(key)) persister_->persist(*hpa, *report.history);
+  }
+  publishDecision(key, report);
+  // The HPA's own sync period, or the global one, from its controls as this reconcile read them.
+  intervals_->setInterval(key, report.controls.controls.syncPeriod);
+  requeue(key);
+  observer_.queueDepth(queue_.len());
+}
+
+void RunLoop::logDecision(const std::string& key, const ReconcileReport& report) const {
+  // A line per rescale at the default level; decisions that change nothing (paused ones
+  // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
+  // lines per sync period. The line shows the size the target keeps or gets (a failed metric
+  // keeps it) and why.
+  const int level = report.rescaled ? 0 : 2;
+  if (!logger_.enabled(level)) return;
+  const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
+  const auto summary = summarize(report);
+  logger_.v(level, verdict, "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
+            branchName(report.branch), "reason", summary.why);
 }
 
 void RunLoop::ticker() {

@@ -10,9 +10,9 @@
 
 #include "controller/history_annotation.h"
 #include "controller/horizontal_controller.h"
-#include "controller/last_decision.h"
+#include "controls/last_decision.h"
 #include "controller/reconcile_observer.h"
-#include "controller/written_versions.h"
+#include "controller/staleness_guard.h"
 #include "informer/informer.h"
 #include "workqueue/rate_limiter.h"
 #include "workqueue/rate_limiting_queue.h"
@@ -26,7 +26,7 @@ struct RunLoopSettings {
   // API version then, as upstream does).
   std::function<void()> everySyncPeriod;
   // Where the decisions of HPAs that record them go (null: not recorded, as in shadow mode).
-  DecisionPublisher* decisions = nullptr;
+  controls::DecisionPublisher* decisions = nullptr;
 };
 
 // The daemon's control loop around the reconcile, as upstream's HorizontalController.Run:
@@ -39,7 +39,7 @@ class RunLoop {
  public:
   // `persister` may be null (history persistence off).
   RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
-          HistoryPersister* persister, RunLoopObserver& observer, WrittenVersions& written, Clock& clock,
+          HistoryPersister* persister, RunLoopObserver& observer, StalenessGuard& stalenessGuard, Clock& clock,
           Logger logger, RunLoopSettings settings);
   ~RunLoop();
 
@@ -60,6 +60,12 @@ class RunLoop {
 
  private:
   void worker();
+  // A worker's phases for one key: back into the queue for its next turn; skipped because the
+  // cache has not seen our own last status write; reconciled, logged, persisted and requeued.
+  void requeue(const std::string& key);
+  bool readsStaleCache(const std::string& key);
+  void reconcile(const std::string& key);
+  void logDecision(const std::string& key, const ReconcileReport& report) const;
   void ticker();
   void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
   // Hands the decision to settings_.decisions for an HPA that records it (or carries a stale one).
@@ -70,7 +76,7 @@ class RunLoop {
   informer::Informer<api::HorizontalPodAutoscaler>& hpas_;
   HistoryPersister* persister_;
   RunLoopObserver& observer_;
-  WrittenVersions& written_;
+  StalenessGuard& stalenessGuard_;
   Clock& clock_;
   Logger logger_;
   RunLoopSettings settings_;

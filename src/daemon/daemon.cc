@@ -295,6 +295,49 @@ struct Caches {
   informer::PodSelectorIndex podIndex;  // the pods of each HPA's selector, kept by the pod events
 };
 
+// The decision side over the caches: the listers, the metrics and scale clients, where the writes
+// go, the controller and the run loop around it. Members are built in this order and destroyed in
+// the reverse one: the run loop before the controller it drives, the controller before its clients.
+struct Decider {
+  Decider(const ValidatedOptions& options, Caches& caches, live::ClientSet& clients, kube::Discovery& discovery,
+          telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion, Clock& clock,
+          const Logger& logger)
+      : hpaLister(caches.hpas.cache()),
+        podLister(caches.pods.cache(), caches.podIndex),
+        metricsApi(*clients.metrics, discovery),
+        metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
+        scaleApi(*clients.scales, discovery),
+        scales(scaleApi, caches.workloads),
+        owners(caches.workloads),
+        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, clock, logger),
+        controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
+                                                      writes.events(), clock, logger.child("controller"), &observer,
+                                                      &owners},
+                   controllerOptions(options)),
+        persister(options.raw.persistHistory && !options.raw.shadow
+                      ? std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion,
+                                                                    logger.child("history"))
+                      : nullptr),
+        runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
+               controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
+                                           [this] { metricsApi.invalidate(); }, writes.decisions()}) {
+    runner.registerHandlers();
+  }
+
+  live::CacheHpaLister hpaLister;
+  live::CachePodLister podLister;
+  metricsclient::RestMetricsClient metricsApi;
+  metricsclient::BatchingMetricsClient metrics;
+  live::ApiScaleClient scaleApi;
+  live::CachedScaleClient scales;
+  live::CachedOwnerLookup owners;
+  controller::StalenessGuard stalenessGuard;
+  WriteSide writes;
+  controller::HorizontalController controller;
+  std::unique_ptr<live::ApiHistoryPersister> persister;
+  controller::RunLoop runner;
+};
+
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
 int runController(const ValidatedOptions& options, Process& process, live::ClientSet& clients,
                   kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
@@ -302,31 +345,9 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   Clock& clock = process.clock;
   const Logger& logger = process.logger;
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
-
-  live::CacheHpaLister hpaLister(caches.hpas.cache());
-  live::CachePodLister podLister(caches.pods.cache(), caches.podIndex);
-  metricsclient::RestMetricsClient metricsApi(*clients.metrics, discovery);
-  metricsclient::BatchingMetricsClient metrics = caches.batchingMetrics(metricsApi, clock, options.syncPeriod);
-  live::ApiScaleClient scaleApi(*clients.scales, discovery);
-  live::CachedScaleClient scales(scaleApi, caches.workloads);
-  live::CachedOwnerLookup owners(caches.workloads);
-  controller::WrittenVersions writtenVersions;
-  WriteSide writes(o.shadow, clients, scales, hpaApiVersion, writtenVersions, clock, logger);
-  controller::HorizontalController controller(
-      controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
-                                         writes.events(), clock, logger.child("controller"), &observer, &owners},
-      controllerOptions(options));
-  std::unique_ptr<live::ApiHistoryPersister> persister;
-  if (o.persistHistory && !o.shadow) {
-    persister = std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion, logger.child("history"));
-  }
-  controller::RunLoop runner(controller, caches.hpas, persister.get(), observer, writtenVersions, clock,
-                             logger.child("runner"),
-                             controller::RunLoopSettings{options.syncPeriod, o.concurrentSyncs,
-                                                         [&metricsApi] { metricsApi.invalidate(); },
-                                                         writes.decisions()});
-  runner.registerHandlers();
-  Shadow shadow(o.shadow, controller, caches.hpas, observer, runner, logger);
+  Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
+  controller::RunLoop& runner = decider.runner;
+  Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
 
   StopRequest stop;
@@ -366,7 +387,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   shadow.stop();
   leadership.release();
   caches.stop();
-  writes.stop();
+  decider.writes.stop();
   logger.info("stopped", "exitCode", exitCode);
   return exitCode;
 }

@@ -11,9 +11,10 @@
 
 namespace hpa::daemon {
 
-Result<ValidatedOptions> validate(const DaemonOptions& o) {
-  ValidatedOptions v;
-  v.raw = o;
+namespace {
+
+// The flags that take a Go duration.
+Status parseDurations(const DaemonOptions& o, ValidatedOptions& v) {
   struct DurationFlag {
     const char* name;
     const std::string& text;
@@ -44,6 +45,11 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
     }
     *d.out = *parsed;
   }
+  return Status();
+}
+
+// The numeric flags of the controller and its clients.
+Status checkNumbers(const DaemonOptions& o) {
   if (o.concurrentSyncs < 1) {
     return Error::format("concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got {}",
                          o.concurrentSyncs);
@@ -51,6 +57,11 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   if (!(o.tolerance >= 0)) return Error::format("invalid value {} for --horizontal-pod-autoscaler-tolerance: must not be negative", o.tolerance);
   if (!(o.kubeApiQps > 0)) return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
   if (o.kubeApiBurst < 1) return Error::format("invalid value {} for --kube-api-burst: must be at least 1", o.kubeApiBurst);
+  return Status();
+}
+
+// The serving flags: ports, the certificate pair, the paths that need no authorization.
+Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
   if (o.port < 0 || o.port > 65535) return Error::format("invalid value {} for --port: not a TCP port", o.port);
   if (o.securePort < 0 || o.securePort > 65535) {
     return Error::format("invalid value {} for --secure-port: not a TCP port", o.securePort);
@@ -61,20 +72,36 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   auto paths = serving::parseAlwaysAllowPaths(o.alwaysAllowPaths);
   if (!paths.ok()) return Error::format("invalid value for --authorization-always-allow-paths: {}", paths.error().message);
   v.alwaysAllowPaths = *paths;
-  if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
-  if (o.leaderElect) {
-    if (v.leaseDuration <= v.renewDeadline) {
-      return Error::format("leaseDuration must be greater than renewDeadline ({} <= {})", o.leaseDuration,
-                           o.renewDeadline);
-    }
-    if (v.renewDeadline <= v.retryPeriod) {
-      return Error::format("renewDeadline must be greater than retryPeriod ({} <= {})", o.renewDeadline,
-                           o.retryPeriod);
-    }
-    if (o.leaseName.empty() || o.leaseNamespace.empty()) {
-      return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
-    }
+  return Status();
+}
+
+// Leader election's timings, as client-go's leaderelection checks them, and the Lease's name.
+Status checkLeaderElection(const DaemonOptions& o, const ValidatedOptions& v) {
+  if (!o.leaderElect) return Status();
+  if (v.leaseDuration <= v.renewDeadline) {
+    return Error::format("leaseDuration must be greater than renewDeadline ({} <= {})", o.leaseDuration,
+                         o.renewDeadline);
   }
+  if (v.renewDeadline <= v.retryPeriod) {
+    return Error::format("renewDeadline must be greater than retryPeriod ({} <= {})", o.renewDeadline,
+                         o.retryPeriod);
+  }
+  if (o.leaseName.empty() || o.leaseNamespace.empty()) {
+    return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
+  }
+  return Status();
+}
+
+}  // namespace
+
+Result<ValidatedOptions> validate(const DaemonOptions& o) {
+  ValidatedOptions v;
+  v.raw = o;
+  if (auto durations = parseDurations(o, v); !durations.ok()) return durations.error();
+  if (auto numbers = checkNumbers(o); !numbers.ok()) return numbers.error();
+  if (auto serving = checkServing(o, v); !serving.ok()) return serving.error();
+  if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
+  if (auto election = checkLeaderElection(o, v); !election.ok()) return election.error();
   if (o.decisionRules == "1.20") {
     v.decisionRules = replicacalc::DecisionRules::Kubernetes120;
   } else if (o.decisionRules != "current") {

@@ -8,7 +8,7 @@
 namespace hpa::daemon {
 
 WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales,
-                     const std::string& hpaApiVersion, controller::WrittenVersions& writtenVersions, Clock& clock,
+                     const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard, Clock& clock,
                      const Logger& logger) {
   if (shadow) {
     dryRunScales_ = std::make_unique<controller::DryRunScaleClient>(scales);
@@ -18,7 +18,7 @@ WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleCli
     return;
   }
   scales_ = &scales;
-  status_ = std::make_unique<live::ApiStatusWriter>(*clients.status, hpaApiVersion, &writtenVersions);
+  status_ = std::make_unique<live::ApiStatusWriter>(*clients.status, hpaApiVersion, &stalenessGuard);
   auto events = std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"));
   stopEvents_ = [recorder = events.get()] { recorder->stop(); };
   events_ = std::move(events);

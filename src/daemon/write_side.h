@@ -7,10 +7,10 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/event_recorder.h"
-#include "controller/last_decision.h"
+#include "controls/last_decision.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
-#include "controller/written_versions.h"
+#include "controller/staleness_guard.h"
 #include "live/client_set.h"
 
 namespace hpa::daemon {
@@ -21,14 +21,14 @@ namespace hpa::daemon {
 class WriteSide {
  public:
   WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
-            controller::WrittenVersions& writtenVersions, Clock& clock, const Logger& logger);
+            controller::StalenessGuard& stalenessGuard, Clock& clock, const Logger& logger);
   ~WriteSide();
 
   controller::ScaleClient& scales() { return *scales_; }
   controller::StatusWriter& status() { return *status_; }
   controller::EventRecorder& events() { return *events_; }
   // hpa-controller.io/last-decision writes; null in shadow mode (nothing is recorded).
-  controller::DecisionPublisher* decisions() { return decisions_.get(); }
+  controls::DecisionPublisher* decisions() { return decisions_.get(); }
   // Sends the Events still queued (a no-op in shadow mode).
   void stop();
 
@@ -37,7 +37,7 @@ class WriteSide {
   controller::ScaleClient* scales_;
   std::unique_ptr<controller::StatusWriter> status_;
   std::unique_ptr<controller::EventRecorder> events_;
-  std::unique_ptr<controller::DecisionPublisher> decisions_;
+  std::unique_ptr<controls::DecisionPublisher> decisions_;
   std::function<void()> stopEvents_;
 };
 

@@ -1,6 +1,6 @@
 #include "explain/explainer.h"
 
-#include "controller/last_decision.h"
+#include "controls/last_decision.h"
 
 namespace hpa::explain {
 namespace {
@@ -18,7 +18,7 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 
 Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
                      controller::ScaleClient& scaleReads, const ExplainOptions& options,
-                   const controller::OwnerLookup* owners)
+                   const controls::OwnerLookup* owners)
     : now_(options.now),
       scales_(scaleReads),
       clock_(options.now),
@@ -49,7 +49,7 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
     out.report.minReplicas = hpa.spec.minReplicas.value_or(1);
   }
   if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
-  if (auto it = hpa.metadata.annotations.find(controller::kLastDecisionAnnotation); it != hpa.metadata.annotations.end()) {
+  if (auto it = hpa.metadata.annotations.find(controls::kLastDecisionAnnotation); it != hpa.metadata.annotations.end()) {
     auto recorded = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
     if (recorded.is_object()) out.recordedDecision = std::move(recorded);
   }

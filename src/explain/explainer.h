@@ -20,7 +20,7 @@ class Explainer {
  public:
   Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
             controller::ScaleClient& scaleReads, const ExplainOptions& options,
-            const controller::OwnerLookup* owners = nullptr);
+            const controls::OwnerLookup* owners = nullptr);
 
   // An HPA of the same cluster that counts in the ambiguous-selector check, as if the daemon
   // had reconciled it before (reads its target's Scale).

@@ -15,7 +15,7 @@ namespace hpa::explain {
 Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query, const ExplainOptions& options) {
   kube::Discovery discovery(client);
   auto version = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
-  if (!version.ok()) return version.error().wrap("cannot find the HPA API: {}", version.error().message);
+  if (!version.ok()) return version.error().wrap("cannot find the HPA API");
   const std::string hpaApiVersion = "autoscaling/" + *version;
 
   // The whole namespace even for one HPA: the others' selectors decide the ambiguity check.

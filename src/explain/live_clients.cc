@@ -25,7 +25,7 @@ Result<std::vector<T>> listAll(kube::RestClient& client, const std::string& path
     if (!page.ok()) return page.error();
     for (const auto& item : page->items) {
       auto decoded = decode(item);
-      if (!decoded.ok()) return decoded.error().wrap("GET {}: {}", path, decoded.error().message);
+      if (!decoded.ok()) return decoded.error().wrap(fmt::format("GET {}", path));
       out.push_back(std::move(*decoded));
     }
     if (page->continueToken.empty()) return out;

@@ -8,6 +8,7 @@
 
 #include "api/hpa.h"
 #include "controller/listers.h"
+#include "controls/owner_lookup.h"
 #include "kube/rest_client.h"
 
 namespace hpa::explain {
@@ -41,7 +42,7 @@ class ApiPodLister final : public controller::PodLister {
 
 // The controlling owners of built-in workloads by GET (a ReplicaSet's Deployment); the read is
 // recorded like every other, so --save keeps the ReplicaSets an owner chain went through.
-class ApiOwnerLookup final : public controller::OwnerLookup {
+class ApiOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit ApiOwnerLookup(kube::RestClient& client) : client_(client) {}
   Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,

@@ -8,7 +8,7 @@
 #include "api/codec.h"
 #include "api/metric_units.h"
 #include "controller/decision_summary.h"
-#include "controller/last_decision.h"
+#include "controls/last_decision.h"
 #include "explain/metric_text.h"
 
 namespace hpa::explain {
@@ -95,7 +95,7 @@ json optionalReplicas(const std::optional<std::int32_t>& r) { return r ? json(*r
 
 // hpa-controller.io/schedule: the windows as written, the open ones, the bounds they made and
 // the next opening.
-json scheduleJson(const controller::ControlsReport& r, Time now) {
+json scheduleJson(const controls::ControlsReport& r, Time now) {
   json windows = json::array();
   for (const auto& w : r.controls.schedule) {
     windows.push_back({{"name", w.name},
@@ -122,19 +122,19 @@ json scheduleJson(const controller::ControlsReport& r, Time now) {
     out["held"] = r.schedule->held;
   }
   out["open"] = std::move(open);
-  auto next = controller::nextOpening(r.controls.schedule, now);
+  auto next = controls::nextOpening(r.controls.schedule, now);
   out["next"] = next ? json{{"name", next->window->name}, {"opensAt", formatRFC3339(next->at)}} : json(nullptr);
   return out;
 }
 
-json controlsJson(const controller::ControlsReport& r, Time now) {
+json controlsJson(const controls::ControlsReport& r, Time now) {
   const auto& c = r.controls;
   json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
            {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
            {"paused", c.paused},
-           {"podSelection", controller::podSelectionName(c.podSelection)},
-           {"requestsSource", controller::requestsSourceName(c.requestsSource)},
-           {"fallback", c.fallback ? json(controller::formatFallback(*c.fallback)) : json(nullptr)},
+           {"podSelection", controls::podSelectionName(c.podSelection)},
+           {"requestsSource", controls::requestsSourceName(c.requestsSource)},
+           {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
            {"recordDecision", c.recordDecision}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
@@ -159,7 +159,7 @@ json controlsJson(const controller::ControlsReport& r, Time now) {
 // The controls section of the text form: one line per control that departs from upstream.
 void scheduleText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
-  line(fmt::format("  schedule ({}): {} windows", controller::kScheduleAnnotation, c.schedule.size()));
+  line(fmt::format("  schedule ({}): {} windows", controls::kScheduleAnnotation, c.schedule.size()));
   if (r.controls.schedule) {
     for (const auto& w : r.controls.schedule->open) {
       line(fmt::format("    open: {} since {} until {} ({})", w.name, formatRFC3339(w.openedAt),
@@ -173,7 +173,7 @@ void scheduleText(const controller::ReconcileReport& r, Time now, const std::fun
                        s.held ? "; a window's bound decided the size" : ""));
     }
   }
-  if (auto next = controller::nextOpening(c.schedule, now)) {
+  if (auto next = controls::nextOpening(c.schedule, now)) {
     line(fmt::format("    next: {} opens at {} for {} ({})", next->window->name, formatRFC3339(next->at),
                      formatGoDuration(next->window->duration),
                      replicaBounds(next->window->minReplicas, next->window->maxReplicas)));
@@ -189,17 +189,17 @@ void controlsText(const controller::ReconcileReport& r, Time now, const std::fun
   if (c.paused) {
     line(r.controls.pausedScaleTo
              ? fmt::format("  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
-                           controller::kPausedAnnotation, r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo)
-             : fmt::format("  paused ({}): nothing to hold back", controller::kPausedAnnotation));
+                           controls::kPausedAnnotation, r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo)
+             : fmt::format("  paused ({}): nothing to hold back", controls::kPausedAnnotation));
   }
-  if (c.podSelection != controller::PodSelection::LabelSelector) {
+  if (c.podSelection != controls::PodSelection::LabelSelector) {
     line(fmt::format("  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
-                     controller::podSelectionName(c.podSelection), controller::kPodSelectionAnnotation,
+                     controls::podSelectionName(c.podSelection), controls::kPodSelectionAnnotation,
                      r.controls.podsNotOwned.size(), r.scaleTarget, r.controls.podsNotOwned.empty() ? "" : ": ",
                      fmt::join(r.controls.podsNotOwned, ", ")));
   }
   if (c.requestsSource != replicacalc::RequestsSource::Spec || !r.controls.resizingPods.empty()) {
-    line(fmt::format("  requests source {}: {} pods with a resize in progress", controller::requestsSourceName(c.requestsSource),
+    line(fmt::format("  requests source {}: {} pods with a resize in progress", controls::requestsSourceName(c.requestsSource),
                      r.controls.resizingPods.size()));
     const bool actuated = c.requestsSource == replicacalc::RequestsSource::Actuated;
     for (const auto& p : r.controls.resizingPods) {
@@ -211,12 +211,12 @@ void controlsText(const controller::ReconcileReport& r, Time now, const std::fun
     }
   }
   if (c.fallback) {
-    line(fmt::format("  fallback ({}): {}", controller::kFallbackAnnotation, controller::formatFallback(*c.fallback)));
+    line(fmt::format("  fallback ({}): {}", controls::kFallbackAnnotation, controls::formatFallback(*c.fallback)));
   }
   if (!c.schedule.empty()) scheduleText(r, now, line);
   if (c.recordDecision) {
-    line(fmt::format("  records its decisions ({}) in {}", controller::kRecordDecisionAnnotation,
-                     controller::kLastDecisionAnnotation));
+    line(fmt::format("  records its decisions ({}) in {}", controls::kRecordDecisionAnnotation,
+                     controls::kLastDecisionAnnotation));
   }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
@@ -232,7 +232,7 @@ void recordedDecisionText(const json& d, const std::function<void(std::string)>&
   };
   const std::string why = d.contains("reason") ? text(d, "reason") : text(d, "branch");
   const std::string limit = d.contains("limitedBy") ? "; limited by " + text(d["limitedBy"], "reason") : "";
-  line(fmt::format("recorded decision ({}):", controller::kLastDecisionAnnotation));
+  line(fmt::format("recorded decision ({}):", controls::kLastDecisionAnnotation));
   line(fmt::format("  at {}: {} -> {} replicas ({}){}", text(d, "time"), text(d, "currentReplicas"),
                    text(d, "desiredReplicas"), why, limit));
 }

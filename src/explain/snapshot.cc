@@ -120,7 +120,7 @@ class Loader {
     std::optional<api::Pod> podTemplate;
     if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
       auto pod = api::decodePod(object["spec"]["template"]);
-      if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template.{}", pod.error().message));
+      if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template", "."));
       podTemplate = std::move(*pod);
     }
     snapshot_.scales.push_back(

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "controller/listers.h"
+#include "controls/owner_lookup.h"
 #include "controller/scale_client.h"
 #include "explain/snapshot.h"
 #include "metricsclient/api_selection.h"
@@ -24,7 +25,7 @@ class SnapshotHpaLister final : public controller::HpaLister {
 };
 
 // The controlling owners of the snapshot's workloads (a ReplicaSet's Deployment).
-class SnapshotOwnerLookup final : public controller::OwnerLookup {
+class SnapshotOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit SnapshotOwnerLookup(const Snapshot& s) : s_(s) {}
   Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,

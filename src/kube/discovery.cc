@@ -20,14 +20,14 @@ Result<std::map<std::string, std::vector<std::string>>> Discovery::groups() {
   }
   std::map<std::string, std::vector<std::string>> out;
   auto core = client_.get("/api");
-  if (!core.ok()) return core.error().wrap("discovery: {}", core.error().message);
+  if (!core.ok()) return core.error().wrap("discovery");
   if (core->contains("versions") && (*core)["versions"].is_array()) {
     for (const auto& v : (*core)["versions"]) {
       if (v.is_string()) out[""].push_back(v.get<std::string>());
     }
   }
   auto apis = client_.get("/apis");
-  if (!apis.ok()) return apis.error().wrap("discovery: {}", apis.error().message);
+  if (!apis.ok()) return apis.error().wrap("discovery");
   if (apis->contains("groups") && (*apis)["groups"].is_array()) {
     for (const auto& g : (*apis)["groups"]) {
       if (!g.is_object() || !g.contains("name") || !g["name"].is_string()) continue;
@@ -76,7 +76,7 @@ Result<std::vector<ApiResource>> Discovery::resources(const std::string& group, 
     if (auto it = resources_.find(key); it != resources_.end()) return it->second;
   }
   auto doc = client_.get(groupVersionPath(group, version));
-  if (!doc.ok()) return doc.error().wrap("discovery of {}: {}", key, doc.error().message);
+  if (!doc.ok()) return doc.error().wrap(fmt::format("discovery of {}", key));
   std::vector<ApiResource> out;
   if (doc->contains("resources") && (*doc)["resources"].is_array()) {
     for (const auto& r : (*doc)["resources"]) {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <utility>
 #include <vector>
 
 #include "common/json_value.h"
@@ -31,79 +32,131 @@ struct ProcessOutput {
   std::string err;
 };
 
-// Runs argv with extra environment entries; stdin is /dev/null (never interactive).
-Result<ProcessOutput> runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extraEnv) {
-  int outPipe[2];
-  int errPipe[2];
-  if (pipe2(outPipe, O_CLOEXEC) != 0) return Error::format("pipe: {}", std::strerror(errno));
-  if (pipe2(errPipe, O_CLOEXEC) != 0) {
-    close(outPipe[0]);
-    close(outPipe[1]);
-    return Error::format("pipe: {}", std::strerror(errno));
+// A file descriptor that closes itself.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) reset(std::exchange(other.fd_, -1));
+    return *this;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
 
-  std::vector<std::string> envStrings;
-  for (char** e = environ; e && *e; ++e) envStrings.emplace_back(*e);
-  for (const auto& e : extraEnv) envStrings.push_back(e);
-  std::vector<char*> envp;
-  for (auto& e : envStrings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> argp;
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
-
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argp[0], &actions, nullptr, argp.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(outPipe[1]);
-  close(errPipe[1]);
-  if (rc != 0) {
-    close(outPipe[0]);
-    close(errPipe[0]);
-    return Error::format("cannot run {}: {}", argv[0], std::strerror(rc));
+  int get() const { return fd_; }
+  bool open() const { return fd_ >= 0; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = fd;
   }
-  ProcessOutput result;
-  pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
-  const auto deadline = std::chrono::steady_clock::now() + kPluginTimeout;
-  int open = 2;
-  bool timedOut = false;
+
+ private:
+  int fd_;
+};
+
+struct Pipe {
+  Fd read;
+  Fd write;
+  static Result<Pipe> make() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return Error::format("pipe: {}", std::strerror(errno));
+    return Pipe{Fd(fds[0]), Fd(fds[1])};
+  }
+};
+
+// posix_spawn's file actions, destroyed with the object.
+class SpawnActions {
+ public:
+  SpawnActions() { posix_spawn_file_actions_init(&actions_); }
+  SpawnActions(const SpawnActions&) = delete;
+  SpawnActions& operator=(const SpawnActions&) = delete;
+  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions_); }
+  posix_spawn_file_actions_t* get() { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+};
+
+// A null-terminated array of C strings over strings it owns (argv, envp).
+class CStrings {
+ public:
+  explicit CStrings(std::vector<std::string> strings) : strings_(std::move(strings)) {
+    for (auto& s : strings_) pointers_.push_back(s.data());
+    pointers_.push_back(nullptr);
+  }
+  char* const* get() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> strings_;
+  std::vector<char*> pointers_;
+};
+
+std::vector<std::string> environmentWith(const std::vector<std::string>& extraEnv) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+  return env;
+}
+
+// Reads both pipes until the child closes them or the deadline passes (true: it passed).
+bool readUntilClosed(Fd& out, Fd& err, std::chrono::steady_clock::time_point deadline, ProcessOutput& result) {
+  Fd* ends[2] = {&out, &err};
   char buf[4096];
-  while (open > 0) {
+  while (out.open() || err.open()) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timedOut = true;
-      break;
-    }
-    int n = poll(fds, 2, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
+    if (left.count() <= 0) return true;
+    pollfd fds[2] = {{out.get(), POLLIN, 0}, {err.get(), POLLIN, 0}};
+    if (poll(fds, 2, static_cast<int>(left.count())) <= 0) continue;  // EINTR or no event yet
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t got = read(fds[i].fd, buf, sizeof buf);
       if (got > 0) {
         (i == 0 ? result.out : result.err).append(buf, static_cast<size_t>(got));
       } else if (got == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open;
+        ends[i]->reset();
       }
     }
   }
-  for (auto& f : fds) {
-    if (f.fd >= 0) close(f.fd);
-  }
-  if (timedOut) kill(pid, SIGKILL);
+  return false;
+}
+
+int waitFor(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Runs argv with extra environment entries; stdin is /dev/null (never interactive).
+Result<ProcessOutput> runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extraEnv) {
+  auto outPipe = Pipe::make();
+  if (!outPipe.ok()) return outPipe.error();
+  auto errPipe = Pipe::make();
+  if (!errPipe.ok()) return errPipe.error();
+  pid_t pid = 0;
+  {
+    SpawnActions actions;
+    posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(actions.get(), outPipe->write.get(), 1);
+    posix_spawn_file_actions_adddup2(actions.get(), errPipe->write.get(), 2);
+    CStrings args(argv);
+    CStrings env(environmentWith(extraEnv));
+    const int rc = posix_spawnp(&pid, args.get()[0], actions.get(), nullptr, args.get(), env.get());
+    if (rc != 0) return Error::format("cannot run {}: {}", argv[0], std::strerror(rc));
+  }
+  // The child holds the write ends now: ours must close for its exit to end the reads.
+  outPipe->write.reset();
+  errPipe->write.reset();
+  ProcessOutput result;
+  const bool timedOut =
+      readUntilClosed(outPipe->read, errPipe->read, std::chrono::steady_clock::now() + kPluginTimeout, result);
+  outPipe->read.reset();
+  errPipe->read.reset();
+  if (timedOut) kill(pid, SIGKILL);
+  result.exitCode = waitFor(pid);
   if (timedOut) return Error::format("{} did not finish within {}s", argv[0], kPluginTimeout.count());
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
 

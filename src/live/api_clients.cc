@@ -54,8 +54,8 @@ Result<api::HorizontalPodAutoscaler> ApiStatusWriter::updateStatus(const api::Ho
                              &body, "application/merge-patch+json");
   if (!stored.ok()) return stored.error();
   auto decoded = api::decodeHorizontalPodAutoscaler(*stored);
-  if (decoded.ok() && written_) {
-    written_->record(api::objectKey(hpa.metadata.namespace_, hpa.metadata.name), decoded->metadata.resourceVersion);
+  if (decoded.ok() && stalenessGuard_) {
+    stalenessGuard_->record(api::objectKey(hpa.metadata.namespace_, hpa.metadata.name), decoded->metadata.resourceVersion);
   }
   return decoded;
 }

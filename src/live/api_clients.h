@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
-#include "controller/written_versions.h"
+#include "controller/staleness_guard.h"
 #include "kube/discovery.h"
 #include "kube/rest_client.h"
 
@@ -34,14 +34,14 @@ class ApiScaleClient final : public controller::ScaleClient {
 // Merge patch of the HPA status subresource in the version the server serves (v2, else v2beta2).
 class ApiStatusWriter final : public controller::StatusWriter {
  public:
-  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, controller::WrittenVersions* written = nullptr)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), written_(written) {}
+  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, controller::StalenessGuard* stalenessGuard = nullptr)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), stalenessGuard_(stalenessGuard) {}
   Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override;
 
  private:
   kube::RestClient& client_;
   std::string apiVersion_;  // "autoscaling/v2" or "autoscaling/v2beta2"
-  controller::WrittenVersions* written_;
+  controller::StalenessGuard* stalenessGuard_;
 };
 
 }  // namespace hpa::live

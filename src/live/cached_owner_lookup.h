@@ -1,6 +1,7 @@
 #pragma once
 
 #include "controller/listers.h"
+#include "controls/owner_lookup.h"
 #include "informer/workload_caches.h"
 
 namespace hpa::live {
@@ -9,7 +10,7 @@ namespace hpa::live {
 // owner-based pod selection costs no request per reconcile. A kind's cache starts on its first
 // lookup; until it has synced the answer is an error (the metric fails for this sync, as a
 // missing pod list would), never a guess.
-class CachedOwnerLookup final : public controller::OwnerLookup {
+class CachedOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit CachedOwnerLookup(informer::WorkloadCaches& caches) : caches_(caches) {}
   Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,

@@ -5,10 +5,10 @@
 namespace hpa::live {
 
 void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
-                                   const std::optional<controller::LastDecision>& decision, Time now) {
+                                   const std::optional<controls::LastDecision>& decision, Time now) {
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   const auto& annotations = hpa.metadata.annotations;
-  const auto cached = annotations.find(controller::kLastDecisionAnnotation);
+  const auto cached = annotations.find(controls::kLastDecisionAnnotation);
   if (!decision) {
     if (cached == annotations.end()) return;
     if (patch(hpa, nullptr)) forget(key);
@@ -25,21 +25,21 @@ void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
       if (!stored.annotation && cached != annotations.end()) {
         stored.annotation = nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false);
       }
-      document = controller::lastDecisionJson(*decision, now);
-      if (stored.annotation && controller::sameDecision(*stored.annotation, *document)) {
+      document = controls::lastDecisionJson(*decision, now);
+      if (stored.annotation && controls::sameDecision(*stored.annotation, *document)) {
         stored.written = *decision;  // what a previous run wrote is this very decision
         return;
       }
     }
   }
-  if (!document) document = controller::lastDecisionJson(*decision, now);
+  if (!document) document = controls::lastDecisionJson(*decision, now);
   if (!patch(hpa, document->dump())) return;
   std::lock_guard<std::mutex> lock(mu_);
   stored_[key] = Stored{*decision, std::nullopt};
 }
 
 bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const nlohmann::json& value) {
-  nlohmann::json body{{"metadata", {{"annotations", {{controller::kLastDecisionAnnotation, value}}}}}};
+  nlohmann::json body{{"metadata", {{"annotations", {{controls::kLastDecisionAnnotation, value}}}}}};
   auto r = client_.send("PATCH",
                         fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_,
                                     hpa.metadata.namespace_, hpa.metadata.name),

@@ -9,7 +9,7 @@
 
 #include "api/hpa.h"
 #include "common/log.h"
-#include "controller/last_decision.h"
+#include "controls/last_decision.h"
 #include "kube/rest_client.h"
 
 namespace hpa::live {
@@ -18,12 +18,12 @@ namespace hpa::live {
 // decision differs from the one stored (our last write, else the HPA's annotation as cached), so
 // a steady HPA writes nothing and costs a comparison of plain data (the JSON is built only for a
 // change); removes the annotation of an HPA that stopped recording.
-class ApiDecisionPublisher final : public controller::DecisionPublisher {
+class ApiDecisionPublisher final : public controls::DecisionPublisher {
  public:
   ApiDecisionPublisher(kube::RestClient& client, std::string hpaApiVersion, Logger logger)
       : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)) {}
 
-  void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<controller::LastDecision>& decision,
+  void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<controls::LastDecision>& decision,
                Time now) override;
   void forget(const std::string& key) override;
 
@@ -35,7 +35,7 @@ class ApiDecisionPublisher final : public controller::DecisionPublisher {
   Logger logger_;
   std::mutex mu_;
   struct Stored {
-    std::optional<controller::LastDecision> written;  // our last write: compared every sync
+    std::optional<controls::LastDecision> written;  // our last write: compared every sync
     std::optional<nlohmann::json> annotation;         // else the annotation as first read (parsed once)
   };
   std::map<std::string, Stored> stored_;  // by HPA key

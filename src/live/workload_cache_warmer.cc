@@ -1,6 +1,6 @@
 #include "live/workload_cache_warmer.h"
 
-#include "controller/hpa_controls.h"
+#include "controls/hpa_controls.h"
 
 namespace hpa::live {
 namespace {
@@ -8,7 +8,7 @@ namespace {
 void warm(informer::WorkloadCaches& caches, const api::HorizontalPodAutoscaler& hpa) {
   // ensure() ignores kinds without a cache (custom resources scale through /scale alone).
   caches.ensure(hpa.spec.scaleTargetRef.kind);
-  if (controller::parseControls(hpa).podSelection == controller::PodSelection::OwnerReferences) {
+  if (controls::parseControls(hpa).podSelection == controls::PodSelection::OwnerReferences) {
     caches.ensure("ReplicaSet");
   }
 }

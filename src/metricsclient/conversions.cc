@@ -95,11 +95,11 @@ Result<ExternalMetricResult> externalMetricFromValues(const std::vector<api::Ext
 Error noResourceMetricsError() { return Error::of(kNoResourceMetrics); }
 
 Error resourceFetchError(const Error& e) {
-  return e.wrap("unable to fetch metrics from resource metrics API: {}", e.message);
+  return e.wrap("unable to fetch metrics from resource metrics API");
 }
-Error customFetchError(const Error& e) { return e.wrap("unable to fetch metrics from custom metrics API: {}", e.message); }
+Error customFetchError(const Error& e) { return e.wrap("unable to fetch metrics from custom metrics API"); }
 Error externalFetchError(const Error& e) {
-  return e.wrap("unable to fetch metrics from external metrics API: {}", e.message);
+  return e.wrap("unable to fetch metrics from external metrics API");
 }
 
 }  // namespace hpa::metricsclient

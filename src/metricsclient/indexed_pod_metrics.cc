@@ -1,18 +1,11 @@
 #include "metricsclient/indexed_pod_metrics.h"
 
 #include <algorithm>
-#include <array>
 
 #include "metricsclient/conversions.h"
 
 namespace hpa::metricsclient {
 namespace {
-
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-
-std::uint32_t nameHash(std::string_view name) {
-  return static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
-}
 
 bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
 
@@ -33,7 +26,6 @@ const api::Selector::Requirement* narrowing(const api::Selector& selector) {
 IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
     : list_(std::move(list)),
       ns_(std::move(ns)),
-      nextSameName_(list_.items.size(), kNone),
       labels_(list_.items.size()),
       records_(list_.items.size()) {
   std::size_t nameBytes = 0;
@@ -51,10 +43,7 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
   }
   names_ = std::shared_ptr<char[]>(new char[nameBytes]);
   std::size_t nameEnd = 0;
-  std::vector<std::size_t> lastSameName(list_.items.size(), kNone);
-  std::size_t slots = 16;
-  while (slots < 2 * list_.items.size()) slots *= 2;
-  unlabelled_.assign(slots, NameSlot{});
+  std::vector<std::size_t> unlabelled;
   for (std::size_t i = 0; i < list_.items.size(); ++i) {
     const auto& m = list_.items[i];
     if (!inNamespace(m.metadata.namespace_, ns_)) continue;
@@ -72,38 +61,15 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
       }
     }
     if (m.metadata.labels.empty()) {
-      const std::uint32_t hash = nameHash(m.metadata.name);
-      NameSlot& slot = unlabelled_[slotOf(m.metadata.name, hash)];
-      if (slot.position == 0) {
-        slot = NameSlot{hash, static_cast<std::uint32_t>(i + 1)};
-        ++unlabelledCount_;
-        lastSameName[i] = i;
-      } else {
-        // A name twice: both, as the API sent them, chained from the first.
-        const std::size_t first = slot.position - 1;
-        nextSameName_[lastSameName[first]] = i;
-        lastSameName[first] = i;
-      }
+      unlabelled.push_back(i);
       continue;
     }
     labelled_.push_back(i);
     labels_[i] = api::Labels::fromMap(m.metadata.labels);
     for (const auto& [key, value] : m.metadata.labels) byLabel_[key][value].push_back(i);
   }
-}
-
-std::size_t IndexedPodMetrics::slotOf(std::string_view name, std::uint32_t hash) const {
-  const std::size_t mask = unlabelled_.size() - 1;
-  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
-    const NameSlot& slot = unlabelled_[at];
-    if (slot.position == 0) return at;
-    if (slot.hash == hash && records_[slot.position - 1].name == name) return at;
-  }
-}
-
-std::size_t IndexedPodMetrics::unlabelledFirst(std::string_view name, std::uint32_t hash) const {
-  const std::uint32_t position = unlabelled_[slotOf(name, hash)].position;
-  return position == 0 ? kNone : position - 1;
+  // A name twice (a hostile list): both, as the API sent them.
+  unlabelled_ = NameTable(unlabelled, list_.items.size(), recordNames());
 }
 
 std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMetricsRequest& request,
@@ -133,37 +99,14 @@ std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMe
     }
   }
   // Unlabelled items: the cache's pods of the selector (the pod's labels decide).
-  if (unlabelledCount_ > 0) {
+  if (!unlabelled_.empty()) {
     const api::SharedPods pods = podsOf(ns_, *selector);
     const auto& listed = *pods;
     picked.reserve(picked.size() + listed.size());
-    // Each lookup chases pod, name, slot, record and the record's name, mostly cache misses at
-    // scale and each waiting for the one before: a batch's names are hashed first, then their
-    // slots, records and names fetched ahead, so that the misses of a batch overlap instead of
-    // queueing.
-    constexpr std::size_t kBatch = 16;
-    std::array<std::uint32_t, kBatch> hashes{};
-    const std::size_t mask = unlabelled_.size() - 1;
-    for (std::size_t start = 0; start < listed.size(); start += kBatch) {
-      const std::size_t count = std::min(kBatch, listed.size() - start);
-      for (std::size_t b = 0; b < count; ++b) {
-        hashes[b] = nameHash(listed[start + b]->name);
-        __builtin_prefetch(&unlabelled_[hashes[b] & mask]);
-      }
-      for (std::size_t b = 0; b < count; ++b) {
-        if (const auto position = unlabelled_[hashes[b] & mask].position) __builtin_prefetch(&records_[position - 1]);
-      }
-      for (std::size_t b = 0; b < count; ++b) {
-        if (const auto position = unlabelled_[hashes[b] & mask].position) {
-          __builtin_prefetch(records_[position - 1].name.data());
-        }
-      }
-      for (std::size_t b = 0; b < count; ++b) {
-        for (std::size_t i = unlabelledFirst(listed[start + b]->name, hashes[b]); i != kNone; i = nextSameName_[i]) {
-          picked.push_back(i);
-        }
-      }
-    }
+    unlabelled_.forEachMatch(
+        listed.size(), [&](std::size_t k) -> std::string_view { return listed[k]->name; },
+        recordNames(),
+        [&](std::size_t p) { picked.push_back(p); });
   }
   // The API's order (often already the pods' name order); a set requirement's values are
   // distinct, so no position comes twice.

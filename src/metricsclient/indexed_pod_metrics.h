@@ -19,6 +19,7 @@
 #include "common/result.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
+#include "metricsclient/name_table.h"
 
 namespace hpa::metricsclient {
 
@@ -80,21 +81,14 @@ class IndexedPodMetrics {
   api::PodMetricsList list_;
   std::string ns_;
   std::vector<std::size_t> inNamespace_;                        // positions, ascending
-  // Unlabelled items by pod name: an open-addressed table of (hash, first position) whose probe
-  // compares a name only when the hashes agree, and each position's next one of the same name
-  // (npos at the end; names are unique but for a hostile list). A lookup per listed pod is the
-  // selection's main cost, so it touches one slot and the item, not a bucket, a node and a key.
-  struct NameSlot {
-    std::uint32_t hash = 0;
-    std::uint32_t position = 0;  // + 1; 0 marks an empty slot
-  };
-  // The slot holding `name`, or the empty one where it would go.
-  std::size_t slotOf(std::string_view name, std::uint32_t hash) const;
-  // The first position of an unlabelled item named `name` (of hash `hash`), size_t(-1) when there is none.
-  std::size_t unlabelledFirst(std::string_view name, std::uint32_t hash) const;
-  std::vector<NameSlot> unlabelled_;  // size a power of two, at most half full
-  std::size_t unlabelledCount_ = 0;
-  std::vector<std::size_t> nextSameName_;
+  // Unlabelled items by pod name (name_table.h): a lookup per listed pod is the selection's main
+  // cost, so it touches one slot and the item's record.
+  NameTable unlabelled_;
+  // The name at a position, as the table reads it (the record's first field: fetching the name's
+  // view fetches the record).
+  auto recordNames() const {
+    return [this](std::size_t p) -> const std::string_view& { return records_[p].name; };
+  }
   std::vector<std::size_t> labelled_;                           // positions with labels, ascending
   std::vector<api::Labels> labels_;                             // per position (labelled items)
   std::vector<Record> records_;                                 // per position (items of the namespace)

@@ -6,7 +6,7 @@
 
 #include "api/codec.h"
 #include "api/quantity.h"
-#include "controller/hpa_controls.h"
+#include "controls/hpa_controls.h"
 
 namespace hpa::replay {
 namespace {
@@ -98,7 +98,7 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
     behavior = fmt::format("scaleUp {}; scaleDown {}", rules(spec.behavior->scaleUp), rules(spec.behavior->scaleDown));
   }
   // The HPA's own sync period when its controls set one, as the replay (and the daemon) use it.
-  const auto controls = controller::parseControls(run.hpa);
+  const auto controls = controls::parseControls(run.hpa);
   std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.controller.syncPeriod));
   if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
   return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "

@@ -278,8 +278,7 @@ Result<Calculation> usageRatioReplicaCount(std::int32_t currentReplicas, double 
     return calc;
   }
   if (podListError) {
-    return podListError->wrap("unable to calculate ready pods: unable to get pods while calculating replica count: {}",
-                              podListError->message);
+    return podListError->wrap("unable to calculate ready pods: unable to get pods while calculating replica count");
   }
   if (pods.empty()) return Error::format("unable to calculate ready pods: {}", kNoPods);
   std::int32_t ready = 0;

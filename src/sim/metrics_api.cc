@@ -99,10 +99,80 @@ ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string,
   return serveMetricsApi(path, query, index, model, now);
 }
 
+namespace {
+
+// A namespaced request of one of the three metrics APIs, its path split.
+struct MetricsRequest {
+  std::vector<std::string> parts;  // apis, group, version, namespaces, NS, ...
+  std::string version;
+  std::string groupVersion;
+  std::string ns;
+  api::Selector selector;
+  std::string timestamp;
+};
+
+// metrics.k8s.io: one pod's metrics, or the list of the selector's.
+ApiResponse serveResourceMetrics(const MetricsRequest& r, const PodIndex& pods, LoadModel& model) {
+  const auto& parts = r.parts;
+  if (parts.size() < 6 || parts[5] != "pods") return error(404, "NotFound", "only pods are served");
+  if (parts.size() == 7) {
+    auto pod = pods.get(r.ns, parts[6]);
+    auto usage = pod ? model.resourceUsage(std::vector<PodView>{*pod}) : std::vector<PodUsage>{};
+    if (usage.empty()) return error(404, "NotFound", fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
+    json item = podMetricsItem(usage.front(), r.timestamp);
+    item["kind"] = "PodMetrics";
+    item["apiVersion"] = r.groupVersion;
+    return {200, item};
+  }
+  const auto selected = pods.select(r.ns, r.selector);
+  json items = json::array();
+  for (const auto& u : model.resourceUsage(selected)) items.push_back(podMetricsItem(u, r.timestamp));
+  return {200, {{"kind", "PodMetricsList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+}
+
+// custom.metrics.k8s.io: a metric of the selector's pods, or of one object.
+ApiResponse serveCustomMetrics(const MetricsRequest& r, const PodIndex& pods, LoadModel& model) {
+  const auto& parts = r.parts;
+  if (parts.size() != 8) return error(404, "NotFound", "expected /namespaces/NS/RESOURCE/NAME/METRIC");
+  const std::string& ns = r.ns;
+  const std::string resource = parts[5];
+  const std::string name = parts[6];
+  const std::string metric = parts[7];
+  json items = json::array();
+  if (resource == "pods" && name == "*") {
+    const auto selected = pods.select(ns, r.selector);
+    for (const auto& [pod, value] : model.podMetric(selected, ns, metric)) {
+      items.push_back(metricValue(r.version, {{"kind", "Pod"}, {"namespace", ns}, {"name", pod->name}, {"apiVersion", "/v1"}},
+                                  metric, value, r.timestamp));
+    }
+    if (items.empty()) return error(404, "NotFound", fmt::format("the server could not find the metric {} for pods", metric));
+  } else {
+    auto value = model.objectMetric(ns, resource, name, metric);
+    if (!value) {
+      return error(404, "NotFound", fmt::format("the server could not find the metric {} for {} {}", metric, resource, name));
+    }
+    items.push_back(metricValue(r.version, {{"kind", resource}, {"namespace", ns}, {"name", name}, {"apiVersion", ""}}, metric,
+                                *value, r.timestamp));
+  }
+  return {200, {{"kind", "MetricValueList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+}
+
+// external.metrics.k8s.io: a metric's series that match the selector.
+ApiResponse serveExternalMetrics(const MetricsRequest& r, LoadModel& model) {
+  if (r.parts.size() != 6) return error(404, "NotFound", "expected /namespaces/NS/METRIC");
+  json items = json::array();
+  for (const auto& e : model.externalMetric(r.ns, r.parts[5], r.selector)) {
+    items.push_back({{"metricName", e.metric}, {"metricLabels", e.labels}, {"timestamp", r.timestamp},
+                     {"window", kWindowSeconds}, {"value", quantity(e.valueMilli)}});
+  }
+  return {200, {{"kind", "ExternalMetricValueList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+}
+
+}  // namespace
+
 ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
                             const PodIndex& pods, LoadModel& model, Time now) {
   const auto parts = split(path);
-  const std::string timestamp = formatRFC3339(now);
   auto selector = api::Selector::parse(queryValue(query, "labelSelector"));
   if (!selector.ok()) return error(400, "BadRequest", selector.error().message);
   if (parts.size() < 3 || parts[0] != "apis") return error(404, "NotFound", "the server could not find the requested resource");
@@ -119,57 +189,10 @@ ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string,
     return {200, resourceList(groupVersion, {{"*", "ExternalMetricValueList"}})};
   }
   if (parts.size() < 5 || parts[3] != "namespaces") return error(404, "NotFound", "namespaced requests only");
-  const std::string ns = parts[4];
-
-  if (group == "metrics.k8s.io") {
-    if (parts.size() < 6 || parts[5] != "pods") return error(404, "NotFound", "only pods are served");
-    if (parts.size() == 7) {
-      auto pod = pods.get(ns, parts[6]);
-      auto usage = pod ? model.resourceUsage(std::vector<PodView>{*pod}) : std::vector<PodUsage>{};
-      if (usage.empty()) return error(404, "NotFound", fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
-      json item = podMetricsItem(usage.front(), timestamp);
-      item["kind"] = "PodMetrics";
-      item["apiVersion"] = groupVersion;
-      return {200, item};
-    }
-    const auto selected = pods.select(ns, *selector);
-    json items = json::array();
-    for (const auto& u : model.resourceUsage(selected)) items.push_back(podMetricsItem(u, timestamp));
-    return {200, {{"kind", "PodMetricsList"}, {"apiVersion", groupVersion}, {"metadata", json::object()}, {"items", items}}};
-  }
-
-  if (group == "custom.metrics.k8s.io") {
-    if (parts.size() != 8) return error(404, "NotFound", "expected /namespaces/NS/RESOURCE/NAME/METRIC");
-    const std::string resource = parts[5];
-    const std::string name = parts[6];
-    const std::string metric = parts[7];
-    json items = json::array();
-    if (resource == "pods" && name == "*") {
-      const auto selected = pods.select(ns, *selector);
-      for (const auto& [pod, value] : model.podMetric(selected, ns, metric)) {
-        items.push_back(metricValue(version, {{"kind", "Pod"}, {"namespace", ns}, {"name", pod->name}, {"apiVersion", "/v1"}},
-                                    metric, value, timestamp));
-      }
-      if (items.empty()) return error(404, "NotFound", fmt::format("the server could not find the metric {} for pods", metric));
-    } else {
-      auto value = model.objectMetric(ns, resource, name, metric);
-      if (!value) {
-        return error(404, "NotFound", fmt::format("the server could not find the metric {} for {} {}", metric, resource, name));
-      }
-      items.push_back(metricValue(version, {{"kind", resource}, {"namespace", ns}, {"name", name}, {"apiVersion", ""}}, metric,
-                                  *value, timestamp));
-    }
-    return {200, {{"kind", "MetricValueList"}, {"apiVersion", groupVersion}, {"metadata", json::object()}, {"items", items}}};
-  }
-
-  // external.metrics.k8s.io
-  if (parts.size() != 6) return error(404, "NotFound", "expected /namespaces/NS/METRIC");
-  json items = json::array();
-  for (const auto& e : model.externalMetric(ns, parts[5], *selector)) {
-    items.push_back({{"metricName", e.metric}, {"metricLabels", e.labels}, {"timestamp", timestamp},
-                     {"window", kWindowSeconds}, {"value", quantity(e.valueMilli)}});
-  }
-  return {200, {{"kind", "ExternalMetricValueList"}, {"apiVersion", groupVersion}, {"metadata", json::object()}, {"items", items}}};
+  const MetricsRequest request{parts, version, groupVersion, parts[4], std::move(*selector), formatRFC3339(now)};
+  if (group == "metrics.k8s.io") return serveResourceMetrics(request, pods, model);
+  if (group == "custom.metrics.k8s.io") return serveCustomMetrics(request, pods, model);
+  return serveExternalMetrics(request, model);
 }
 
 }  // namespace hpa::sim

@@ -4,6 +4,7 @@ namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
+using namespace hpa::controls;
 
 TEST_F(ReconcileTest, DecideDecidesFromTheGivenObjectAndKeepsNoHistory) {
   controller().hpaAdded("default/web");  // the informer's add, as for a reconcile

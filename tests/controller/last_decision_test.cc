@@ -1,12 +1,13 @@
 // hpa-controller.io/last-decision: the document a reconcile leaves, and when it counts as changed.
 
-#include "controller/last_decision.h"
+#include "controller/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
 
 namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
+using namespace hpa::controls;
 using nlohmann::json;
 
 class LastDecisionTest : public ReconcileTest {

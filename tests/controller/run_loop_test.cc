@@ -13,6 +13,7 @@ namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
+using namespace hpa::controls;
 using hpa::testing::eventually;
 using hpa::testing::FakeHistoryPersister;
 using hpa::testing::FakeListWatch;
@@ -113,13 +114,13 @@ class RunLoopTest : public ::testing::Test {
   RecordingRunLoopObserver observer_{clock_, [this] { return loop_.leading(); }};
   FakeHistoryPersister persister_;
   RecordingDecisions decisions_;
-  WrittenVersions written_;
+  StalenessGuard stalenessGuard_;
   std::atomic<int> syncPeriods_{0};
   RunLoop loop_{controller_,
                 hpas_,
                 &persister_,
                 observer_,
-                written_,
+                stalenessGuard_,
                 clock_,
                 Logger::discard(),
                 RunLoopSettings{kSyncPeriod, 1, [this] { ++syncPeriods_; }, &decisions_}};
@@ -254,7 +255,7 @@ TEST_F(RunLoopTest, ADeletedHpaIsForgotten) {
 
 TEST_F(RunLoopTest, AStaleCacheSkipsTheReconcile) {
   serveHpa();  // resourceVersion 101
-  written_.record(kKey, "200");  // our own status write the cache has not seen yet
+  stalenessGuard_.record(kKey, "200");  // our own status write the cache has not seen yet
   start();
   loop_.startedLeading();
   ASSERT_TRUE(eventually([&] { return observer_.staleSkips() == 1; }));
@@ -277,7 +278,7 @@ TEST_F(RunLoopTest, AStaleCacheSkipsTheReconcile) {
 // period later.
 TEST_F(RunLoopTest, AReconcileSkippedForAStaleCacheRunsWhenTheCacheCatchesUp) {
   serveHpa();  // resourceVersion 101
-  written_.record(kKey, "102");  // our own status write the cache has not seen yet
+  stalenessGuard_.record(kKey, "102");  // our own status write the cache has not seen yet
   start();
   loop_.startedLeading();
   ASSERT_TRUE(eventually([&] { return observer_.staleSkips() == 1; }));

@@ -2,14 +2,15 @@
 // ScalingLimited condition naming the window, reactive scaling inside the bounds, and the
 // stabilization window smoothing the way down after a window closes.
 
-#include "controller/last_decision.h"
+#include "controller/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
-#include "controller/schedule.h"
+#include "controls/schedule.h"
 
 namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
+using namespace hpa::controls;
 using ::testing::HasSubstr;
 
 // The fixture's clock starts at 2023-11-14T22:43:20Z.

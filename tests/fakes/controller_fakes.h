@@ -11,6 +11,7 @@
 
 #include "controller/event_recorder.h"
 #include "controller/listers.h"
+#include "controls/owner_lookup.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "metricsclient/metrics_client.h"
@@ -60,7 +61,7 @@ class FakePodLister final : public controller::PodLister {
 // Answers each of the four metric questions with a configured result (per metric name for the
 // custom and external ones) and records the questions asked.
 // Controlling owners by "namespace/Kind/name"; `syncing` answers every lookup with an error.
-class FakeOwnerLookup final : public controller::OwnerLookup {
+class FakeOwnerLookup final : public controls::OwnerLookup {
  public:
   void own(const std::string& ns, const std::string& kind, const std::string& name, const std::string& ownerKind,
            const std::string& ownerName) {

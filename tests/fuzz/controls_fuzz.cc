@@ -4,14 +4,14 @@
 // to the same fallback; a schedule that parses gives bounds within the HPA's own range whose
 // floor never exceeds the ceiling, and its windows' searches end; a stored decision of any shape
 // is compared, never trusted.
-#include "controller/fallback.h"
-#include "controller/hpa_controls.h"
-#include "controller/last_decision.h"
-#include "controller/schedule.h"
+#include "controls/fallback.h"
+#include "controls/hpa_controls.h"
+#include "controls/last_decision.h"
+#include "controls/schedule.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace hpa::controller;
+  using namespace hpa::controls;
   const std::string text(hpa::fuzz::asText(data, size));
   hpa::api::HorizontalPodAutoscaler hpa;
   for (const char* key : {kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation, kRequestsSourceAnnotation,

@@ -49,7 +49,7 @@ TEST(ApiStatusWriter, MergePatchesTheStatusUnderTheCachedResourceVersion) {
     stored["metadata"]["resourceVersion"] = "42";
     return kube::HttpResponse{200, {{"content-type", "application/json"}}, stored.dump()};
   });
-  controller::WrittenVersions written;
+  controller::StalenessGuard written;
   ApiStatusWriter writer(*client, "autoscaling/v2", &written);
 
   auto result = writer.updateStatus(cachedHpa());

@@ -9,7 +9,7 @@
 namespace hpa::live {
 namespace {
 
-using controller::kLastDecisionAnnotation;
+using controls::kLastDecisionAnnotation;
 using nlohmann::json;
 
 constexpr const char* kHpaPath = "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
@@ -21,8 +21,8 @@ api::HorizontalPodAutoscaler hpa() {
   return h;
 }
 
-controller::LastDecision decision(int desired) {
-  controller::LastDecision d;
+controls::LastDecision decision(int desired) {
+  controls::LastDecision d;
   d.branch = "metrics";
   d.currentReplicas = 2;
   d.desiredReplicas = desired;
@@ -60,7 +60,7 @@ TEST_F(DecisionPublisherTest, WritesOnlyWhenTheDecisionChanges) {
 
 TEST_F(DecisionPublisherTest, StartsFromTheStoredAnnotationAfterARestart) {
   auto stored = hpa();
-  stored.metadata.annotations[kLastDecisionAnnotation] = controller::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
+  stored.metadata.annotations[kLastDecisionAnnotation] = controls::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
   publisher_.publish(stored, decision(4), at("2026-11-26T10:00:00Z"));
   EXPECT_EQ(patches(), 0);
   publisher_.publish(stored, decision(5), at("2026-11-26T10:00:15Z"));
@@ -71,7 +71,7 @@ TEST_F(DecisionPublisherTest, RemovesTheAnnotationOfAnHpaThatStoppedRecording) {
   publisher_.publish(hpa(), std::nullopt, at("2026-11-26T10:00:00Z"));  // nothing stored: nothing to remove
   EXPECT_EQ(patches(), 0);
   auto stored = hpa();
-  stored.metadata.annotations[kLastDecisionAnnotation] = controller::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
+  stored.metadata.annotations[kLastDecisionAnnotation] = controls::lastDecisionJson(decision(4), at("2026-11-26T09:00:00Z")).dump();
   publisher_.publish(stored, std::nullopt, at("2026-11-26T10:00:00Z"));
   ASSERT_EQ(patches(), 1);
   EXPECT_TRUE(lastPatch()["metadata"]["annotations"][kLastDecisionAnnotation].is_null());

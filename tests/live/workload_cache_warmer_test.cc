@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/hpa_controls.h"
+#include "controls/hpa_controls.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
 
@@ -16,7 +16,7 @@ std::shared_ptr<const api::HorizontalPodAutoscaler> hpaOn(const std::string& kin
   hpa.metadata.name = "web";
   hpa.metadata.namespace_ = "shop";
   hpa.spec.scaleTargetRef = {kind, "web", kind == "Deployment" || kind == "StatefulSet" ? "apps/v1" : "example.com/v1"};
-  if (byOwner) hpa.metadata.annotations[controller::kPodSelectionAnnotation] = "OwnerReferences";
+  if (byOwner) hpa.metadata.annotations[controls::kPodSelectionAnnotation] = "OwnerReferences";
   return std::make_shared<const api::HorizontalPodAutoscaler>(hpa);
 }
 

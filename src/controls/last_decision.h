@@ -18,9 +18,8 @@
 
 #include "api/hpa.h"
 #include "common/time.h"
-#include "controller/reconcile_report.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 inline constexpr const char* kLastDecisionAnnotation = "hpa-controller.io/last-decision";
 
@@ -48,12 +47,8 @@ struct LastDecision {
   bool operator==(const LastDecision&) const = default;
 };
 
-// The decision of a reconcile; nullopt for one that decided nothing (a deleted HPA).
-std::optional<LastDecision> lastDecisionOf(const ReconcileReport& report);
 // The annotation's document for `decision` made at `now`.
 nlohmann::json lastDecisionJson(const LastDecision& decision, Time now);
-// Both at once (explain, tests).
-std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& report, Time now);
 
 // Whether `next` says something the stored annotation text does not, its time aside (an absent
 // or unreadable stored value always differs).
@@ -72,4 +67,4 @@ class DecisionPublisher {
   virtual void forget(const std::string& key) = 0;
 };
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

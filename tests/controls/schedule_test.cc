@@ -1,8 +1,8 @@
 // hpa-controller.io/schedule: windows, their edges, time zones and daylight-saving changes, and
 // the bounds they make.
 
-#include "controller/schedule.h"
-#include "controller/schedule_cache.h"
+#include "controls/schedule.h"
+#include "controls/schedule_cache.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <date/tz.h>
 #include <fmt/format.h>
 
-namespace hpa::controller {
+namespace hpa::controls {
 namespace {
 
 using ::testing::HasSubstr;
@@ -241,4 +241,4 @@ TEST(Schedule, OpenWindowsAreWhatReadingEveryMinuteFinds) {
 }
 
 }  // namespace
-}  // namespace hpa::controller
+}  // namespace hpa::controls

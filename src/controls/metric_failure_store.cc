@@ -1,6 +1,6 @@
-#include "controller/metric_failure_store.h"
+#include "controls/metric_failure_store.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 FailureRun MetricFailureStore::failed(const std::string& key, std::size_t metric, std::size_t metricCount, Time now) {
   std::lock_guard lock(mu_);
@@ -25,4 +25,4 @@ void MetricFailureStore::erase(const std::string& key) {
   runs_.erase(key);
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

@@ -24,7 +24,7 @@ namespace date {
 class time_zone;
 }
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 inline constexpr const char* kScheduleAnnotation = "hpa-controller.io/schedule";
 
@@ -79,4 +79,4 @@ struct ScheduledBounds {
 ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows, std::int32_t minReplicas,
                                 std::int32_t maxReplicas, Time now);
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

@@ -10,11 +10,11 @@
 
 #include "api/hpa.h"
 #include "common/time.h"
-#include "controller/fallback.h"
-#include "controller/schedule.h"
+#include "controls/fallback.h"
+#include "controls/schedule.h"
 #include "replicacalc/requests.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 inline constexpr const char* kSyncPeriodAnnotation = "hpa-controller.io/sync-period";
 inline constexpr const char* kPausedAnnotation = "hpa-controller.io/paused";
@@ -67,4 +67,4 @@ class ScheduleCache;
 // schedule is parsed once per change of its text and HPA (the reconcile's case).
 HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules = nullptr);
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "common/result.h"
-#include "controller/schedule.h"
+#include "controls/schedule.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 // The parsed hpa-controller.io/schedule of each HPA, kept while its text stays the same: a
 // schedule is YAML, cron fields and time-zone lookups, several times the cost of the rest of a
@@ -32,4 +32,4 @@ class ScheduleCache {
   std::map<std::string, Entry, std::less<>> entries_;  // guarded by mu_
 };
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

@@ -1,6 +1,6 @@
-#include "controller/schedule_cache.h"
+#include "controls/schedule_cache.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 std::shared_ptr<const ScheduleCache::Parsed> ScheduleCache::get(const std::string& key, std::string_view text) {
   {
@@ -25,4 +25,4 @@ std::size_t ScheduleCache::size() const {
   return entries_.size();
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

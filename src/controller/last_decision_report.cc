@@ -1,13 +1,11 @@
-#include "controller/last_decision.h"
+#include "controller/last_decision_report.h"
 
 #include "controller/conditions.h"
 
 namespace hpa::controller {
 namespace {
 
-using nlohmann::json;
-
-constexpr const char* kTimeField = "time";
+using controls::LastDecision;
 
 LastDecision::Metric metricOf(const MetricReport& m) {
   LastDecision::Metric out{m.type, m.name, m.error ? m.conditionReason : std::string(), m.proposal, std::nullopt,
@@ -19,18 +17,6 @@ LastDecision::Metric metricOf(const MetricReport& m) {
   if (m.calculation && m.calculation->readyPodCount > 0) {
     const auto& c = *m.calculation;
     out.pods = std::array<std::int32_t, 4>{c.readyPodCount, c.unreadyPodCount, c.missingPodCount, c.ignoredPodCount};
-  }
-  return out;
-}
-
-json metricJson(const LastDecision::Metric& m) {
-  json out{{"type", m.type}};
-  if (!m.name.empty()) out["name"] = m.name;
-  if (!m.failed.empty()) out["failed"] = m.failed;
-  if (m.fallbackReplicas) out["fallbackReplicas"] = *m.fallbackReplicas;
-  if (m.proposedReplicas) out["proposedReplicas"] = *m.proposedReplicas;
-  if (m.pods) {
-    out["pods"] = json{{"ready", (*m.pods)[0]}, {"unready", (*m.pods)[1]}, {"missing", (*m.pods)[2]}, {"ignored", (*m.pods)[3]}};
   }
   return out;
 }
@@ -68,44 +54,10 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   return d;
 }
 
-json lastDecisionJson(const LastDecision& d, Time now) {
-  json out{{kTimeField, formatRFC3339(now)},
-           {"branch", d.branch},
-           {"currentReplicas", d.currentReplicas},
-           {"desiredReplicas", d.desiredReplicas}};
-  if (!d.reason.empty()) out["reason"] = d.reason;
-  if (!d.metrics.empty()) {
-    json metrics = json::array();
-    for (const auto& m : d.metrics) metrics.push_back(metricJson(m));
-    out["metrics"] = std::move(metrics);
-  }
-  if (d.recommendedReplicas) out["recommendedReplicas"] = *d.recommendedReplicas;
-  if (d.stabilizedReplicas) out["stabilizedReplicas"] = *d.stabilizedReplicas;
-  if (d.limitedBy) out["limitedBy"] = json{{"reason", d.limitedBy->first}, {"message", d.limitedBy->second}};
-  if (d.pausedScaleTo) out["pausedScaleTo"] = *d.pausedScaleTo;
-  return out;
-}
-
-std::optional<json> lastDecisionDocument(const ReconcileReport& r, Time now) {
+std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& r, Time now) {
   auto d = lastDecisionOf(r);
   if (!d) return std::nullopt;
-  return lastDecisionJson(*d, now);
-}
-
-bool sameDecision(const json& a, const json& b) {
-  if (!a.is_object() || !b.is_object()) return false;
-  if (a.size() - a.count(kTimeField) != b.size() - b.count(kTimeField)) return false;
-  for (auto it = a.begin(); it != a.end(); ++it) {
-    if (it.key() == kTimeField) continue;
-    auto other = b.find(it.key());
-    if (other == b.end() || *other != it.value()) return false;
-  }
-  return true;
-}
-
-bool decisionChanged(const std::string* stored, const json& next) {
-  if (!stored) return true;
-  return !sameDecision(json::parse(*stored, nullptr, /*allow_exceptions=*/false), next);
+  return controls::lastDecisionJson(*d, now);
 }
 
 }  // namespace hpa::controller

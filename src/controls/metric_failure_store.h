@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "controller/fallback.h"
+#include "controls/fallback.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 // Per HPA and metric (its index in spec.metrics), the run of failed syncs the fallback control
 // counts. Kept only for HPAs with a fallback, in memory: after a restart or a failover a run
@@ -27,4 +27,4 @@ class MetricFailureStore {
   std::map<std::string, std::vector<std::optional<FailureRun>>> runs_;  // guarded by mu_
 };
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

@@ -1,4 +1,4 @@
-#include "controller/schedule.h"
+#include "controls/schedule.h"
 
 #include <date/tz.h>
 #include <fmt/format.h>
@@ -6,7 +6,7 @@
 #include "common/quote.h"
 #include "common/yaml_json.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 namespace {
 
 using Minutes = std::chrono::minutes;
@@ -149,7 +149,7 @@ Status readWindowFields(const nlohmann::json& item, ScheduleWindow& w) {
       w.start = value.get<std::string>();
     } else if (key == "duration" && value.is_string()) {
       auto d = parseGoDuration(value.get<std::string>());
-      if (!d.ok()) return d.error().wrap("duration: {}", d.error().message);
+      if (!d.ok()) return d.error().wrap("duration");
       if (*d < Minutes(1) || *d > kSearchHorizon) return Error::of("duration must be from 1m to 8784h (a year)");
       w.duration = *d;
     } else if (key == "timeZone" && value.is_string()) {
@@ -194,7 +194,7 @@ Result<std::vector<ScheduleWindow>> parseSchedule(std::string_view text) {
   std::vector<ScheduleWindow> out;
   for (std::size_t i = 0; i < (*documents)[0].size(); ++i) {
     auto w = readWindow((*documents)[0][i], i);
-    if (!w.ok()) return w.error().wrap("window {}: {}", i + 1, w.error().message);
+    if (!w.ok()) return w.error().wrap(fmt::format("window {}", i + 1));
     out.push_back(std::move(*w));
   }
   return out;
@@ -245,4 +245,4 @@ ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows, std:
   return out;
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

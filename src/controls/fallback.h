@@ -17,7 +17,7 @@
 #include "common/result.h"
 #include "common/time.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 
 inline constexpr const char* kFallbackAnnotation = "hpa-controller.io/fallback";
 
@@ -57,4 +57,4 @@ bool fallbackDue(const FallbackSpec& spec, const FailureRun& run, Time now);
 // What the failed metric proposes once the fallback is due.
 std::int32_t fallbackReplicas(const FallbackSpec& spec, std::int32_t currentReplicas);
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

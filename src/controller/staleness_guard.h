@@ -11,7 +11,7 @@ namespace hpa::controller {
 // Upstream's staleness guard (StaleControllerConsistencyHPA, v1.37): the resourceVersion of our
 // last status write per HPA, so that a worker does not reconcile from a cache that has not yet
 // seen that write. Thread-safe.
-class WrittenVersions {
+class StalenessGuard {
  public:
   void record(const std::string& key, const std::string& resourceVersion) {
     auto rv = parse(resourceVersion);

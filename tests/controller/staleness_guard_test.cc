@@ -1,12 +1,12 @@
-#include "controller/written_versions.h"
+#include "controller/staleness_guard.h"
 
 #include <gtest/gtest.h>
 
 namespace hpa::controller {
 namespace {
 
-TEST(WrittenVersions, StaleUntilTheCacheCatchesUp) {
-  WrittenVersions w;
+TEST(StalenessGuard, StaleUntilTheCacheCatchesUp) {
+  StalenessGuard w;
   EXPECT_FALSE(w.staleAgainst("ns/a", "5"));  // nothing written
   w.record("ns/a", "10");
   w.record("ns/a", "8");  // an older write never lowers the record
@@ -25,8 +25,8 @@ TEST(WrittenVersions, StaleUntilTheCacheCatchesUp) {
 
 // The informer records its version after the event's handlers ran: the object itself may
 // already be at or past our write while the cache's version still trails.
-TEST(WrittenVersions, TheCachedObjectsOwnVersionCountsWhenNewer) {
-  WrittenVersions w;
+TEST(StalenessGuard, TheCachedObjectsOwnVersionCountsWhenNewer) {
+  StalenessGuard w;
   w.record("ns/a", "10");
   EXPECT_EQ(w.staleAgainst("ns/a", "9", "9"), "10");
   EXPECT_EQ(w.staleAgainst("ns/a", "9", "x"), "10");

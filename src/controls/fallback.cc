@@ -1,4 +1,4 @@
-#include "controller/fallback.h"
+#include "controls/fallback.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "common/quote.h"
 
-namespace hpa::controller {
+namespace hpa::controls {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -132,4 +132,4 @@ std::int32_t fallbackReplicas(const FallbackSpec& spec, std::int32_t currentRepl
   return currentReplicas;
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::controls

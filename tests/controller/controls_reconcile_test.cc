@@ -1,103 +1,17 @@
-// The per-HPA controls: parsing and validation, pause, and how invalid values are reported.
+// The per-HPA controls through the reconcile: pause, how invalid values are reported, the
+// requests source and owner-based pod selection.
 
-#include "controller/hpa_controls.h"
 #include "controller/reconcile_fixture.h"
+#include "controls/hpa_controls.h"
 
 namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
+using namespace hpa::controls;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-api::HorizontalPodAutoscaler annotated(std::map<std::string, std::string> annotations) {
-  api::HorizontalPodAutoscaler hpa;
-  hpa.metadata.annotations = std::move(annotations);
-  return hpa;
-}
-
-TEST(HpaControls, NoAnnotationsMeanUpstreamBehavior) {
-  auto c = parseControls(annotated({{"hpa-controller.io/history", "{}"}, {"other", "x"}}));
-  EXPECT_FALSE(c.any());
-  EXPECT_FALSE(c.syncPeriod);
-  EXPECT_FALSE(c.paused);
-  EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
-  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
-  EXPECT_THAT(c.errors, IsEmpty());
-}
-
-TEST(HpaControls, ReadsEveryControl) {
-  auto c = parseControls(annotated({{kSyncPeriodAnnotation, "5s"},
-                                    {kPausedAnnotation, "true"},
-                                    {kPodSelectionAnnotation, "OwnerReferences"},
-                                    {kRequestsSourceAnnotation, "Actuated"}}));
-  EXPECT_TRUE(c.any());
-  EXPECT_EQ(c.syncPeriod, seconds(5));
-  EXPECT_EQ(c.syncPeriodSource, kSyncPeriodAnnotation);
-  EXPECT_TRUE(c.paused);
-  EXPECT_EQ(c.podSelection, PodSelection::OwnerReferences);
-  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Actuated);
-  EXPECT_THAT(c.errors, IsEmpty());
-  // The defaults spelled out are valid too.
-  c = parseControls(annotated({{kPausedAnnotation, "false"},
-                               {kPodSelectionAnnotation, "LabelSelector"},
-                               {kRequestsSourceAnnotation, "Spec"}}));
-  EXPECT_FALSE(c.any());
-}
-
-TEST(HpaControls, SyncPeriodBoundsAreInclusive) {
-  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1s"}})).syncPeriod, seconds(1));
-  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1h"}})).syncPeriod, std::chrono::hours(1));
-  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1m30s"}})).syncPeriod, seconds(90));
-  for (const char* bad : {"999ms", "1h0m1s", "0s", "-5s"}) {
-    auto c = parseControls(annotated({{kSyncPeriodAnnotation, bad}}));
-    EXPECT_FALSE(c.syncPeriod) << bad;
-    ASSERT_EQ(c.errors.size(), 1u) << bad;
-    EXPECT_EQ(c.errors[0].reason, "InvalidSyncPeriod");
-    EXPECT_EQ(c.errors[0].message, fmt::format("hpa-controller.io/sync-period \"{}\" is invalid: must be between 1s "
-                                               "and 1h0m0s; the global sync period applies",
-                                               bad));
-  }
-  auto c = parseControls(annotated({{kSyncPeriodAnnotation, "5"}}));
-  ASSERT_EQ(c.errors.size(), 1u);
-  EXPECT_EQ(c.errors[0].message,
-            "hpa-controller.io/sync-period \"5\" is invalid: time: missing unit in duration \"5\"; the global sync "
-            "period applies");
-}
-
-TEST(HpaControls, TheUpstreamFieldWinsOverTheAnnotation) {
-  auto hpa = annotated({{kSyncPeriodAnnotation, "5s"}});
-  hpa.spec.syncPeriodSeconds = 30;
-  auto c = parseControls(hpa);
-  EXPECT_EQ(c.syncPeriod, seconds(30));
-  EXPECT_EQ(c.syncPeriodSource, "spec.syncPeriodSeconds");
-  hpa.spec.syncPeriodSeconds = 0;  // invalid: the global period, not the annotation
-  c = parseControls(hpa);
-  EXPECT_FALSE(c.syncPeriod);
-  ASSERT_EQ(c.errors.size(), 1u);
-  EXPECT_EQ(c.errors[0].control, "spec.syncPeriodSeconds");
-  EXPECT_EQ(c.errors[0].reason, "InvalidSyncPeriod");
-}
-
-TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
-  auto c = parseControls(annotated({{kPausedAnnotation, "yes"},
-                                    {kPodSelectionAnnotation, "ownerreferences"},
-                                    {kRequestsSourceAnnotation, "Status"}}));
-  EXPECT_FALSE(c.paused);
-  EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
-  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
-  ASSERT_EQ(c.errors.size(), 3u);
-  for (const auto& e : c.errors) EXPECT_EQ(e.reason, "InvalidControl");
-  EXPECT_EQ(c.errors[0].message, "hpa-controller.io/paused \"yes\" is invalid: must be true or false; scaling is not paused");
-  EXPECT_EQ(c.errors[1].message,
-            "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
-            "OwnerReferences; LabelSelector applies");
-  EXPECT_EQ(c.errors[2].message,
-            "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec or Actuated; Spec applies");
-  EXPECT_TRUE(c.any());
-  EXPECT_EQ(c.errorText(), c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);
-}
 
 // --- pause, through the reconcile
 

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controls/control.h"
+#include "controls/owner_lookup.h"
+#include "controls/schedule_cache.h"
+
+namespace hpa::controls {
+
+// Every per-HPA control, called in a fixed order at each point (Envoy's filter chain): the
+// reconcile holds one chain and knows no control by name. The order matters where two controls
+// touch the same thing: the pause's ScalingActive condition before the invalid values appended
+// to its message. Long-lived (one per controller); thread-safe for different HPAs.
+class ControlChain final : public Control {
+ public:
+  // `owners` may be null (owner-based pod selection then follows a pod's own controller only).
+  explicit ControlChain(const OwnerLookup* owners);
+
+  // The controls `hpa` asks for (never fails: bad values become errors); its schedule is parsed
+  // once per change of its text.
+  HpaControls read(const api::HorizontalPodAutoscaler& hpa);
+
+  void beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) override;
+  void metricFailed(ReconcileView& reconcile, FailedMetric& metric) override;
+  void metricSucceeded(ReconcileView& reconcile, std::size_t index) override;
+  void afterMetrics(ReconcileView& reconcile, bool decided) override;
+  void afterProposal(ReconcileView& reconcile, Proposal::Stage stage, Proposal& proposal) override;
+  void beforeWrite(ReconcileView& reconcile) override;
+  void forget(const std::string& key) override;
+
+ private:
+  ScheduleCache schedules_;
+  std::vector<std::unique_ptr<Control>> controls_;
+};
+
+}  // namespace hpa::controls

@@ -1,0 +1,190 @@
+#include "controls/hpa_controls.h"
+
+#include "common/quote.h"
+#include "controls/schedule_cache.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace hpa::controls {
+namespace {
+
+constexpr const char* kInvalidSyncPeriod = "InvalidSyncPeriod";
+constexpr const char* kInvalidControl = "InvalidControl";
+
+const std::string* annotation(const api::HorizontalPodAutoscaler& hpa, const char* key) {
+  auto it = hpa.metadata.annotations.find(key);
+  return it == hpa.metadata.annotations.end() ? nullptr : &it->second;
+}
+
+// The values Go's strconv.ParseBool takes, as `kubectl annotate` users write them.
+std::optional<bool> parseBool(const std::string& text) {
+  static constexpr std::array<const char*, 6> kTrue = {"1", "t", "T", "TRUE", "true", "True"};
+  static constexpr std::array<const char*, 6> kFalse = {"0", "f", "F", "FALSE", "false", "False"};
+  for (const char* t : kTrue) {
+    if (text == t) return true;
+  }
+  for (const char* f : kFalse) {
+    if (text == f) return false;
+  }
+  return std::nullopt;
+}
+
+std::string periodRange() {
+  return fmt::format("must be between {} and {}", formatGoDuration(kMinSyncPeriod), formatGoDuration(kMaxSyncPeriod));
+}
+
+void readSyncPeriod(const api::HorizontalPodAutoscaler& hpa, HpaControls& out) {
+  auto reject = [&](const std::string& control, const std::string& value, const std::string& why) {
+    out.errors.push_back({control, value, kInvalidSyncPeriod,
+                          fmt::format("{} {} is invalid: {}; the global sync period applies", control, quote(value), why)});
+  };
+  // The upstream field, where the server has it, wins over the annotation.
+  if (hpa.spec.syncPeriodSeconds) {
+    const auto period = std::chrono::seconds(*hpa.spec.syncPeriodSeconds);
+    if (period < kMinSyncPeriod || period > kMaxSyncPeriod) {
+      reject(kSyncPeriodField, std::to_string(*hpa.spec.syncPeriodSeconds), periodRange());
+      return;
+    }
+    out.syncPeriod = period;
+    out.syncPeriodSource = kSyncPeriodField;
+    return;
+  }
+  const std::string* text = annotation(hpa, kSyncPeriodAnnotation);
+  if (!text) return;
+  auto period = parseGoDuration(*text);
+  if (!period.ok()) {
+    reject(kSyncPeriodAnnotation, *text, period.error().message);
+    return;
+  }
+  if (*period < kMinSyncPeriod || *period > kMaxSyncPeriod) {
+    reject(kSyncPeriodAnnotation, *text, periodRange());
+    return;
+  }
+  out.syncPeriod = *period;
+  out.syncPeriodSource = kSyncPeriodAnnotation;
+}
+
+// What the annotations other than the sync period's read into HpaControls, in the order their
+// errors are reported.
+struct ReadContext {
+  const api::HorizontalPodAutoscaler& hpa;
+  ScheduleCache* schedules;
+};
+
+struct AnnotationControl {
+  const char* key;
+  // Reads the value into `out`; the error says what is wrong with it, in the user's terms.
+  Status (*read)(const std::string& text, const ReadContext& context, HpaControls& out);
+  const char* instead;  // what applies while the value is invalid
+  bool quotesValue;     // the error repeats the value (a schedule's YAML is too long to)
+};
+
+Status readFlag(const std::string& text, bool& out) {
+  auto value = parseBool(text);
+  if (!value) return Error::of("must be true or false");
+  out = *value;
+  return Status();
+}
+
+Status readPodSelection(const std::string& text, const ReadContext&, HpaControls& out) {
+  for (auto selection : {PodSelection::LabelSelector, PodSelection::OwnerReferences}) {
+    if (text == podSelectionName(selection)) {
+      out.podSelection = selection;
+      return Status();
+    }
+  }
+  return Error::of("must be LabelSelector or OwnerReferences");
+}
+
+Status readRequestsSource(const std::string& text, const ReadContext&, HpaControls& out) {
+  for (auto source : {replicacalc::RequestsSource::Spec, replicacalc::RequestsSource::Actuated}) {
+    if (text == requestsSourceName(source)) {
+      out.requestsSource = source;
+      return Status();
+    }
+  }
+  return Error::of("must be Spec or Actuated");
+}
+
+Status readFallback(const std::string& text, const ReadContext&, HpaControls& out) {
+  auto fallback = parseFallback(text);
+  if (!fallback.ok()) return fallback.error();
+  out.fallback = *fallback;
+  return Status();
+}
+
+// With a cache, the schedule is parsed once per change of its text and HPA (the reconcile's case).
+Status readSchedule(const std::string& text, const ReadContext& context, HpaControls& out) {
+  const auto& meta = context.hpa.metadata;
+  const auto schedule = context.schedules ? context.schedules->get(api::objectKey(meta.namespace_, meta.name), text)
+                                          : std::make_shared<const ScheduleCache::Parsed>(parseSchedule(text));
+  if (!schedule->ok()) return schedule->error();
+  out.schedule = **schedule;
+  return Status();
+}
+
+const AnnotationControl kAnnotationControls[] = {
+    {kPausedAnnotation, [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.paused); },
+     "scaling is not paused", true},
+    {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
+    {kRequestsSourceAnnotation, readRequestsSource, "Spec applies", true},
+    {kRecordDecisionAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.recordDecision); },
+     "decisions are not recorded", true},
+    {kFallbackAnnotation, readFallback, "failed metrics block the decision as without it", true},
+    {kScheduleAnnotation, readSchedule, "the HPA's own minReplicas and maxReplicas apply", false},
+};
+
+}  // namespace
+
+const char* podSelectionName(PodSelection selection) {
+  switch (selection) {
+    case PodSelection::LabelSelector: return "LabelSelector";
+    case PodSelection::OwnerReferences: return "OwnerReferences";
+  }
+  return "";
+}
+
+const char* requestsSourceName(replicacalc::RequestsSource source) {
+  switch (source) {
+    case replicacalc::RequestsSource::Spec: return "Spec";
+    case replicacalc::RequestsSource::Actuated: return "Actuated";
+  }
+  return "";
+}
+
+bool HpaControls::any() const {
+  return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
+         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision || !schedule.empty() ||
+         !errors.empty();
+}
+
+std::string HpaControls::errorText() const {
+  std::string out;
+  for (const auto& e : errors) {
+    if (!out.empty()) out += "; ";
+    out += e.message;
+  }
+  return out;
+}
+
+HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules) {
+  HpaControls out;
+  readSyncPeriod(hpa, out);
+  const ReadContext context{hpa, schedules};
+  for (const auto& control : kAnnotationControls) {
+    const std::string* text = annotation(hpa, control.key);
+    if (!text) continue;
+    if (Status read = control.read(*text, context, out); !read.ok()) {
+      const std::string value = control.quotesValue ? " " + quote(*text) : std::string();
+      out.errors.push_back({control.key, *text, kInvalidControl,
+                            fmt::format("{}{} is invalid: {}; {}", control.key, value, read.error().message,
+                                        control.instead)});
+    }
+  }
+  return out;
+}
+
+}  // namespace hpa::controls

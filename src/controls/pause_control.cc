@@ -1,0 +1,57 @@
+#include "controls/pause_control.h"
+
+#include <fmt/format.h>
+
+namespace hpa::controls {
+namespace {
+
+constexpr const char* kScalingPaused = "ScalingPaused";
+constexpr const char* kScalingResumed = "ScalingResumed";
+
+}  // namespace
+
+void PauseControl::afterProposal(ReconcileView& reconcile, Proposal::Stage stage,
+                                 Proposal& proposal) {
+  if (stage != Proposal::Stage::BeforeRescale || !proposal.rescale || !reconcile.controls().paused)
+    return;
+  proposal.rescaleHeld = true;
+  proposal.rescale = false;
+  reconcile.controlsReport().pausedScaleTo = proposal.desiredReplicas;
+  reconcile.logger().v(2, "Paused: not updating the scale", "HPA", reconcile.key(),
+                       "currentReplicas", proposal.currentReplicas, "desiredReplicas",
+                       proposal.desiredReplicas, "reason", proposal.reason);
+}
+
+void PauseControl::beforeWrite(ReconcileView& reconcile) {
+  const auto* before = reconcile.conditionRead(api::kScalingActive);
+  const bool wasPaused = before && before->reason == kScalingPaused;
+  if (reconcile.controls().paused) {
+    reconcile.condition(
+        api::kScalingActive, api::kConditionFalse, kScalingPaused,
+        fmt::format("scaling is paused by the {} annotation: the HPA computes its desired replica "
+                    "count but does not update the target's scale",
+                    kPausedAnnotation));
+    if (!wasPaused) {
+      reconcile.controlsReport().pauseStarted = true;
+      reconcile.normalEvent(
+          kScalingPaused,
+          fmt::format("Scaling paused ({}: true): metrics are still computed, the target's scale "
+                      "is left as is",
+                      kPausedAnnotation));
+    }
+  } else if (wasPaused) {
+    reconcile.controlsReport().pauseEnded = true;
+    reconcile.normalEvent(kScalingResumed,
+                          fmt::format("Scaling resumed ({} removed or false)", kPausedAnnotation));
+    // Branches that leave ScalingActive alone (above max, below min, failed get scale) would
+    // otherwise keep showing the pause.
+    const auto* now = reconcile.conditionNow(api::kScalingActive);
+    if (now && now->reason == kScalingPaused) {
+      reconcile.condition(
+          api::kScalingActive, api::kConditionTrue, kScalingResumed,
+          fmt::format("scaling resumed: the {} annotation is no longer true", kPausedAnnotation));
+    }
+  }
+}
+
+}  // namespace hpa::controls

@@ -1,0 +1,214 @@
+// The controls at their fixed points, without a reconcile: a fake view stands where the
+// reconcile stands, so each control's part is seen on its own.
+
+#include "controls/control_chain.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hpa::controls {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using std::chrono::seconds;
+
+const Time kNow = Time(seconds(1'700'000'000));
+
+struct SeenEvent {
+  std::string type;
+  std::string reason;
+  bool operator==(const SeenEvent&) const = default;
+};
+
+// The reconcile as the controls see it, over a plain HPA and status.
+class FakeReconcile final : public ReconcileView {
+ public:
+  FakeReconcile(ControlChain& chain, std::map<std::string, std::string> annotations, bool keepsState = true)
+      : keepsState_(keepsState) {
+    hpa_.metadata.namespace_ = "default";
+    hpa_.metadata.name = "web";
+    hpa_.metadata.annotations = std::move(annotations);
+    api::MetricSpec cpu;
+    cpu.type = api::kResourceMetric;
+    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    hpa_.spec.metrics = {cpu};
+    report_.controls = chain.read(hpa_);
+  }
+
+  const std::string& key() const override { return key_; }
+  const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
+  const api::HorizontalPodAutoscalerCondition* conditionRead(const std::string& type) const override {
+    return find(statusRead, type);
+  }
+  api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override {
+    return const_cast<api::HorizontalPodAutoscalerCondition*>(find(hpa_.status, type));
+  }
+  Time now() const override { return kNow; }
+  bool keepsState() const override { return keepsState_; }
+  const HpaControls& controls() const override { return report_.controls; }
+  ControlsReport& controlsReport() override { return report_; }
+  const Logger& logger() const override { return logger_; }
+  void condition(const std::string& type, const std::string& status, const std::string& reason,
+                 const std::string& message) override {
+    if (auto* c = conditionNow(type)) {
+      *c = {type, status, std::nullopt, reason, message, std::nullopt};
+    } else {
+      hpa_.status.conditions.push_back({type, status, std::nullopt, reason, message, std::nullopt});
+    }
+  }
+  void normalEvent(const std::string& reason, const std::string&) override { events.push_back({"Normal", reason}); }
+  void warningEvent(const std::string& reason, const std::string&) override { events.push_back({"Warning", reason}); }
+  std::size_t metricCount() const override { return fallbacks.size(); }
+  const std::optional<std::string>& metricError(std::size_t index) const override { return errors[index]; }
+  const std::optional<FallbackReport>& metricFallback(std::size_t index) const override { return fallbacks[index]; }
+
+  api::HorizontalPodAutoscalerStatus statusRead;
+  std::vector<SeenEvent> events;
+  std::vector<std::optional<std::string>> errors{std::nullopt};
+  std::vector<std::optional<FallbackReport>> fallbacks{std::nullopt};
+
+ private:
+  static const api::HorizontalPodAutoscalerCondition* find(const api::HorizontalPodAutoscalerStatus& status,
+                                                           const std::string& type) {
+    for (const auto& c : status.conditions) {
+      if (c.type == type) return &c;
+    }
+    return nullptr;
+  }
+
+  std::string key_ = "default/web";
+  api::HorizontalPodAutoscaler hpa_;
+  ControlsReport report_;
+  Logger logger_ = Logger::discard();
+  bool keepsState_;
+};
+
+Proposal scaleUp() {
+  Proposal p;
+  p.currentReplicas = 3;
+  p.desiredReplicas = 5;
+  p.reason = "cpu above target";
+  return p;
+}
+
+MetricsSetup setupOf(std::int32_t minReplicas, std::int32_t maxReplicas, Duration maxAge) {
+  MetricsSetup setup;
+  setup.minReplicas = minReplicas;
+  setup.maxReplicas = maxReplicas;
+  setup.metricsMaxAge = maxAge;
+  return setup;
+}
+
+// A failed metric offered to the chain; returns what the controls proposed for it.
+std::optional<FallbackReport> failOnce(ControlChain& chain, FakeReconcile& reconcile) {
+  const Error error = Error::of("metrics unavailable");
+  std::optional<FallbackReport> fallback;
+  FailedMetric failed{0, error, false, 3, fallback};
+  chain.metricFailed(reconcile, failed);
+  return fallback;
+}
+
+TEST(ControlChain, WithoutControlsNothingChanges) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {});
+  MetricsSetup setup = setupOf(2, 10, seconds(7));
+  chain.beforeMetrics(reconcile, setup);
+  EXPECT_EQ(setup.minReplicas, 2);
+  EXPECT_EQ(setup.maxReplicas, 10);
+  EXPECT_EQ(setup.metricsMaxAge, seconds(7));
+  EXPECT_EQ(setup.podFilter, nullptr);
+  for (auto stage : {Proposal::Stage::OutsideBounds, Proposal::Stage::FromMetrics, Proposal::Stage::Normalized,
+                     Proposal::Stage::BeforeRescale}) {
+    Proposal proposal = scaleUp();
+    chain.afterProposal(reconcile, stage, proposal);
+    EXPECT_EQ(proposal.desiredReplicas, 5);
+    EXPECT_TRUE(proposal.rescale);
+    EXPECT_FALSE(proposal.limit);
+  }
+  EXPECT_FALSE(failOnce(chain, reconcile));
+  chain.beforeWrite(reconcile);
+  EXPECT_THAT(reconcile.events, IsEmpty());
+}
+
+TEST(ControlChain, TheSyncPeriodAndPodSelectionChangeHowMetricsAreRead) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {{kSyncPeriodAnnotation, "40s"},
+                                  {kPodSelectionAnnotation, "OwnerReferences"},
+                                  {kRequestsSourceAnnotation, "Actuated"}});
+  MetricsSetup setup = setupOf(1, 10, seconds(7));
+  chain.beforeMetrics(reconcile, setup);
+  EXPECT_EQ(setup.metricsMaxAge, seconds(20));
+  EXPECT_EQ(setup.requestsSource, replicacalc::RequestsSource::Actuated);
+  ASSERT_NE(setup.podFilter, nullptr);
+  api::Pod other;
+  other.name = "batch-1";
+  other.controller = api::PodOwner{"Job", "batch"};
+  EXPECT_FALSE(*setup.podFilter->counts(reconcile, other));
+  EXPECT_THAT(reconcile.controlsReport().podsNotOwned, ElementsAre("batch-1"));
+}
+
+TEST(ControlChain, APauseHoldsOnlyTheRescaleAndSaysSoBeforeTheWrite) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {{kPausedAnnotation, "true"}});
+  Proposal proposal = scaleUp();
+  chain.afterProposal(reconcile, Proposal::Stage::FromMetrics, proposal);
+  EXPECT_TRUE(proposal.rescale);
+  chain.afterProposal(reconcile, Proposal::Stage::BeforeRescale, proposal);
+  EXPECT_FALSE(proposal.rescale);
+  EXPECT_TRUE(proposal.rescaleHeld);
+  EXPECT_EQ(reconcile.controlsReport().pausedScaleTo, 5);
+  chain.beforeWrite(reconcile);
+  ASSERT_NE(reconcile.conditionNow(api::kScalingActive), nullptr);
+  EXPECT_EQ(reconcile.conditionNow(api::kScalingActive)->reason, "ScalingPaused");
+  EXPECT_THAT(reconcile.events, ElementsAre(SeenEvent{"Normal", "ScalingPaused"}));
+}
+
+TEST(ControlChain, AFallbackIsDueAfterItsThresholdAndForgottenWithTheHpa) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {{kFallbackAnnotation, "after=2,replicas=6"}});
+  EXPECT_FALSE(failOnce(chain, reconcile));
+  const auto second = failOnce(chain, reconcile);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->replicas, 6);
+  EXPECT_EQ(second->run.failures, 2);
+  EXPECT_EQ(second->metric, "cpu resource");
+  chain.forget("default/web");
+  EXPECT_FALSE(failOnce(chain, reconcile));  // the run starts again
+
+  // A decision that keeps nothing sees its own failure only, and counts nothing.
+  FakeReconcile deciding(chain, {{kFallbackAnnotation, "after=2,replicas=6"}}, /*keepsState=*/false);
+  EXPECT_FALSE(failOnce(chain, deciding));
+  EXPECT_FALSE(failOnce(chain, deciding));
+}
+
+TEST(ControlChain, AFallbackThatProposesIsAnnouncedOnce) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {{kFallbackAnnotation, "after=1,replicas=6"}});
+  reconcile.fallbacks[0] = failOnce(chain, reconcile);
+  ASSERT_TRUE(reconcile.fallbacks[0]);
+  chain.afterMetrics(reconcile, /*decided=*/true);
+  ASSERT_NE(reconcile.conditionNow(api::kScalingActive), nullptr);
+  EXPECT_EQ(reconcile.conditionNow(api::kScalingActive)->reason, "MetricFallback");
+  EXPECT_THAT(reconcile.events, ElementsAre(SeenEvent{"Warning", "MetricFallback"}));
+  EXPECT_TRUE(reconcile.controlsReport().fallbackStarted);
+}
+
+TEST(ControlChain, InvalidValuesAreCarriedInScalingActiveAndWarnedOncePerChange) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {{kPausedAnnotation, "maybe"}});
+  reconcile.condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound", "upstream's text");
+  chain.beforeWrite(reconcile);
+  EXPECT_THAT(reconcile.conditionNow(api::kScalingActive)->message,
+              HasSubstr("upstream's text; invalid controls: hpa-controller.io/paused \"maybe\" is invalid"));
+  chain.beforeWrite(reconcile);
+  EXPECT_THAT(reconcile.events, ElementsAre(SeenEvent{"Warning", "InvalidControl"}));
+}
+
+}  // namespace
+}  // namespace hpa::controls
