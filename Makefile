@@ -77,9 +77,11 @@ run: build
 test-unit: build
 	ctest --test-dir $(BUILD_DIR) -L unit -j $(JOBS) --output-on-failure --timeout $(CTEST_TIMEOUT)
 
-# The e2e tier shares one local control plane (a CTest fixture) and runs serially.
+# The e2e tier runs in lanes, one local control plane each (tests/e2e/CMakeLists.txt): the lanes
+# run side by side, the tests of a lane one at a time.
+E2E_LANES ?= 3
 test-e2e: build e2e-deps
-	ctest --test-dir $(BUILD_DIR) -L e2e --output-on-failure --timeout $(CTEST_TIMEOUT)
+	ctest --test-dir $(BUILD_DIR) -L e2e -j $(E2E_LANES) --output-on-failure --timeout $(CTEST_TIMEOUT)
 
 test: test-unit test-e2e
 

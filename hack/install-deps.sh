@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/packages.sh"
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libcpprest-dev libssl-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libyaml-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev prometheus-cpp-dev libboost-dev libhowardhinnant-date-dev tzdata
 )

@@ -3,22 +3,13 @@
 
 #include <fmt/format.h>
 
+#include "api/meta.h"
 #include "common/quote.h"
 #include "controller/reconcile.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
 
 namespace hpa::controller {
-namespace {
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-  auto slash = key.find('/');
-  if (slash == std::string::npos) return {"", key};
-  return {key.substr(0, slash), key.substr(slash + 1)};
-}
-
-}  // namespace
-
 const char* branchName(ReconcileBranch branch) {
   switch (branch) {
     case ReconcileBranch::Deleted: return "deleted";
@@ -61,7 +52,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
     result.report.error = result.status.error().message;
     return result;
   }
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   auto hpa = deps_.hpas.get(ns, name);
   if (!hpa.ok()) {
     result.status = hpa.error();

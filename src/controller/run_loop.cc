@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "api/meta.h"
 #include "controller/decision_summary.h"
 #include "controller/last_decision_report.h"
 #include "controls/hpa_controls.h"
@@ -12,12 +13,6 @@ namespace {
 
 std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
   return api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
-}
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-  auto slash = key.find('/');
-  if (slash == std::string::npos) return {"", key};
-  return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
 // The HPA's limiter, keeping a pointer to it for the per-HPA intervals.
@@ -90,7 +85,7 @@ void RunLoop::forgetKey(const std::string& key) {
   queue_.forget(key);
   intervals_->setInterval(key, std::nullopt);
   if (settings_.decisions) settings_.decisions->forget(key);
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   observer_.hpaDeleted(ns, name);
 }
 
@@ -177,7 +172,7 @@ void RunLoop::reconcile(const std::string& key) {
     queue_.done(key);
     return;
   }
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   observer_.hpaReconciled(ns, name);
   if (!result.status.ok()) logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
   logDecision(key, report);

@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <mutex>
 
+#include "api/meta.h"
+
 namespace hpa::controller {
 namespace {
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-  auto slash = key.find('/');
-  if (slash == std::string::npos) return {"", key};
-  return {key.substr(0, slash), key.substr(slash + 1)};
-}
 
 // Answers kept per namespace before they are all forgotten: bounds pods whose label sets keep
 // changing (a label per pod, a rollout) to a few answers per HPA.
@@ -31,7 +27,7 @@ std::string signature(std::size_t limit, const std::vector<const api::Labels*>& 
 }  // namespace
 
 bool SelectorStore::registerHpa(const std::string& key) {
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   std::unique_lock lock(mu_);
   auto& space = byNamespace_[ns];
   const bool added = space.selectors.emplace(name, api::Selector::nothing()).second;
@@ -40,7 +36,7 @@ bool SelectorStore::registerHpa(const std::string& key) {
 }
 
 bool SelectorStore::update(const std::string& key, const api::Selector& selector) {
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   {
     // Every reconcile records its selector, which has mostly not changed: no exclusive lock then.
     std::shared_lock lock(mu_);
@@ -63,7 +59,7 @@ bool SelectorStore::update(const std::string& key, const api::Selector& selector
 }
 
 void SelectorStore::remove(const std::string& key) {
-  auto [ns, name] = splitKey(key);
+  auto [ns, name] = api::splitObjectKey(key);
   std::unique_lock lock(mu_);
   auto nsIt = byNamespace_.find(ns);
   if (nsIt == byNamespace_.end()) return;
