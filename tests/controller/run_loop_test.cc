@@ -80,6 +80,9 @@ class RunLoopTest : public ::testing::Test {
     loop_.startWorkers();
     // The ticker and the work queue's delay loop wait on the clock from now on.
     ASSERT_TRUE(eventually([&] { return clock_.waiterCount() == 2; }));
+    // A worker still holding the key of an add when a test starts leading would see the lead and
+    // reconcile it, then again for the key the lead queues: two reconciles at once.
+    ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0 && loop_.keysInFlight() == 0; }));
   }
   // Steps the clock and waits until its two sleepers (the ticker and the work queue's delay loop)
   // have parked again, so that whatever the step made due has been queued. Steps only once no
