@@ -125,7 +125,8 @@ for attempt in 1 2 3; do
     env GLIBC_TUNABLES="$(cat "$ROOT/hack/lib/malloc-tunables")" \
     "$CONTROLLER" --kubeconfig "$ADMIN_KUBECONFIG" --leader-elect=false --port "$HEALTH_PORT" --address 127.0.0.1 \
     --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --client-ca-file "$CA_CERT" \
-    --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION"
+    --horizontal-pod-autoscaler-sync-period "$SYNC" --horizontal-pod-autoscaler-downscale-stabilization "$STABILIZATION" \
+    --v 2
   CONTROLLER_PID=$HPA_STARTED_PID
   STARTED+=("hpa-controller $CONTROLLER_PID")
   hpa_wait_ready hpa-controller "$CONTROLLER_PID" 60 "$DIR/hpa-controller.log" \
@@ -152,7 +153,7 @@ STARTED+=("scenario-steps $!")
 echo "demo: Deployment demo/web, HPA cpu 50 % (min 2, max 10); sync $SYNC, downscale stabilization $STABILIZATION"
 echo "demo: logs in $DIR; metrics at http://127.0.0.1:$HEALTH_PORT/metrics and, authenticated,"
 echo "demo:   curl -k --cert $ADMIN_CERT --key $ADMIN_KEY https://127.0.0.1:$SECURE_PORT/metrics"
-printf '%6s  %7s  %11s  %8s  %8s  %s\n' time load utilization current desired "last event"
+printf '%6s  %7s  %11s  %8s  %8s  %s\n' time load utilization current desired "hpa-controller's last decision"
 CSV=$DIR/trajectory.csv
 echo "seconds,load_milli,utilization,current,desired" >"$CSV"
 START=$(date +%s)
@@ -170,9 +171,10 @@ while :; do
   UTIL=$(jq -r '[.status.currentMetrics[]? | .resource.current.averageUtilization // empty][0] // ""' <<<"$HPA")
   CUR=$(jq -r '.status.currentReplicas // 0' <<<"$HPA")
   DES=$(jq -r '.status.desiredReplicas // 0' <<<"$HPA")
-  EVENT=$("${K[@]}" get events -n demo --field-selector involvedObject.kind=HorizontalPodAutoscaler \
-           --sort-by=.lastTimestamp -o jsonpath='{range .items[-1:]}{.reason}: {.message}{end}' 2>/dev/null || true)
-  printf '%5ss  %6sm  %10s%%  %8s  %8s  %s\n' "$NOW" "$LOAD" "${UTIL:--}" "$CUR" "$DES" "${EVENT:0:90}"
+  # The controller's own line for its last decision (at -v 2 it logs every one): the size and why.
+  DECISION=$(grep -E ' (decided|rescaled|paused) HPA=demo/web ' "$DIR/hpa-controller.log" | tail -n 1 |
+             sed -E 's/.* (decided|rescaled|paused) HPA=demo\/web replicas="([^"]*)".* reason=("(.*)"|(.*))$/\1 \2: \4\5/' || true)
+  printf '%5ss  %6sm  %10s%%  %8s  %8s  %s\n' "$NOW" "$LOAD" "${UTIL:--}" "$CUR" "$DES" "${DECISION:0:100}"
   echo "$NOW,$LOAD,${UTIL:-0},$CUR,$DES" >>"$CSV"
   sleep 5
 done

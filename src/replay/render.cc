@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "api/codec.h"
-#include "api/quantity.h"
+#include "api/metric_units.h"
 #include "controls/hpa_controls.h"
 
 namespace hpa::replay {
@@ -15,12 +16,10 @@ using nlohmann::json;
 
 std::string seconds(Duration d) { return fmt::format("{:.1f}s", std::chrono::duration<double>(d).count()); }
 
-std::string quantity(std::int64_t milli) { return api::Quantity::fromMilli(milli).toString(); }
-
-// What the controller saw of a metric: "40%" for utilization targets, else the usage.
+// What the controller saw of a metric: "40%" for utilization targets, else the usage in its unit.
 std::string seen(const TickMetric& m) {
   if (m.utilization) return fmt::format("{}%", *m.utilization);
-  if (m.usage) return quantity(*m.usage);
+  if (m.usage) return api::formatMilli(*m.usage, m.unit);
   return m.error ? "error" : "-";
 }
 
@@ -121,10 +120,10 @@ std::string summaryText(const ReplayRun& run) {
 json tickJson(const Tick& t) {
   json metrics = json::array();
   for (const auto& m : t.metrics) {
-    json mj{{"name", m.name}};
-    mj["value"] = m.value ? json(*m.value) : json(nullptr);
+    json mj{{"name", m.name}, {"unit", api::unitName(m.unit)}};
+    mj["valueMilli"] = m.value ? json(*m.value) : json(nullptr);
     if (m.utilization) mj["utilization"] = *m.utilization;
-    if (m.usage) mj["usage"] = *m.usage;
+    if (m.usage) mj["usageMilli"] = *m.usage;
     mj["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
     if (m.error) mj["error"] = *m.error;
     metrics.push_back(std::move(mj));
@@ -185,7 +184,7 @@ class TableRows {
 
   std::vector<std::string> row(const Tick& t0) {
     std::vector<std::string> row{seconds(t0.at)};
-    for (const auto& m : t0.metrics) row.push_back(m.value ? quantity(*m.value) : "-");
+    for (const auto& m : t0.metrics) row.push_back(m.value ? api::formatMilli(*m.value, m.unit) : "-");
     if (!trace_.recorded.empty()) {
       auto rec = recordedAt(trace_, t0.at);
       row.push_back(rec ? fmt::format("{}", rec->replicas()) : "-");
@@ -225,6 +224,21 @@ class TableRows {
   const bool compare_;
   std::vector<size_t> next_;  // per run: its first sync not shown yet
 };
+
+// What each reason the table shows in parentheses means: the message of the controller's own
+// condition, as kubectl describe would show it.
+std::string legendText(const std::vector<RenderedRun>& runs) {
+  if (runs.size() > 1) return "";  // the comparison table shows events only
+  std::map<std::string, std::string> meanings;
+  for (const auto& t : runs.front().run->ticks) {
+    if (!t.stabilizedReason.empty()) meanings.emplace(t.stabilizedReason, t.stabilizedMessage);
+    if (!t.limitedReason.empty()) meanings.emplace(t.limitedReason, t.limitedMessage);
+  }
+  if (meanings.empty()) return "";
+  std::string out = "\nwhy the replicas did not follow the proposal (in parentheses):\n";
+  for (const auto& [reason, message] : meanings) out += fmt::format("  {}: {}\n", reason, message);
+  return out;
+}
 
 // Each run's scale events and summary, and the recording's.
 std::string outcomeText(const std::vector<RenderedRun>& runs, const Trace& trace) {
@@ -266,7 +280,7 @@ std::string renderText(const std::vector<RenderedRun>& runs, const Trace& trace)
   TableRows rows(runs, trace);
   for (const auto& t0 : runs.front().run->ticks) table.row(rows.row(t0));
   out += table.render();
-  return out + outcomeText(runs, trace);
+  return out + legendText(runs) + outcomeText(runs, trace);
 }
 
 json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {

@@ -80,6 +80,7 @@ TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricRepor
                       Duration at) {
   TickMetric m;
   m.name = seriesNameFor(spec);
+  m.unit = api::unitOf(spec);
   if (const Series* s = trace.find(m.name)) m.value = s->valueAt(at);
   if (!report) return m;
   m.proposal = report->proposal;
@@ -186,15 +187,18 @@ class ReplayWorld {
       tick.stabilized = report.normalization->stabilized;
       if (report.normalization->ableToScale.reason.ends_with("Stabilized")) {
         tick.stabilizedReason = report.normalization->ableToScale.reason;
+        tick.stabilizedMessage = report.normalization->ableToScale.message;
       }
       if (report.normalization->scalingLimited.status == api::kConditionTrue) {
         tick.limitedReason = report.normalization->scalingLimited.reason;
+        tick.limitedMessage = report.normalization->scalingLimited.message;
       }
     }
     // A schedule window's bound decided: its condition names it (normalization saw only bounds).
     if (report.controls.schedule && report.controls.schedule->held) {
       if (const auto* limited = controller::findCondition(report.status, api::kScalingLimited)) {
         tick.limitedReason = limited->reason;
+        tick.limitedMessage = limited->message;
       }
     }
     tick.desiredReplicas = report.desiredReplicas;

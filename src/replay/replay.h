@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/hpa.h"
+#include "api/metric_units.h"
 #include "api/pod.h"
 #include "api/scale.h"
 #include "common/result.h"
@@ -46,6 +47,7 @@ struct TickMetric {
   std::optional<std::int64_t> usage;        // otherwise: milli, per pod or the object/external value
   std::optional<std::int32_t> proposal;
   std::optional<std::string> error;
+  api::MetricUnit unit = api::MetricUnit::Number;  // how its milli values read (api/metric_units.h)
 };
 
 // One sync of the controller.
@@ -61,7 +63,9 @@ struct Tick {
   int readyPods = 0;                 // at the sync (what the metrics were spread over)
   std::string branch;                // upstream's reconcile branch
   std::string stabilizedReason;      // ScaleUpStabilized / ScaleDownStabilized when a window held
+  std::string stabilizedMessage;     // the condition's message, as the controller wrote it
   std::string limitedReason;         // ScalingLimited reason when True
+  std::string limitedMessage;
   std::vector<controller::RecordedEvent> events;
   std::string error;
 };

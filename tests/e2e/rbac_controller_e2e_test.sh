@@ -49,8 +49,7 @@ wait_for 90 "metrics APIs Available" hpa_metrics_apis_available
 # --- the controller as the ServiceAccount, its Lease from no holder (create, get, update, watch)
 LEASE_NS=$SA_NS LEASE=$SA
 "${K[@]}" delete lease "$LEASE" -n "$LEASE_NS" --ignore-not-found >/dev/null
-PORT=$(free_port)
-SECURE_PORT=$(free_port)
+hpa_pick_ports PORT SECURE_PORT
 "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
   --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --leader-elect --leader-elect-resource-namespace "$LEASE_NS" \
   --leader-elect-resource-name "$LEASE" --horizontal-pod-autoscaler-sync-period 2s -v 2 ${MODE[@]+"${MODE[@]}"} \

@@ -14,7 +14,7 @@ using ::testing::Not;
 Tick tick(int at, std::int32_t replicas, std::int64_t value, std::vector<controller::RecordedEvent> events = {}) {
   Tick t;
   t.at = seconds(at);
-  t.metrics.push_back({"cpu", value, 50, std::nullopt, replicas, std::nullopt});
+  t.metrics.push_back({"cpu", value, 50, std::nullopt, replicas, std::nullopt, api::MetricUnit::Cores});
   t.currentReplicas = replicas;
   t.desiredReplicas = replicas;
   t.replicas = replicas;
@@ -71,6 +71,35 @@ TEST(RenderText, ComparesRunsOnTheSameTimeline) {
   EXPECT_THAT(text, HasSubstr("recorded: 2 replicas at the start, peak 2, final 2\n"));
 }
 
+// A single run speaks each metric's unit (bytes as Mi, counts as counts) and says what each
+// reason in parentheses means, in the words of the controller's condition.
+TEST(RenderText, ShowsValuesInTheirUnitsAndExplainsTheReasons) {
+  Trace trace;
+  trace.series.push_back({"memory", SeriesKind::PerPod, {{seconds(0), 50LL * 1024 * 1024 * 1000}}, "t.csv"});
+  trace.series.push_back({"jobs", SeriesKind::PerPod, {{seconds(0), 32000}}, "t.csv"});
+  ReplayRun run;
+  run.label = "a";
+  run.hpaKey = "demo/web";
+  run.hpa.spec.maxReplicas = 4;
+  Tick t;
+  t.metrics.push_back({"memory", 50LL * 1024 * 1024 * 1000, std::nullopt, 50LL * 1024 * 1024 * 1000, 3, std::nullopt,
+                       api::MetricUnit::Bytes});
+  t.metrics.push_back({"jobs", 32000, std::nullopt, 32000, 7, std::nullopt, api::MetricUnit::Number});
+  t.proposed = 7;
+  t.currentReplicas = t.desiredReplicas = t.replicas = t.pods = t.readyPods = 4;
+  t.limitedReason = "TooManyReplicas";
+  t.limitedMessage = "the desired replica count is more than the maximum replica count";
+  run.ticks = {t};
+  ReplayOptions options;
+  const std::string text = renderText({{&run, &options}}, trace);
+  EXPECT_THAT(text, HasSubstr("  50Mi  "));
+  EXPECT_THAT(text, Not(HasSubstr("52428800")));
+  EXPECT_THAT(text, HasSubstr("  32  "));
+  EXPECT_THAT(text, HasSubstr("(TooManyReplicas)"));
+  EXPECT_THAT(text, HasSubstr("why the replicas did not follow the proposal (in parentheses):\n"
+                              "  TooManyReplicas: the desired replica count is more than the maximum replica count\n"));
+}
+
 TEST(RenderJson, CarriesRunsSettingsTicksAndRecordedReplicas) {
   Fixture f;
   auto doc = renderJson({{&f.a, &f.optionsA}}, f.trace);
@@ -83,7 +112,8 @@ TEST(RenderJson, CarriesRunsSettingsTicksAndRecordedReplicas) {
   EXPECT_EQ(run["scaleEvents"][0]["seconds"], 45.0);
   EXPECT_EQ(run["scaleEvents"][0]["to"], 8);
   EXPECT_EQ(run["ticks"].size(), 4u);
-  EXPECT_EQ(run["ticks"][2]["metrics"][0]["value"], 400);
+  EXPECT_EQ(run["ticks"][2]["metrics"][0]["valueMilli"], 400);
+  EXPECT_EQ(run["ticks"][2]["metrics"][0]["unit"], "cores");
   EXPECT_EQ(run["ticks"][2]["metrics"][0]["utilization"], 50);
   EXPECT_EQ(run["ticks"][3]["events"][0]["reason"], "SuccessfulRescale");
   EXPECT_EQ(doc["recorded"][0]["desired"], 0);

@@ -41,7 +41,7 @@ grep -q "^run b (.*max4.yaml) summary: 2 replicas at the start, peak 4," "$tmp/f
 "$bin" replay -f "$demo" --trace "cpu,total=$cases/prometheus-cpu.json" --horizontal-pod-autoscaler-sync-period 30s \
   -o json >"$tmp/prom.json" || fail "a Prometheus trace must replay"
 [ "$(field "$tmp/prom.json" traceStart)" = "2026-01-01T00:00:00Z" ] || fail "absolute start"
-grep -q '"value": 700' "$tmp/prom.json" || fail "the pods' series summed (0.35 + 0.35 cores at 120 s)"
+grep -q '"valueMilli": 700' "$tmp/prom.json" || fail "the pods' series summed (0.35 + 0.35 cores at 120 s)"
 
 # No cpu request anywhere: a clear error; --cpu-request supplies it.
 cat >"$tmp/hpa-only.yaml" <<'YAML'
