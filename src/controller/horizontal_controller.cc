@@ -1,6 +1,8 @@
 // The controller's own part: the key a worker hands it, the lock per HPA, the stores that outlive
 // a reconcile (history, selectors, controls), and the reconciles it runs (reconcile.h).
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "api/meta.h"
