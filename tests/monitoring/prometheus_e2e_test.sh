@@ -48,31 +48,10 @@ printf '%s' "$TOKEN" >"$WORK/prometheus.token"
 sa_kubeconfig hpa-controller hpa-controller "$WORK/controller.kubeconfig"
 
 # --- two HPAs: web on cpu (metrics.k8s.io), worker on an external metric (external.metrics.k8s.io)
-apply_cpu_hpa web '{}'
-"${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: worker, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: worker}}
-  template:
-    metadata: {labels: {app: worker}}
-    spec: {containers: [{name: app, image: example/worker, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata: {name: worker, namespace: $NS}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: worker}
-  minReplicas: 1
-  maxReplicas: 10
-  metrics:
-  - type: External
-    external:
-      metric: {name: queue_depth, selector: {matchLabels: {queue: jobs}}}
-      target: {type: AverageValue, averageValue: "5"}
-YAML
+for app in web worker; do apply_cpu_hpa "$app" '{}'; done
+"${K[@]}" patch horizontalpodautoscalers.v2beta2.autoscaling worker -n "$NS" --type merge -p '{"spec": {"metrics": [
+  {"type": "External", "external": {"metric": {"name": "queue_depth", "selector": {"matchLabels": {"queue": "jobs"}}},
+                                    "target": {"type": "AverageValue", "averageValue": "5"}}}]}}' >/dev/null
 cat >"$WORK/scenario.yaml" <<YAML
 workloads:
 - {name: web, namespace: $NS, selector: app=web, cpu: 100m}
@@ -80,12 +59,8 @@ workloads:
 externalMetrics:
 - {namespace: $NS, metric: queue_depth, labels: {queue: jobs}, value: "10"}
 YAML
-hpa_pick_ports SIM_METRICS_PORT SIM_CONTROL_PORT CONTROLLER_PORT SHADOW_PORT PROMETHEUS_PORT DEAD_PORT
-"$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$NS" --scenario "$WORK/scenario.yaml" \
-  --metrics-port "$SIM_METRICS_PORT" --control-port "$SIM_CONTROL_PORT" --start-delay 1s --readiness-delay 1s \
-  --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-  >>"$WORK/sim.out" 2>>"$WORK/sim.log" &
-PIDS+=("$!")
+start_sim "$WORK/scenario.yaml"
+hpa_pick_ports CONTROLLER_PORT SHADOW_PORT PROMETHEUS_PORT DEAD_PORT
 
 # --- the shadow first (it compares the status writes it sees), then the controller; both serve
 # HTTPS with a certificate of the cluster CA, as scrape-config.yaml expects
@@ -135,11 +110,12 @@ wait_for 30 "no HpaScalingInactive with the metrics working" no_alert
 
 # --- the outage: external.metrics.k8s.io points at a port nothing listens on
 APISERVICE=v1beta1.external.metrics.k8s.io
+SIM_METRICS_PORT=$("${K[@]}" get apiservice "$APISERVICE" -o jsonpath='{.spec.service.port}')
 "${K[@]}" patch apiservice "$APISERVICE" --type merge -p "{\"spec\":{\"service\":{\"port\":$DEAD_PORT}}}" >/dev/null
 START=$(now_ms)
 wait_for 60 "HpaScalingInactive pending for worker only" alert_is pending worker
 wait_for 60 "HpaScalingInactive firing for worker only, after its for: $FOR" alert_is firing worker
-pass "pending to firing $(( $(now_ms) - START )) ms into the outage"
+pass "firing $(( $(now_ms) - START )) ms into the outage"
 scaling_active web 1 || fail "web lost ScalingActive in an outage of the external metrics API"
 "${K[@]}" patch apiservice "$APISERVICE" --type merge -p "{\"spec\":{\"service\":{\"port\":$SIM_METRICS_PORT}}}" >/dev/null
 wait_for 90 "worker's metrics read again: ScalingActive 1" scaling_active worker 1
