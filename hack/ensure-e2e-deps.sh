@@ -8,18 +8,16 @@
 #   jq           JSON edits in tests/e2e/smoke_test.sh and hack/demo.sh
 #   gnuplot-nox  the demo's plot (hack/demo.sh)
 #   python3      hack/lib/echo-https-backend.py, the aggregation test backend
-#   prometheus   prometheus and promtool: the shipped rules' tests and the monitoring e2e test
-#                (tests/monitoring/)
 #
-# Installing etcd-server or prometheus may also start Debian's service (etcd on 2379/2380,
-# prometheus on 9090) where systemd runs; the tests never use those ports, so it does not matter.
+# Installing etcd-server may also start Debian's etcd service on 2379/2380 where systemd runs;
+# local-cluster.sh never uses those ports, so it does not matter.
 set -euo pipefail
 
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=hack/lib/packages.sh
 source "$HACK_DIR/lib/packages.sh"
 
-packages=(etcd-server openssl curl jq gnuplot-nox prometheus)
+packages=(etcd-server openssl curl jq gnuplot-nox)
 # Any python3 will do (a developer may have one outside dpkg's view).
 command -v python3 >/dev/null 2>&1 || packages+=(python3)
 hpa_install_missing ensure-e2e-deps "${packages[@]}"

@@ -21,7 +21,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 MONITORING=$ROOT/deploy/monitoring
 # shellcheck source=tests/e2e/lib/e2e.sh
 source "$ROOT/tests/e2e/lib/e2e.sh"
-command -v prometheus >/dev/null || fail "prometheus is not installed (hack/ensure-e2e-deps.sh installs it)"
+command -v prometheus >/dev/null || fail "prometheus is not installed (hack/install-deps.sh installs it)"
 e2e_namespace monitoring-e2e
 FOR=12s  # every alert's `for:` in the test copy of the rules
 monitoring_cleanup() {

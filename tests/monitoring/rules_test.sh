@@ -7,7 +7,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 command -v promtool >/dev/null ||
-  { echo "rules_test: promtool not found (Debian's prometheus package; hack/ensure-e2e-deps.sh installs it)" >&2; exit 1; }
+  { echo "rules_test: promtool not found (Debian's prometheus package; hack/install-deps.sh installs it)" >&2; exit 1; }
 promtool check rules "$ROOT/deploy/monitoring/rules.yaml"
 promtool test rules "$HERE/rules_test.yaml"
 python3 -B "$HERE/check_monitoring.py"
