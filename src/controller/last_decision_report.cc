@@ -1,6 +1,6 @@
 #include "controller/last_decision_report.h"
 
-#include "controller/conditions.h"
+#include "controller/decision_outcome.h"
 
 namespace hpa::controller {
 namespace {
@@ -21,13 +21,6 @@ LastDecision::Metric metricOf(const MetricReport& m) {
   return out;
 }
 
-// The limit that held the recommendation back: a rate or replica-bound limit, else a window.
-std::optional<std::pair<std::string, std::string>> limitApplied(const replicacalc::NormalizationResult& n) {
-  if (n.scalingLimited.status == api::kConditionTrue) return std::pair{n.scalingLimited.reason, n.scalingLimited.message};
-  if (n.stabilized != n.proposed) return std::pair{n.ableToScale.reason, n.ableToScale.message};
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
@@ -40,16 +33,8 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   d.metrics.reserve(r.metrics.size());
   for (const auto& m : r.metrics) d.metrics.push_back(metricOf(m));
   d.recommendedReplicas = r.metricReplicas;
-  if (r.normalization) {
-    d.stabilizedReplicas = r.normalization->stabilized;
-    d.limitedBy = limitApplied(*r.normalization);
-  }
-  // A schedule window's bound decided (in the metrics path or outside it): its condition says so.
-  if (r.controls.schedule && r.controls.schedule->held) {
-    if (const auto* limited = findCondition(r.status, api::kScalingLimited)) {
-      d.limitedBy = std::pair{limited->reason, limited->message};
-    }
-  }
+  if (r.normalization) d.stabilizedReplicas = r.normalization->stabilized;
+  d.limitedBy = limitingCondition(r);
   d.pausedScaleTo = r.controls.pausedScaleTo;
   return d;
 }

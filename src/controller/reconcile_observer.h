@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/time.h"
+#include "controller/decision_outcome.h"
 
 namespace hpa::controller {
 
@@ -41,6 +42,8 @@ class RunLoopObserver {
   // A reconcile skipped because the HPA cache is older than our own last status write.
   virtual void staleSkip() = 0;
   virtual void hpaReconciled(const std::string& ns, const std::string& name) = 0;
+  // What the leader's reconcile of an HPA decided (series of an HPA go with hpaDeleted).
+  virtual void hpaDecided(const std::string& ns, const std::string& name, const DecisionOutcome& outcome) = 0;
   virtual void hpaDeleted(const std::string& ns, const std::string& name) = 0;
 };
 
@@ -50,6 +53,7 @@ class NoopRunLoopObserver final : public RunLoopObserver {
   void queueDepth(std::size_t) override {}
   void staleSkip() override {}
   void hpaReconciled(const std::string&, const std::string&) override {}
+  void hpaDecided(const std::string&, const std::string&, const DecisionOutcome&) override {}
   void hpaDeleted(const std::string&, const std::string&) override {}
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/meta.h"
+#include "controller/decision_outcome.h"
 #include "controller/decision_summary.h"
 #include "controller/last_decision_report.h"
 #include "controls/hpa_controls.h"
@@ -174,6 +175,7 @@ void RunLoop::reconcile(const std::string& key) {
   }
   auto [ns, name] = api::splitObjectKey(key);
   observer_.hpaReconciled(ns, name);
+  observer_.hpaDecided(ns, name, outcomeOf(report, clock_.now()));
   if (!result.status.ok()) logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
   logDecision(key, report);
   logger_.v(4, "reconciled", "HPA", key, "took",

@@ -363,6 +363,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
           [&] { return std::make_pair(synced(), readinessDetail(synced(), o.leaderElect, runner.leading())); },
           [&] {
             cacheMetrics.refresh();
+            observer.leading(runner.leading());
             return observer.serialize();
           }},
       &requestAuth.auth(), logger.child("serving"));

@@ -237,6 +237,7 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   }
   NormalizationResult r;
   r.proposed = in.proposedReplicas;
+  r.behaviorPolicies = true;
   r.upWindowSeconds = up.stabilizationWindowSeconds.value_or(0);
   r.downWindowSeconds = *down.stabilizationWindowSeconds;
 

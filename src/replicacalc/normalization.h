@@ -42,6 +42,8 @@ struct NormalizationResult {
   std::optional<std::int32_t> scaleDownLimit;  // (v1 limit: 2x current, at least 4, for scale-up)
   std::int32_t upWindowSeconds = 0;            // windows applied (behavior) ...
   std::int32_t downWindowSeconds = 0;          // ... or the flag's window without behavior
+  // spec.behavior's policies set the rate limits (else the v1 limit, max(2 x current, 4)).
+  bool behaviorPolicies = false;
   bool operator==(const NormalizationResult&) const = default;
 };
 

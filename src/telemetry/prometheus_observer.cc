@@ -91,7 +91,13 @@ PrometheusObserver::PrometheusObserver()
                        .Name("hpa_controller_informer_cache_digest")
                        .Help("Order-independent digest of each informer cache: the sum modulo 2^32 of FNV-1a-32 of "
                              "\"namespace/name resourceVersion\" per object, to compare with the server's list.")
-                       .Register(*registry_)) {}
+                       .Register(*registry_)),
+      leader_(prometheus::BuildGauge()
+                  .Name("hpa_controller_leader")
+                  .Help("1 while this process holds the Lease and reconciles (or runs without leader election), "
+                        "0 while it stands by.")
+                  .Register(*registry_)
+                  .Add({})) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();
@@ -125,10 +131,18 @@ void PrometheusObserver::hpaReconciled(const std::string& ns, const std::string&
   reconcilesPerHpa_.Add({{"namespace", ns}, {"name", name}}).Increment();
 }
 
+void PrometheusObserver::hpaDecided(const std::string& ns, const std::string& name,
+                                    const controller::DecisionOutcome& outcome) {
+  decisions_.record(ns, name, outcome);
+}
+
 void PrometheusObserver::hpaDeleted(const std::string& ns, const std::string& name) {
   const prometheus::Labels labels{{"namespace", ns}, {"name", name}};
   if (reconcilesPerHpa_.Has(labels)) reconcilesPerHpa_.Remove(&reconcilesPerHpa_.Add(labels));
+  decisions_.forget(ns, name);
 }
+
+void PrometheusObserver::leading(bool leader) { leader_.Set(leader ? 1 : 0); }
 
 void PrometheusObserver::informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest) {
   cacheObjects_.Add({{"resource", resource}}).Set(static_cast<double>(objects));
@@ -136,7 +150,9 @@ void PrometheusObserver::informerCache(const std::string& resource, std::size_t 
 }
 
 std::string PrometheusObserver::serialize() const {
-  return prometheus::TextSerializer().Serialize(registry_->Collect());
+  std::string text = prometheus::TextSerializer().Serialize(registry_->Collect());
+  decisions_.render(text);
+  return text;
 }
 
 }  // namespace hpa::telemetry

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "controller/reconcile_observer.h"
+#include "telemetry/decision_metrics.h"
 
 namespace hpa::telemetry {
 
@@ -33,12 +34,16 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   // Reconciles per HPA (hpa_controller_reconciles_total{namespace,name}): one more for an HPA,
   // and its series dropped when the HPA is deleted.
   void hpaReconciled(const std::string& ns, const std::string& name) override;
+  // Each HPA's last decision (DecisionMetrics); its series go with hpaDeleted too.
+  void hpaDecided(const std::string& ns, const std::string& name, const controller::DecisionOutcome& outcome) override;
   void hpaDeleted(const std::string& ns, const std::string& name) override;
+  // Whether this process leads (hpa_controller_leader 1) or stands by (0), set when /metrics is read.
+  void leading(bool leader);
   // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
   void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
-  // The text exposition format.
+  // The text exposition format: the registry's families, then the decision metrics.
   std::string serialize() const;
 
  private:
@@ -56,6 +61,8 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   prometheus::Family<prometheus::Counter>& reconcilesPerHpa_;
   prometheus::Family<prometheus::Gauge>& cacheObjects_;
   prometheus::Family<prometheus::Gauge>& cacheDigest_;
+  prometheus::Gauge& leader_;
+  DecisionMetrics decisions_;
 };
 
 }  // namespace hpa::telemetry

@@ -149,6 +149,22 @@ TEST_F(RunLoopTest, OffersTheDecisionOfAnHpaThatRecordsIt) {
   EXPECT_FALSE(decisions_.offered()[1].first);
 }
 
+TEST_F(RunLoopTest, ReportsEachDecisionsOutcome) {
+  serveHpa();
+  start();
+  loop_.startedLeading();
+  ASSERT_TRUE(reconciledTimes(1));
+  ASSERT_TRUE(eventually([&] { return observer_.decided(kKey).has_value(); }));
+  const auto outcome = *observer_.decided(kKey);
+  // 3 pods at the cpu target: the metrics propose 3, nothing limits, the read is this reconcile's.
+  EXPECT_EQ(outcome.currentReplicas, 3);
+  EXPECT_EQ(outcome.desiredReplicas, 3);
+  EXPECT_EQ(outcome.proposedReplicas, 3);
+  EXPECT_EQ(outcome.limitedBy, DecisionLimit::None);
+  EXPECT_TRUE(outcome.scalingActive);
+  EXPECT_EQ(outcome.metricsReadAt, observer_.reconciled()[0].at);
+}
+
 TEST_F(RunLoopTest, OffersNothingForHpasThatDoNotRecord) {
   serveHpa();
   start();

@@ -76,8 +76,13 @@ def expand_braces(text):
                   lambda m: " ".join(m.group(1) + part + m.group(3) for part in m.group(2).split(",")), text)
 
 
+# A metric name of ours as a whole string literal of the source: given to prometheus-cpp's
+# .Name(...) or to a family the telemetry renders itself (src/telemetry/decision_metrics.cc).
+METRIC_LITERAL = re.compile(r'"((?:hpa_controller|horizontal_pod_autoscaler_controller|rest_client|workqueue)_[a-z0-9_]+)"')
+
+
 def registered_metrics(source):
-    return set(re.findall(r'\.Name\("([a-z0-9_]+)"\)', source))
+    return set(METRIC_LITERAL.findall(source))
 
 
 def commands_in(text):

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
     std::lock_guard<std::mutex> lock(mu_);
     reconciled_.push_back({api::objectKey(ns, name), clock_.now(), leading_()});
   }
+  void hpaDecided(const std::string& ns, const std::string& name, const controller::DecisionOutcome& outcome) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    decided_[api::objectKey(ns, name)] = outcome;
+  }
   void hpaDeleted(const std::string& ns, const std::string& name) override {
     std::lock_guard<std::mutex> lock(mu_);
     deleted_.push_back(api::objectKey(ns, name));
@@ -52,6 +57,13 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
   std::size_t reconcileCount() const {
     std::lock_guard<std::mutex> lock(mu_);
     return reconciled_.size();
+  }
+  // The last outcome reported for `key`.
+  std::optional<controller::DecisionOutcome> decided(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = decided_.find(key);
+    if (it == decided_.end()) return std::nullopt;
+    return it->second;
   }
   std::vector<std::string> deleted() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -72,6 +84,7 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
   mutable std::mutex mu_;
   std::vector<Reconciled> reconciled_;
   std::vector<std::string> deleted_;
+  std::map<std::string, controller::DecisionOutcome> decided_;
   int hpaCount_ = 0;
   int staleSkips_ = 0;
 };

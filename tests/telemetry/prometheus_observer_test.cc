@@ -20,6 +20,23 @@ TEST(PrometheusObserver, CountsReconcilesPerHpaAndDropsADeletedHpasSeries) {
   EXPECT_NE(text.find("name=\"slow\""), std::string::npos) << text;
 }
 
+TEST(PrometheusObserver, ADeletedHpasDecisionSeriesGoWithItAndLeadershipIsShown) {
+  PrometheusObserver observer;
+  controller::DecisionOutcome outcome;
+  outcome.currentReplicas = 2;
+  outcome.desiredReplicas = 3;
+  observer.hpaDecided("ns", "web", outcome);
+  observer.leading(true);
+  std::string text = observer.serialize();
+  EXPECT_NE(text.find("hpa_controller_desired_replicas{name=\"web\",namespace=\"ns\"} 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_leader 1"), std::string::npos) << text;
+  observer.hpaDeleted("ns", "web");
+  observer.leading(false);
+  text = observer.serialize();
+  EXPECT_EQ(text.find("name=\"web\""), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_leader 0"), std::string::npos) << text;
+}
+
 TEST(PrometheusObserver, InformerCacheDigestIsExactUpTo32Bits) {
   PrometheusObserver observer;
   observer.informerCache("pods", 1000, 4294967295u);
