@@ -3,11 +3,13 @@
 // the decision metrics of telemetry::DecisionMetrics), plus the fixed families. Namespaces of 17
 // characters and HPA names of 23, as long as a real cluster's. Measures the
 // render time (Collect and the text serializer, what the /metrics handler runs) and reports the
-// body's size.
+// body's size; BM_ScrapeGzipped adds the gzip a Prometheus scrape asks for, and reports the size
+// sent.
 #include <benchmark/benchmark.h>
 
 #include <fmt/format.h>
 
+#include "serving/gzip.h"
 #include "telemetry/prometheus_observer.h"
 
 namespace {
@@ -49,6 +51,20 @@ void BM_Scrape(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["bytes/HPA"] = static_cast<double>(bytes) / static_cast<double>(state.range(0));
 }
+void BM_ScrapeGzipped(benchmark::State& state) {
+  hpa::telemetry::PrometheusObserver observer;
+  fill(observer, static_cast<int>(state.range(0)), true);
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto body = hpa::serving::gzipCompress(observer.serialize());
+    bytes = body ? body->size() : 0;
+    benchmark::DoNotOptimize(body);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["bytes/HPA"] = static_cast<double>(bytes) / static_cast<double>(state.range(0));
+}
+BENCHMARK(BM_ScrapeGzipped)->Arg(100)->Arg(1000)->Arg(10000)->ArgName("hpas")->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // decisions:0 leaves the decision metrics out: what they add.
 BENCHMARK(BM_Scrape)
     ->ArgsProduct({{100, 1000, 10000}, {0, 1}})

@@ -5,12 +5,25 @@
 #include <fmt/format.h>
 
 #include "kube/kubeconfig.h"
+#include "serving/gzip.h"
 #include "serving/self_signed_cert.h"
 
 namespace hpa::serving {
 namespace {
 
 constexpr const char* kPrometheusTextFormat = "text/plain; version=0.0.4; charset=utf-8";
+
+// The scrape, gzipped when the scraper accepts it, as Prometheus always does (and as
+// kube-controller-manager's handler answers it): thousands of HPAs' series are megabytes of text.
+ServerResponse metricsResponse(const ServerRequest& request, std::string body) {
+  if (acceptsGzip(request.acceptEncoding)) {
+    if (auto gzipped = gzipCompress(body)) {
+      return ServerResponse{200, kPrometheusTextFormat, std::move(*gzipped),
+                            {{"Content-Encoding", "gzip"}, {"Vary", "Accept-Encoding"}}};
+    }
+  }
+  return ServerResponse{200, kPrometheusTextFormat, std::move(body), {{"Vary", "Accept-Encoding"}}};
+}
 
 std::string hostName() {
   char host[256] = {};
@@ -68,7 +81,7 @@ ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandler
   if (request.method != "GET") {
     return ServerResponse{405, "text/plain; charset=utf-8", "method not allowed\n", {{"Allow", "GET"}}};
   }
-  if (path == "/metrics") return ServerResponse{200, kPrometheusTextFormat, h.metrics(), {}};
+  if (path == "/metrics") return metricsResponse(request, h.metrics());
   if (path == "/readyz") {
     auto [ok, detail] = h.ready();
     return ServerResponse{ok ? 200 : 503, "text/plain; charset=utf-8", detail, {}};

@@ -82,6 +82,7 @@ ServerRequest requestOf(bhttp::request<bhttp::string_body>& req) {
   request.path = std::string(target.substr(0, question));
   if (question != std::string_view::npos) request.query = queryParameters(target.substr(question + 1));
   request.authorization = std::string(req[bhttp::field::authorization]);
+  request.acceptEncoding = std::string(req[bhttp::field::accept_encoding]);
   request.body = std::move(req.body());
   return request;
 }

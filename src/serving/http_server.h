@@ -33,6 +33,7 @@ struct ServerRequest {
   std::string remoteAddress;
   std::map<std::string, std::string> query{};  // the query's parameters, decoded; the last of a repeated name wins
   std::string body{};
+  std::string acceptEncoding{};  // the Accept-Encoding header, as sent
 };
 
 struct ServerResponse {
