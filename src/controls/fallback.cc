@@ -7,15 +7,10 @@
 #include <limits>
 
 #include "common/quote.h"
+#include "common/text.h"
 
 namespace hpa::controls {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<std::int64_t> parseCount(std::string_view text) {
   std::int64_t value = 0;
@@ -52,8 +47,8 @@ Status readAfter(std::string_view value, FallbackSpec& out) {
 Status readPair(std::string_view pair, FallbackSpec& out, bool& sawReplicas) {
   const auto eq = pair.find('=');
   if (eq == std::string_view::npos) return Error::format("{} is not key=value", quote(std::string(pair)));
-  const auto key = trim(pair.substr(0, eq));
-  const auto value = trim(pair.substr(eq + 1));
+  const auto key = trimBlanks(pair.substr(0, eq));
+  const auto value = trimBlanks(pair.substr(eq + 1));
   if (key == "after") return readAfter(value, out);
   if (key == "behavior") {
     auto behavior = parseBehavior(value);
@@ -94,7 +89,7 @@ Result<FallbackSpec> parseFallback(std::string_view text) {
   std::string_view rest = text;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const auto pair = trim(rest.substr(0, comma));
+    const auto pair = trimBlanks(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (pair.empty()) continue;
     if (auto read = readPair(pair, out, sawReplicas); !read.ok()) return read.error();

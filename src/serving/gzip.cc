@@ -5,14 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/text.h"
+
 namespace hpa::serving {
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -24,7 +20,7 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b) {
 bool qualityIsZero(std::string_view params) {
   while (!params.empty()) {
     const auto semicolon = params.find(';');
-    const std::string_view param = trimmed(params.substr(0, semicolon));
+    const std::string_view param = trimBlanks(params.substr(0, semicolon));
     params = semicolon == std::string_view::npos ? std::string_view{} : params.substr(semicolon + 1);
     if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' || param[1] != '=') continue;
     const std::string_view value = param.substr(2);
@@ -42,7 +38,7 @@ bool acceptsGzip(std::string_view header) {
     const std::string_view item = header.substr(0, comma);
     header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
     const auto semicolon = item.find(';');
-    const std::string_view coding = trimmed(item.substr(0, semicolon));
+    const std::string_view coding = trimBlanks(item.substr(0, semicolon));
     const std::string_view params = semicolon == std::string_view::npos ? std::string_view{} : item.substr(semicolon + 1);
     if ((equalsIgnoringCase(coding, "gzip") || coding == "*") && !qualityIsZero(params)) return true;
   }
