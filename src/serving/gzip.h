@@ -11,7 +11,7 @@ namespace hpa::serving {
 bool acceptsGzip(std::string_view acceptEncoding);
 
 // `body` as a gzip member (RFC 1952), compressed for speed: a scrape of many HPAs is large text
-// that compresses about tenfold, and the render time, not the ratio, is what a scrape waits on.
+// that compresses well, and the render time, not the ratio, is what a scrape waits on.
 // Nothing when zlib fails (out of memory): the caller sends the body as it is.
 std::optional<std::string> gzipCompress(std::string_view body);
 

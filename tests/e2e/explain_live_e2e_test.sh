@@ -42,18 +42,7 @@ for verb in "update horizontalpodautoscalers/status" "patch horizontalpodautosca
   [ "$("${K[@]}" auth can-i $verb -n default --as "$SA" || true)" = "no" ] || fail "the explain role may $verb"
 done
 pass "the explain role cannot write"
-wait_for 60 "ServiceAccount token issued" \
-  bash -c "'$KUBECTL' --kubeconfig '$ADMIN_KUBECONFIG' get sa hpa-explain -n hpa-controller -o jsonpath='{.secrets[0].name}' | grep -q ."
-SECRET=$("${K[@]}" get sa hpa-explain -n hpa-controller -o jsonpath='{.secrets[0].name}')
-TOKEN=$("${K[@]}" get secret "$SECRET" -n hpa-controller -o jsonpath='{.data.token}' | base64 -d)
-cat >"$WORK/explain.kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-current-context: explain
-clusters: [{name: local, cluster: {server: "$APISERVER_URL", certificate-authority: "$CA_CERT"}}]
-users: [{name: explain, user: {token: "$TOKEN"}}]
-contexts: [{name: explain, context: {cluster: local, user: explain, namespace: "$NS"}}]
-KC
+sa_kubeconfig hpa-controller hpa-explain "$WORK/explain.kubeconfig"
 
 # --- web: cpu 160m over 2 pods of 100m requests (80 % for a 50 % target) -> 4
 #     worker: queue_depth without selector, series 30 + 20 over AverageValue 20 -> 3
