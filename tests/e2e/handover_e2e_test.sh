@@ -98,9 +98,12 @@ spec:
 ---
 YAML
 done | "${K[@]}" apply -f - >/dev/null
+# web's demand is exactly its target (50% of 2 pods' requests), so its proposal is its 2 pods
+# however many of them the controller counts yet: with one pod still in its cpu initialization
+# period, 80m would propose 1 from the other pod alone (the ready pods decide a scale-down).
 cat >"$WORK/scenario.yaml" <<YAML
 workloads:
-- {name: web, namespace: $NS, selector: app=web, cpu: 80m}
+- {name: web, namespace: $NS, selector: app=web, cpu: 100m}
 - {name: api, namespace: $NS, selector: app=api, cpu: 20m}
 YAML
 hpa_pick_ports METRICS_PORT CONTROL_PORT
