@@ -77,6 +77,9 @@ struct DecideOptions {
   // Leave out pods created at or after this time: the other controller listed its pods before
   // the rescale that created them.
   std::optional<Time> podsCreatedBefore;
+  // Stabilize over these recommendations instead of this controller's own: the other
+  // controller's window, as its writes show it.
+  std::optional<std::vector<api::TimestampedRecommendation>> recommendations;
 };
 
 struct ReconcileServices;

@@ -56,12 +56,9 @@ std::int32_t Reconcile::normalize(std::int32_t currentReplicas, std::int32_t pro
                                                        std::int32_t minReplicas, std::int32_t maxReplicas) {
   replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, maxReplicas, now_,
                                         s_.options.decisionRules};
-  auto& h = history();
-  replicacalc::NormalizationResult result =
-      hpa_.spec.behavior
-          ? replicacalc::normalizeWithBehavior(h.recommendations, h.scaleUpEvents, h.scaleDownEvents,
-                                               *hpa_.spec.behavior, input, s_.options.downscaleStabilizationWindow)
-          : replicacalc::normalizeWithoutBehavior(h.recommendations, input, s_.options.downscaleStabilizationWindow);
+  if (decide_.recommendations) history().recommendations = *decide_.recommendations;
+  const replicacalc::NormalizationResult result =
+      replicacalc::normalize(history(), hpa_.spec.behavior, input, s_.options.downscaleStabilizationWindow);
   condition(api::kAbleToScale, result.ableToScale.status, result.ableToScale.reason, result.ableToScale.message);
   condition(api::kScalingLimited, result.scalingLimited.status, result.scalingLimited.reason,
             result.scalingLimited.message);

@@ -214,10 +214,10 @@ class Shadow {
  public:
   Shadow(bool enabled, controller::HorizontalController& controller,
          informer::Informer<api::HorizontalPodAutoscaler>& hpas, telemetry::PrometheusObserver& observer,
-         controller::RunLoop& runner, const Logger& logger) {
+         controller::RunLoop& runner, Clock& clock, const Logger& logger) {
     if (!enabled) return;
     metrics_ = std::make_unique<telemetry::ShadowMetrics>(*observer.registry());
-    comparer_ = std::make_unique<shadow::ShadowComparer>(controller, *metrics_, logger.child("shadow"),
+    comparer_ = std::make_unique<shadow::ShadowComparer>(controller, *metrics_, clock, logger.child("shadow"),
                                                          [&runner] { return runner.leading(); });
     comparer_->registerHandlers(hpas);
     logger.info("shadow mode: deciding beside the HPA controller that writes, writing nothing");
@@ -347,7 +347,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
   Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
   controller::RunLoop& runner = decider.runner;
-  Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, logger);
+  Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, clock, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
 
   StopRequest stop;

@@ -275,6 +275,16 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   return r;
 }
 
+NormalizationResult normalize(api::AutoscalerHistory& history,
+                              const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
+                              const NormalizationInput& input, Duration window) {
+  if (behavior) {
+    return normalizeWithBehavior(history.recommendations, history.scaleUpEvents, history.scaleDownEvents, *behavior,
+                                 input, window);
+  }
+  return normalizeWithoutBehavior(history.recommendations, input, window);
+}
+
 void recordScaleEvent(const api::HorizontalPodAutoscalerBehavior& behavior,
                       std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
                       std::vector<api::TimestampedScaleEvent>& scaleDownEvents, std::int32_t previousReplicas,

@@ -60,6 +60,12 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
                                           const api::HorizontalPodAutoscalerBehavior& behavior,
                                           const NormalizationInput& input, Duration window);
 
+// The normalization a reconcile applies: with spec.behavior's rules when `behavior` is set, else
+// the flag's window and the v1 limit. Records the proposal in `history` as both do.
+NormalizationResult normalize(api::AutoscalerHistory& history,
+                              const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
+                              const NormalizationInput& input, Duration window);
+
 // Policy limits (a policy's limit, docs/behavior.md section 6), exposed for tests and `explain`.
 // Each policy's period starts from the current count less what that period added and plus what
 // it removed (1.18-1.20: only the changes of the limit's own direction).

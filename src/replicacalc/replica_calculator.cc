@@ -90,6 +90,12 @@ std::int32_t ceilToInt32(double x) {
   return static_cast<std::int32_t>(c);
 }
 
+std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas, std::int32_t readyPods,
+                              const Tolerances& tolerances) {
+  if (tolerances.isWithin(usageRatio)) return currentReplicas;
+  return ceilToInt32(usageRatio * readyPods);
+}
+
 namespace {
 
 // What filling does to each group, for one calculator. `missingFill(i)` is the value assumed
@@ -106,14 +112,13 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
   calc.ignoredPodCount = grouping.ignoredCount;
   const bool scaleUpWithUnready = grouping.unreadyCount > 0 && usageRatio > 1.0;
   if (!scaleUpWithUnready && grouping.missingCount == 0) {
+    calc.replicas = proposalForRatio(usageRatio, currentReplicas, grouping.readyPodCount, tolerances);
     if (tolerances.isWithin(usageRatio)) {
-      calc.replicas = currentReplicas;
       calc.withinTolerance = true;
       calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas",
                                   usageRatio, 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
       return calc;
     }
-    calc.replicas = ceilToInt32(usageRatio * grouping.readyPodCount);
     calc.decision = fmt::format("ceil(usage ratio {:.4g} x {} ready pods) = {}", usageRatio, grouping.readyPodCount,
                                 calc.replicas);
     return calc;

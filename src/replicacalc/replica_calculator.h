@@ -114,6 +114,11 @@ struct ExternalPerPodInput {
 };
 Result<Calculation> calcExternalPerPodReplicas(const ExternalPerPodInput& in);
 
+// The proposal for a usage ratio over `readyPods` when no pod is assumed (nothing missing, no
+// unready pod on a scale-up): the current count within tolerance, else ceil(ratio x readyPods).
+std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas, std::int32_t readyPods,
+                              const Tolerances& tolerances);
+
 // ceil(x) as an int32, saturating at the int32 limits; NaN gives 0 (v1.38's single helper).
 std::int32_t ceilToInt32(double x);
 

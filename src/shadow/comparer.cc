@@ -45,9 +45,13 @@ std::string metricsText(const controller::ReconcileReport& report) {
 
 }  // namespace
 
-ShadowComparer::ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Logger logger,
-                               std::function<bool()> active)
-    : controller_(controller), observer_(observer), logger_(std::move(logger)), active_(std::move(active)) {}
+ShadowComparer::ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Clock& clock,
+                               Logger logger, std::function<bool()> active)
+    : controller_(controller),
+      observer_(observer),
+      clock_(clock),
+      logger_(std::move(logger)),
+      active_(std::move(active)) {}
 
 ShadowComparer::~ShadowComparer() { stop(); }
 
@@ -58,10 +62,16 @@ void ShadowComparer::registerHandlers(informer::Informer<api::HorizontalPodAutos
         if (!statusRewritten(*before, *after) || !active_()) return;
         std::lock_guard<std::mutex> lock(mu_);
         if (pending_.size() >= kMaxPending) return;
-        pending_.push_back(Pending{before, after});
+        pending_.push_back(Pending{before, after, clock_.now()});
         cv_.notify_one();
       },
-      [this](const auto& hpa) { observer_.hpaForgotten(hpa->metadata.namespace_, hpa->metadata.name); }});
+      [this](const auto& hpa) {
+        {
+          std::lock_guard<std::mutex> lock(windowsMu_);
+          windows_.erase(keyOf(*hpa));
+        }
+        observer_.hpaForgotten(hpa->metadata.namespace_, hpa->metadata.name);
+      }});
 }
 
 void ShadowComparer::start() { worker_ = std::thread([this] { worker(); }); }
@@ -83,13 +93,42 @@ void ShadowComparer::worker() {
     Pending next = std::move(pending_.front());
     pending_.pop_front();
     lock.unlock();
-    report(*next.after, compare(*next.before, *next.after));
+    report(*next.after, compare(*next.before, *next.after, next.at));
     lock.lock();
   }
 }
 
+std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std::string& key,
+                                                                     const api::HorizontalPodAutoscaler& hpa, Time at,
+                                                                     Duration& followed) {
+  const Duration keep = warmupSpan(hpa.spec, controller_.options()) + controller_.options().syncPeriod;
+  std::vector<api::TimestampedRecommendation> recommendations;
+  std::optional<Time> since;
+  {
+    std::lock_guard<std::mutex> lock(windowsMu_);
+    auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
+    since = window.since();
+    recommendations = window.recommendationsAt(at, keep);
+  }
+  followed = since ? at - *since : Duration::zero();
+  // Before their first observed decision only our own reconciles' recommendations stand for theirs.
+  if (auto own = controller_.history().get(key)) {
+    for (const auto& r : own->recommendations) {
+      if (!since || r.timestamp < *since) recommendations.push_back(r);
+    }
+  }
+  return recommendations;
+}
+
+void ShadowComparer::observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal) {
+  std::lock_guard<std::mutex> lock(windowsMu_);
+  auto found = windows_.find(key);
+  if (found != windows_.end()) found->second.observed(at, proposal);
+}
+
 ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& before,
-                                         const api::HorizontalPodAutoscaler& after) {
+                                         const api::HorizontalPodAutoscaler& after, Time at) {
+  const std::string key = keyOf(after);
   // What they decided from: the spec, the status their write replaced, and the replica count
   // they read (status.currentReplicas is the target's spec.replicas as they read it).
   api::HorizontalPodAutoscaler asTheySawIt = after;
@@ -97,32 +136,58 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   controller::DecideOptions options;
   options.currentReplicas = after.status.currentReplicas;
   options.freshMetrics = true;
+  Duration followed{};
+  options.recommendations = windowFor(key, after, at, followed);
   const bool rescaled = after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime;
   // The pods their rescale created: they listed pods before it, we after.
   if (rescaled) options.podsCreatedBefore = *after.status.lastScaleTime;
   auto decided = controller_.decide(asTheySawIt, options);
+  const auto own = controller_.history().get(key);
+
+  ComparisonResult out;
+  out.theirs = decisionOf(after.status);
+  out.ours = decisionOf(decided.report.status);
+  out.divergences = shadow::compare(out.theirs, out.ours);
+  CauseInputs facts;
+  facts.hpa = &after;
+  facts.ours = &decided.report;
+  facts.divergences = &out.divergences;
+  facts.recommendations = std::move(*options.recommendations);
+  if (own) {
+    facts.scaleUpEvents = own->scaleUpEvents;
+    facts.scaleDownEvents = own->scaleDownEvents;
+  }
+  facts.options = &controller_.options();
+  facts.decidedAt = at;
+  facts.observedFor = followed;
+  out.cause = findCause(facts);
+
+  // What they recorded: the proposal of the metrics they reported (none when theirs failed).
+  std::optional<std::int32_t> theirProposal;
+  if (out.theirs.scalingActive.rfind("True/", 0) == 0) {
+    theirProposal = proposalFromReported(after, decided.report, controller_.options());
+    if (!theirProposal) theirProposal = decided.report.metricReplicas;
+  }
+  observedTheirs(key, at, theirProposal);
   // Then their rescale, if they made one, joins the history our `behavior` policies count (ours
   // are dry runs, not recorded).
   if (rescaled) {
     controller_.recordObservedRescale(after, after.status.currentReplicas, after.status.desiredReplicas,
                                       *after.status.lastScaleTime);
   }
-  ComparisonResult out;
-  out.theirs = decisionOf(after.status);
-  out.ours = decisionOf(decided.report.status);
-  out.divergences = shadow::compare(out.theirs, out.ours);
   out.report = std::move(decided.report);
   return out;
 }
 
 void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result) {
-  observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.divergences);
+  observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.cause.cause, result.divergences);
   if (result.divergences.empty()) {
     logger_.v(4, "shadow agrees", "HPA", keyOf(hpa), "decision", decisionText(result.ours));
     return;
   }
   const auto summary = controller::summarize(result.report);
-  logger_.info("shadow divergence", "HPA", keyOf(hpa), "diverged", describe(result.divergences), "theirs",
+  logger_.info("shadow divergence", "HPA", keyOf(hpa), "cause", causeName(result.cause.cause), "diverged",
+               describe(result.divergences), "causeDetail", result.cause.detail, "theirs",
                decisionText(result.theirs), "ours", decisionText(result.ours), "branch",
                controller::branchName(result.report.branch), "why", summary.why, "metrics", metricsText(result.report));
 }

@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <functional>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,8 +16,10 @@
 #include "common/log.h"
 #include "controller/horizontal_controller.h"
 #include "informer/informer.h"
+#include "shadow/cause.h"
 #include "shadow/comparison.h"
 #include "shadow/shadow_observer.h"
+#include "shadow/their_window.h"
 
 namespace hpa::shadow {
 
@@ -25,6 +28,7 @@ struct ComparisonResult {
   StatusDecision theirs;
   StatusDecision ours;
   std::vector<Divergence> divergences;
+  CauseFinding cause;
   controller::ReconcileReport report;  // our decision, step by step
 };
 
@@ -34,12 +38,13 @@ struct ComparisonResult {
 // pods and metrics cached or read at that moment, and compares desired replicas and the
 // AbleToScale, ScalingActive and ScalingLimited conditions. The decision keeps nothing (the
 // controller's history is read, not changed) and the controller's dependencies must be
-// dry-run ones: shadow mode writes nothing.
+// dry-run ones: shadow mode writes nothing. Our decision stabilizes over the other controller's
+// window as its writes show it (TheirWindow), and each comparison gets its cause (findCause).
 class ShadowComparer {
  public:
   // `active`: whether to compare now (the leader compares; a standby would count twice).
-  ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Logger logger,
-                 std::function<bool()> active);
+  ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Clock& clock,
+                 Logger logger, std::function<bool()> active);
   ~ShadowComparer();
 
   // Before the informer starts: each status write it shows is compared.
@@ -47,19 +52,28 @@ class ShadowComparer {
   void start();
   void stop();
 
-  // One comparison of `after`'s status (their decision) with ours from the same inputs.
-  ComparisonResult compare(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after);
+  // One comparison of `after`'s status (their decision, observed at `at`) with ours from the
+  // same inputs.
+  ComparisonResult compare(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after,
+                           Time at);
 
  private:
   struct Pending {
     std::shared_ptr<const api::HorizontalPodAutoscaler> before;
     std::shared_ptr<const api::HorizontalPodAutoscaler> after;
+    Time at;
   };
   void worker();
+  // The recommendations to decide `key` with at `at`: our own before their first observed
+  // decision, theirs as their writes show them after it; and how long we have followed theirs.
+  std::vector<api::TimestampedRecommendation> windowFor(const std::string& key, const api::HorizontalPodAutoscaler& hpa,
+                                                        Time at, Duration& followed);
+  void observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal);
   void report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result);
 
   controller::HorizontalController& controller_;
   ShadowObserver& observer_;
+  Clock& clock_;
   Logger logger_;
   std::function<bool()> active_;
   std::mutex mu_;
@@ -68,6 +82,8 @@ class ShadowComparer {
   // Every observed write in order: each is a decision of its own, from the status before it.
   std::deque<Pending> pending_;
   std::thread worker_;
+  std::mutex windowsMu_;  // the worker compares, the informer forgets
+  std::map<std::string, TheirWindow> windows_;
 };
 
 }  // namespace hpa::shadow

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "shadow/cause.h"
 #include "shadow/comparison.h"
 
 namespace hpa::shadow {
@@ -12,8 +13,10 @@ namespace hpa::shadow {
 class ShadowObserver {
  public:
   virtual ~ShadowObserver() = default;
-  // One decision of kube-controller-manager compared; `divergences` empty when we agree.
-  virtual void compared(const std::string& ns, const std::string& name, const std::vector<Divergence>& divergences) = 0;
+  // One decision of kube-controller-manager compared; `divergences` empty when we agree, and
+  // `cause` why they differ.
+  virtual void compared(const std::string& ns, const std::string& name, Cause cause,
+                        const std::vector<Divergence>& divergences) = 0;
   // The HPA is gone: its series go too.
   virtual void hpaForgotten(const std::string& ns, const std::string& name) = 0;
 };

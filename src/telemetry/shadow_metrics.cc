@@ -8,6 +8,9 @@ constexpr shadow::DivergenceKind kKinds[] = {shadow::DivergenceKind::DesiredRepl
                                              shadow::DivergenceKind::ScalingActive,
                                              shadow::DivergenceKind::ScalingLimited};
 
+constexpr shadow::Cause kCauses[] = {shadow::Cause::Agree, shadow::Cause::Inputs, shadow::Cause::History,
+                                     shadow::Cause::Warmup, shadow::Cause::Rules};
+
 void removeIfPresent(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels) {
   if (family.Has(labels)) family.Remove(&family.Add(labels));
 }
@@ -17,8 +20,8 @@ void removeIfPresent(prometheus::Family<prometheus::Counter>& family, const prom
 ShadowMetrics::ShadowMetrics(prometheus::Registry& registry)
     : comparisons_(prometheus::BuildCounter()
                        .Name("hpa_controller_shadow_comparisons_total")
-                       .Help("Decisions of the other HPA controller compared in shadow mode, by HPA and result "
-                             "(agree or diverge).")
+                       .Help("Decisions of the other HPA controller compared in shadow mode, by HPA, result "
+                             "(agree or diverge) and cause (agree, inputs, history, warmup or rules).")
                        .Register(registry)),
       divergences_(prometheus::BuildCounter()
                        .Name("hpa_controller_shadow_divergences_total")
@@ -26,9 +29,13 @@ ShadowMetrics::ShadowMetrics(prometheus::Registry& registry)
                              "(desiredReplicas or a condition's status and reason).")
                        .Register(registry)) {}
 
-void ShadowMetrics::compared(const std::string& ns, const std::string& name,
+void ShadowMetrics::compared(const std::string& ns, const std::string& name, shadow::Cause cause,
                              const std::vector<shadow::Divergence>& divergences) {
-  comparisons_.Add({{"namespace", ns}, {"name", name}, {"result", divergences.empty() ? "agree" : "diverge"}})
+  comparisons_
+      .Add({{"namespace", ns},
+            {"name", name},
+            {"result", divergences.empty() ? "agree" : "diverge"},
+            {"cause", shadow::causeName(cause)}})
       .Increment();
   for (const auto& d : divergences) {
     divergences_.Add({{"namespace", ns}, {"name", name}, {"kind", shadow::kindName(d.kind)}}).Increment();
@@ -36,8 +43,10 @@ void ShadowMetrics::compared(const std::string& ns, const std::string& name,
 }
 
 void ShadowMetrics::hpaForgotten(const std::string& ns, const std::string& name) {
-  for (const char* result : {"agree", "diverge"}) {
-    removeIfPresent(comparisons_, {{"namespace", ns}, {"name", name}, {"result", result}});
+  for (auto cause : kCauses) {
+    const char* result = cause == shadow::Cause::Agree ? "agree" : "diverge";
+    removeIfPresent(comparisons_,
+                    {{"namespace", ns}, {"name", name}, {"result", result}, {"cause", shadow::causeName(cause)}});
   }
   for (auto kind : kKinds) {
     removeIfPresent(divergences_, {{"namespace", ns}, {"name", name}, {"kind", shadow::kindName(kind)}});

@@ -12,15 +12,16 @@
 namespace hpa::telemetry {
 
 // Shadow mode's agreement with the other controller, per HPA:
-//   hpa_controller_shadow_comparisons_total{namespace,name,result="agree"|"diverge"}
+//   hpa_controller_shadow_comparisons_total{namespace,name,result="agree"|"diverge",cause}
 //   hpa_controller_shadow_divergences_total{namespace,name,kind}
-// (kind: desiredReplicas, AbleToScale, ScalingActive or ScalingLimited). An HPA's series go
+// (cause: agree, inputs, history, warmup or rules; kind: desiredReplicas, AbleToScale,
+// ScalingActive or ScalingLimited). An HPA's series go
 // when the HPA does.
 class ShadowMetrics final : public shadow::ShadowObserver {
  public:
   explicit ShadowMetrics(prometheus::Registry& registry);
 
-  void compared(const std::string& ns, const std::string& name,
+  void compared(const std::string& ns, const std::string& name, shadow::Cause cause,
                 const std::vector<shadow::Divergence>& divergences) override;
   void hpaForgotten(const std::string& ns, const std::string& name) override;
 

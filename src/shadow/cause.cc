@@ -1,0 +1,297 @@
+#include "shadow/cause.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "api/defaults.h"
+#include "controller/decision_outcome.h"
+#include "replicacalc/normalization.h"
+#include "replicacalc/replica_calculator.h"
+#include "replicacalc/tolerances.h"
+
+namespace hpa::shadow {
+namespace {
+
+// Past this many candidate recommendations the search looks at the range's ends only.
+constexpr std::int32_t kMaxCandidates = 2000;
+
+const api::MetricValueStatus* currentOf(const api::MetricStatus& status) {
+  if (status.resource) return &status.resource->current;
+  if (status.containerResource) return &status.containerResource->current;
+  if (status.pods) return &status.pods->current;
+  if (status.object) return &status.object->current;
+  if (status.external) return &status.external->current;
+  return nullptr;  // a failed metric's empty entry
+}
+
+std::optional<std::int64_t> milliOf(const std::optional<api::Quantity>& q) {
+  if (!q) return std::nullopt;
+  return q->milliValue();
+}
+
+// Equal in every field both report (a status written by another version may leave one out).
+bool sameValues(const api::MetricValueStatus& a, const api::MetricValueStatus& b) {
+  const auto agrees = [](const auto& x, const auto& y) { return !x || !y || *x == *y; };
+  const bool common = (a.averageUtilization && b.averageUtilization) || (a.value && b.value) ||
+                      (a.averageValue && b.averageValue);
+  return common && agrees(a.averageUtilization, b.averageUtilization) && agrees(milliOf(a.value), milliOf(b.value)) &&
+         agrees(milliOf(a.averageValue), milliOf(b.averageValue));
+}
+
+std::string valueText(const api::MetricValueStatus* v) {
+  if (!v) return "failed";
+  if (v->averageUtilization) return fmt::format("{}%", *v->averageUtilization);
+  if (v->averageValue) return fmt::format("{}m average", v->averageValue->milliValue());
+  if (v->value) return fmt::format("{}m", v->value->milliValue());
+  return "none";
+}
+
+const api::MetricTarget* targetOf(const api::MetricSpec& spec) {
+  if (spec.resource) return &spec.resource->target;
+  if (spec.containerResource) return &spec.containerResource->target;
+  if (spec.pods) return &spec.pods->target;
+  if (spec.object) return &spec.object->target;
+  if (spec.external) return &spec.external->target;
+  return nullptr;
+}
+
+// The metrics whose values differ between their status and ours: "cpu: theirs 65%, ours 40%".
+std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hpa,
+                                          const controller::ReconcileReport& ours) {
+  std::vector<std::string> out;
+  const auto& theirs = hpa.status.currentMetrics;
+  for (std::size_t i = 0; i < ours.metrics.size(); ++i) {
+    const auto* mine = ours.metrics[i].error ? nullptr : currentOf(ours.metrics[i].status);
+    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    if (!mine && !their) continue;
+    if (mine && their && sameValues(*mine, *their)) continue;
+    const auto& name = ours.metrics[i].name.empty() ? ours.metrics[i].type : ours.metrics[i].name;
+    out.push_back(fmt::format("{}: theirs {}, ours {}", name, valueText(their), valueText(mine)));
+  }
+  return out;
+}
+
+bool failedReason(const std::string& condition) {
+  return condition.find("/FailedGet") != std::string::npos || condition.find("/InvalidSelector") != std::string::npos;
+}
+
+// Metric `i`'s proposal from their reported value, as our calculation would have made it.
+std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const controller::MetricReport& mine,
+                                             const api::MetricValueStatus& their, std::int32_t current,
+                                             const replicacalc::Tolerances& tolerances) {
+  const api::MetricTarget* target = targetOf(spec);
+  if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current == 0) return std::nullopt;
+  const std::int32_t ready = mine.calculation->readyPodCount;
+  const bool perPodOfTotal = (spec.object || spec.external) && target->averageValue;
+  if (perPodOfTotal) {
+    if (!their.averageValue || target->averageValue->milliValue() <= 0) return std::nullopt;
+    auto calc = spec.object ? replicacalc::calcObjectPerPodReplicas(
+                                  {current, their.averageValue->milliValue() * current,
+                                   target->averageValue->milliValue(), tolerances})
+                            : replicacalc::calcExternalPerPodReplicas(
+                                  {current, {their.averageValue->milliValue() * current},
+                                   target->averageValue->milliValue(), tolerances});
+    if (!calc.ok()) return std::nullopt;
+    return calc->replicas;
+  }
+  double ratio = 0;
+  if (target->averageUtilization && their.averageUtilization && *target->averageUtilization > 0) {
+    ratio = static_cast<double>(*their.averageUtilization) / static_cast<double>(*target->averageUtilization);
+  } else if (target->averageValue && their.averageValue && target->averageValue->milliValue() > 0) {
+    ratio = static_cast<double>(their.averageValue->milliValue()) /
+            static_cast<double>(target->averageValue->milliValue());
+  } else if (target->value && their.value && target->value->milliValue() > 0) {
+    ratio = static_cast<double>(their.value->milliValue()) / static_cast<double>(target->value->milliValue());
+  } else {
+    return std::nullopt;
+  }
+  return replicacalc::proposalForRatio(ratio, current, ready, tolerances);
+}
+
+// What the normalization gives from proposal `proposed` with `window` as the recommendation in
+// the window (and the events as recorded), decided at `at`.
+struct Phase {
+  std::int32_t desired = 0;
+  std::string ableToScale;
+  std::string scalingLimited;
+};
+
+Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t window, Time at) {
+  const auto& ours = *in.ours;
+  api::AutoscalerHistory history;
+  history.recommendations.push_back({window, at});
+  history.scaleUpEvents = in.scaleUpEvents;
+  history.scaleDownEvents = in.scaleDownEvents;
+  const replicacalc::NormalizationInput input{ours.currentReplicas, proposed,      ours.minReplicas,
+                                              ours.maxReplicas,     at,            in.options->decisionRules};
+  const auto r = replicacalc::normalize(history, in.hpa->spec.behavior, input, in.options->downscaleStabilizationWindow);
+  Phase phase;
+  phase.desired = r.desired;
+  phase.ableToScale = r.desired != ours.currentReplicas ? "True/SucceededRescale"
+                                                         : r.ableToScale.status + "/" + r.ableToScale.reason;
+  phase.scalingLimited = r.scalingLimited.status + "/" + r.scalingLimited.reason;
+  return phase;
+}
+
+// The recommendations a window holds, with one sync period of slack at its far end (the two
+// controllers record at instants up to a period apart): [lowest of the scale-up window, highest
+// of the scale-down window], the proposal included.
+std::pair<std::int32_t, std::int32_t> windowRange(const CauseInputs& in, std::int32_t proposed) {
+  const auto& n = in.ours->normalization;
+  const auto period = in.options->syncPeriod;
+  const Duration up = n ? Duration(std::chrono::seconds(n->upWindowSeconds)) : Duration::zero();
+  const Duration down = n ? Duration(std::chrono::seconds(n->downWindowSeconds)) : in.options->downscaleStabilizationWindow;
+  std::int32_t lo = proposed;
+  std::int32_t hi = proposed;
+  for (const auto& r : in.recommendations) {
+    const Duration age = in.decidedAt - r.timestamp;
+    if (up > Duration::zero() && age < up + period) lo = std::min(lo, r.replicas);
+    if (down > Duration::zero() && age < down + period) hi = std::max(hi, r.replicas);
+  }
+  return {lo, hi};
+}
+
+// Whether some phase of our rules gives their decision from `proposed`: a window bound between
+// the proposal and what our window holds, decided up to one sync period earlier or later.
+bool phaseGivesTheirs(const CauseInputs& in, std::int32_t proposed, const StatusDecision& theirs) {
+  bool wantAble = false;
+  bool wantLimited = false;
+  for (const auto& d : *in.divergences) {
+    wantAble |= d.kind == DivergenceKind::AbleToScale;
+    wantLimited |= d.kind == DivergenceKind::ScalingLimited;
+  }
+  const auto [lo, hi] = windowRange(in, proposed);
+  const auto period = in.options->syncPeriod;
+  std::vector<std::int32_t> candidates;
+  if (hi - lo > kMaxCandidates) {
+    candidates = {lo, proposed, hi};
+  } else {
+    for (std::int32_t v = lo; v <= hi; ++v) candidates.push_back(v);
+  }
+  for (const Time at : {in.decidedAt - period, in.decidedAt, in.decidedAt + period}) {
+    for (const std::int32_t v : candidates) {
+      const Phase p = normalizedAt(in, proposed, v, at);
+      if (p.desired != theirs.desiredReplicas) continue;
+      if (wantAble && p.ableToScale != theirs.ableToScale) continue;
+      if (wantLimited && p.scalingLimited != theirs.scalingLimited) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
+  const auto& ours = *in.ours;
+  const auto outcome = controller::outcomeOf(ours, in.decidedAt);
+  std::string metric;
+  for (const auto& m : ours.metrics) {
+    if (m.calculation && m.proposal && ours.metricReplicas && *m.proposal == *ours.metricReplicas) {
+      metric = fmt::format("{}: {}", m.name.empty() ? m.type : m.name, m.calculation->decision);
+      break;
+    }
+  }
+  if (!ours.metricReplicas) {
+    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", controller::branchName(ours.branch),
+                       controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+  }
+  const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
+  return fmt::format(
+      "ours: proposal {} ({}), window holds [{}, {}], desired {} limited by {}; theirs {} needs a proposal or a "
+      "window bound that gives it (another tolerance, window or limit)",
+      *ours.metricReplicas, metric.empty() ? "no metric" : metric, lo, hi, ours.desiredReplicas,
+      controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+}
+
+}  // namespace
+
+const char* causeName(Cause cause) {
+  switch (cause) {
+    case Cause::Agree:
+      return "agree";
+    case Cause::Inputs:
+      return "inputs";
+    case Cause::History:
+      return "history";
+    case Cause::Warmup:
+      return "warmup";
+    case Cause::Rules:
+      return "rules";
+  }
+  return "unknown";
+}
+
+std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
+                                                 const controller::ReconcileReport& ours,
+                                                 const controller::ControllerOptions& options) {
+  const auto tolerances = replicacalc::tolerancesFor(hpa.spec, options.tolerance, options.decisionRules);
+  const auto& theirs = hpa.status.currentMetrics;
+  std::optional<std::int32_t> proposal;
+  for (std::size_t i = 0; i < ours.metrics.size() && i < hpa.spec.metrics.size(); ++i) {
+    const auto& mine = ours.metrics[i];
+    const auto* myValue = mine.error ? nullptr : currentOf(mine.status);
+    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    if (!myValue && !their) continue;  // failed for both: no proposal from it
+    if (!myValue || !their) return std::nullopt;
+    std::optional<std::int32_t> metric = mine.proposal;
+    if (!sameValues(*myValue, *their)) {
+      metric = reportedProposal(hpa.spec.metrics[i], mine, *their, ours.currentReplicas, tolerances);
+    }
+    if (!metric) return std::nullopt;
+    proposal = std::max(proposal.value_or(*metric), *metric);
+  }
+  return proposal;
+}
+
+Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options) {
+  if (!spec.behavior) return options.downscaleStabilizationWindow;
+  const auto up = api::defaultedScaleUpRules(spec.behavior->scaleUp).stabilizationWindowSeconds.value_or(0);
+  const auto down = api::defaultedScaleDownRules(spec.behavior->scaleDown).stabilizationWindowSeconds;
+  const Duration downWindow = down ? Duration(std::chrono::seconds(*down)) : options.downscaleStabilizationWindow;
+  return std::max<Duration>(std::chrono::seconds(up), downWindow);
+}
+
+CauseFinding findCause(const CauseInputs& in) {
+  if (in.divergences->empty()) return {Cause::Agree, ""};
+  const auto& hpa = *in.hpa;
+  const auto& ours = *in.ours;
+  const StatusDecision theirs = decisionOf(hpa.status);
+  const StatusDecision mine = decisionOf(ours.status);
+
+  const auto differences = inputDifferences(hpa, ours);
+  std::string inputs;
+  for (const auto& d : differences) inputs += (inputs.empty() ? "" : "; ") + d;
+  if (failedReason(theirs.scalingActive) != failedReason(mine.scalingActive)) {
+    return {Cause::Inputs, fmt::format("a metric failed on one side only: ScalingActive {} (ours {}); {}",
+                                       theirs.scalingActive, mine.scalingActive, inputs)};
+  }
+  if (!differences.empty()) {
+    const auto reported = proposalFromReported(hpa, ours, *in.options);
+    if (!reported) {
+      return {Cause::Inputs, fmt::format("{} (not decidable again from their status alone)", inputs)};
+    }
+    if (phaseGivesTheirs(in, *reported, theirs)) {
+      return {Cause::Inputs, fmt::format("{}: their values propose {} and give their decision", inputs, *reported)};
+    }
+    if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
+      return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs)};
+    }
+  }
+  if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
+    const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
+    return {Cause::History,
+            fmt::format("same inputs; proposal {}, window holds [{}, {}]: a window or policy period recorded at "
+                        "their instants gives {}",
+                        *ours.metricReplicas, lo, hi, theirs.desiredReplicas)};
+  }
+  const Duration span = warmupSpan(hpa.spec, *in.options);
+  if (in.observedFor < span) {
+    return {Cause::Warmup, fmt::format("followed for {}s of a {}s window",
+                                       std::chrono::duration_cast<std::chrono::seconds>(in.observedFor).count(),
+                                       std::chrono::duration_cast<std::chrono::seconds>(span).count())};
+  }
+  return {Cause::Rules, (inputs.empty() ? "" : inputs + "; ") + rulesDetail(in, theirs)};
+}
+
+}  // namespace hpa::shadow

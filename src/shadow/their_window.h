@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "api/history.h"
+#include "common/time.h"
+
+namespace hpa::shadow {
+
+// The other controller's stabilization window for one HPA, as its status writes show it. At each
+// sync it records its metrics' proposal; it writes the status only when the status changed, so
+// between two writes it recorded the same proposal once per sync period, at the phase of the
+// first. Following its writes gives its recommendations at its own instants, where the shadow's
+// own reconciles record theirs up to a period apart from different metric reads.
+class TheirWindow {
+ public:
+  explicit TheirWindow(Duration syncPeriod) : syncPeriod_(syncPeriod) {}
+
+  // Its decision at `at` proposed `proposal` (nullopt: its metrics failed, it recorded nothing).
+  void observed(Time at, std::optional<std::int32_t> proposal);
+  // The recommendations it held when deciding at `at` (before recording that decision's), those
+  // younger than `keep`; older ones are dropped.
+  std::vector<api::TimestampedRecommendation> recommendationsAt(Time at, Duration keep);
+  // When its first decision was observed: before that its window is not known.
+  std::optional<Time> since() const;
+
+ private:
+  struct Segment {
+    Time from;
+    std::optional<std::int32_t> proposal;
+  };
+  Duration syncPeriod_;
+  std::deque<Segment> segments_;
+  std::optional<Time> first_;
+};
+
+}  // namespace hpa::shadow

@@ -1,0 +1,113 @@
+#include "shadow/cause.h"
+
+#include <gtest/gtest.h>
+
+#include "shadow/shadow_fixture.h"
+
+namespace hpa::shadow {
+namespace {
+
+using fixture::ShadowComparerTest;
+using std::chrono::seconds;
+
+class CauseTest : public ShadowComparerTest {
+ protected:
+  // Our own reconcile of 6 replicas at their target: the window starts holding 6.
+  void reconcileSteadyAtSix() {
+    setScale(6);
+    setPods(6, 50);
+    ASSERT_TRUE(reconcile().status.ok());
+  }
+};
+
+TEST_F(CauseTest, TheSameDecisionIsAgree) {
+  setScale(6);
+  setPods(3, 150);
+  const auto result = compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit", 150));
+  EXPECT_EQ(result.cause.cause, Cause::Agree);
+  ASSERT_EQ(observer_.causes.size(), 0u) << "the observer hears of it from the worker, not compare()";
+}
+
+TEST_F(CauseTest, AMetricThatMovedBetweenTheTwoReadsIsInputs) {
+  // They read 3 pods at 90 % (of a 50 % target) and scaled to 6; by our read the load fell to 60 %.
+  setScale(6);
+  setPods(3, 60);
+  const auto result = compareNow(written(3, 6, "SucceededRescale", "DesiredWithinRange", 90));
+  ASSERT_FALSE(result.divergences.empty());
+  EXPECT_EQ(result.ours.desiredReplicas, 4);
+  EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("theirs 90%, ours 60%"), std::string::npos) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("propose 6"), std::string::npos) << result.cause.detail;
+}
+
+TEST_F(CauseTest, InputsThatDoNotGiveTheirDecisionAreNotInputs) {
+  // Their 90 % proposes 6, yet they wrote 9: neither their values nor a window we know gives it.
+  setScale(6);
+  setPods(3, 60);
+  clock_.step(std::chrono::minutes(10));
+  setPods(3, 60);
+  auto first = compareNow(written(3, 4, "SucceededRescale", "DesiredWithinRange", 60));
+  EXPECT_EQ(first.cause.cause, Cause::Agree) << describe(first.divergences);
+  clock_.step(std::chrono::minutes(6));
+  setPods(3, 60);
+  const auto result = compareNow(written(3, 9, "SucceededRescale", "DesiredWithinRange", 90));
+  EXPECT_EQ(result.cause.cause, Cause::Rules) << result.cause.detail;
+}
+
+TEST_F(CauseTest, AWindowHoldingAValueRecordedAtAnotherInstantIsHistory) {
+  reconcileSteadyAtSix();
+  // 305 s later our window (300 s) no longer holds that 6; theirs, recorded at its own sync a few
+  // seconds after ours, still does. Same inputs on both sides: 25 % proposes 3.
+  clock_.step(seconds(305));
+  setPods(6, 25);
+  const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
+  EXPECT_EQ(result.ours.desiredReplicas, 3);
+  EXPECT_EQ(result.cause.cause, Cause::History) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("window holds [3, 6]"), std::string::npos) << result.cause.detail;
+}
+
+TEST_F(CauseTest, TheFirstWindowAfterStartIsWarmup) {
+  // Nothing followed yet: they hold 6 from a window we never saw; the load asks for 3.
+  setScale(6);
+  setPods(6, 25);
+  const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
+  EXPECT_EQ(result.ours.desiredReplicas, 3);
+  EXPECT_EQ(result.cause.cause, Cause::Warmup) << result.cause.detail;
+}
+
+TEST_F(CauseTest, AnotherToleranceIsRulesOnceTheWindowIsKnown) {
+  // The other controller runs with a tolerance of 0.5: 60 % of a 50 % target keeps its 3, ours
+  // proposes 4. While the shadow has not followed a whole window this is warmup; after, rules.
+  setScale(3);
+  setPods(3, 60);
+  const auto first = compareNow(written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60));
+  EXPECT_EQ(first.cause.cause, Cause::Warmup) << first.cause.detail;
+  for (int sync = 0; sync < 21; ++sync) {
+    clock_.step(seconds(15));
+    setPods(3, 60 + sync % 2);  // their status changes with the load: each sync is a write
+    const auto again = compareNow(written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60 + sync % 2));
+    ASSERT_EQ(again.ours.desiredReplicas, 4);
+    if (sync == 20) {
+      EXPECT_EQ(again.cause.cause, Cause::Rules) << again.cause.detail;
+      EXPECT_NE(again.cause.detail.find("proposal 4"), std::string::npos) << again.cause.detail;
+    }
+  }
+}
+
+TEST(WarmupSpanTest, IsTheLongestWindowTheNormalizationConsults) {
+  controller::ControllerOptions options;
+  options.downscaleStabilizationWindow = seconds(120);
+  api::HorizontalPodAutoscalerSpec spec;
+  EXPECT_EQ(warmupSpan(spec, options), Duration(seconds(120)));
+  spec.behavior = api::HorizontalPodAutoscalerBehavior{};
+  spec.behavior->scaleUp = api::HPAScalingRules{};
+  spec.behavior->scaleUp->stabilizationWindowSeconds = 600;
+  EXPECT_EQ(warmupSpan(spec, options), Duration(seconds(600)));
+  spec.behavior->scaleUp->stabilizationWindowSeconds = 0;
+  spec.behavior->scaleDown = api::HPAScalingRules{};
+  spec.behavior->scaleDown->stabilizationWindowSeconds = 30;
+  EXPECT_EQ(warmupSpan(spec, options), Duration(seconds(30)));
+}
+
+}  // namespace
+}  // namespace hpa::shadow

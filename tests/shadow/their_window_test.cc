@@ -1,0 +1,49 @@
+#include "shadow/their_window.h"
+
+#include <gtest/gtest.h>
+
+namespace hpa::shadow {
+namespace {
+
+using std::chrono::seconds;
+
+const Time kStart = Time(seconds(1'700'000'000));
+
+std::vector<std::pair<std::int32_t, std::int64_t>> flat(const std::vector<api::TimestampedRecommendation>& recs) {
+  std::vector<std::pair<std::int32_t, std::int64_t>> out;
+  for (const auto& r : recs) out.emplace_back(r.replicas, std::chrono::duration_cast<seconds>(r.timestamp - kStart).count());
+  return out;
+}
+
+TEST(TheirWindowTest, ADecisionIsRecordedAgainEachPeriodUntilTheNextWrite) {
+  TheirWindow window(seconds(15));
+  window.observed(kStart, 5);
+  window.observed(kStart + seconds(50), 3);
+  const auto recs = window.recommendationsAt(kStart + seconds(80), seconds(300));
+  using P = std::pair<std::int32_t, std::int64_t>;
+  EXPECT_EQ(flat(recs), (std::vector<P>{{5, 0}, {5, 15}, {5, 30}, {5, 45}, {3, 50}, {3, 65}}));
+  EXPECT_EQ(window.since(), kStart);
+}
+
+TEST(TheirWindowTest, OnlyTheWindowIsKeptAndAFailedSyncRecordsNothing) {
+  TheirWindow window(seconds(10));
+  window.observed(kStart, 7);
+  window.observed(kStart + seconds(100), std::nullopt);
+  window.observed(kStart + seconds(130), 2);
+  const auto recs = window.recommendationsAt(kStart + seconds(150), seconds(60));
+  using P = std::pair<std::int32_t, std::int64_t>;
+  // 7 ended before the window began; the failed stretch recorded nothing.
+  EXPECT_EQ(flat(recs), (std::vector<P>{{2, 130}, {2, 140}}));
+  EXPECT_EQ(window.since(), kStart) << "the first observation stays, though its segment is gone";
+}
+
+TEST(TheirWindowTest, AnOutOfOrderObservationIsIgnored) {
+  TheirWindow window(seconds(15));
+  window.observed(kStart + seconds(30), 4);
+  window.observed(kStart, 9);
+  EXPECT_EQ(flat(window.recommendationsAt(kStart + seconds(40), seconds(300))),
+            (std::vector<std::pair<std::int32_t, std::int64_t>>{{4, 30}}));
+}
+
+}  // namespace
+}  // namespace hpa::shadow
