@@ -203,7 +203,8 @@ class Run:
             m = re.match(r'hpa_controller_shadow_comparisons_total\{(.*)\} (\S+)', line)
             if m:
                 labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-                comparisons[(labels["name"], labels["result"])] = int(float(m.group(2)))
+                key = (labels["name"], labels["result"])
+                comparisons[key] = comparisons.get(key, 0) + int(float(m.group(2)))
             m = re.match(r'hpa_controller_shadow_divergences_total\{(.*)\} (\S+)', line)
             if m:
                 labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
