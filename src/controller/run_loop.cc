@@ -118,7 +118,9 @@ void RunLoop::startedLeading() {
   // Restore before the first reconcile, so a failover keeps the stabilization window.
   for (const auto& [key, hpa] : hpas_.cache().all()) restoreHistory(*hpa);
   leading_ = true;
-  for (const auto& [key, hpa] : hpas_.cache().all()) queue_.add(key);
+  // A key a worker holds is not added: that worker either reconciles it now or, having found
+  // this instance not leading, adds it back itself (worker()).
+  for (const auto& [key, hpa] : hpas_.cache().all()) queue_.addIfIdle(key);
   logger_.info("started leading: reconciling", "hpas", hpas_.cache().size());
 }
 
@@ -130,8 +132,10 @@ void RunLoop::stoppedLeading() {
 void RunLoop::worker() {
   while (auto key = queue_.get()) {
     if (!leading_) {
-      // Not the leader: keep the key cycling so it is there when leadership comes.
+      // Not the leader: keep the key cycling so it is there when leadership comes; if it came
+      // while this worker held the key, startedLeading() left the key to us.
       requeue(*key);
+      if (leading_) queue_.addIfIdle(*key);
       continue;
     }
     if (readsStaleCache(*key)) {

@@ -18,10 +18,12 @@ std::vector<api::TimestampedRecommendation> TheirWindow::recommendationsAt(Time 
     const auto& s = segments_[i];
     if (!s.proposal) continue;
     const Time end = i + 1 < segments_.size() ? segments_[i + 1].from : at;
-    // Its syncs in [from, end): one each period from the write's instant.
-    Time t = s.from;
+    // The write's own sync, then one each period after it; a sync due less than half a period
+    // before the next write is that write (its syncs run late, not early).
+    if (s.from > oldest && s.from < end) out.push_back({*s.proposal, s.from});
+    Time t = s.from + syncPeriod_;
     if (t < oldest) t += ((oldest - t) / syncPeriod_) * syncPeriod_;
-    for (; t < end; t += syncPeriod_) {
+    for (; t + syncPeriod_ / 2 < end; t += syncPeriod_) {
       if (t > oldest) out.push_back({*s.proposal, t});
     }
   }

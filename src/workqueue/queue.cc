@@ -13,6 +13,14 @@ void Queue::add(const std::string& key) {
   keyAvailable_.notify_one();
 }
 
+void Queue::addIfIdle(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shuttingDown_ || processing_.count(key) != 0) return;
+  if (!dirty_.insert(key).second) return;
+  queue_.push_back(key);
+  keyAvailable_.notify_one();
+}
+
 std::optional<std::string> Queue::get() {
   std::unique_lock<std::mutex> lock(mu_);
   keyAvailable_.wait(lock, [this] { return !queue_.empty() || shuttingDown_; });

@@ -29,6 +29,9 @@ class Queue {
   // finished. After a shut-down the keys still queued are handed out first; then it returns
   // nullopt, the worker's signal to exit.
   std::optional<std::string> get();
+  // As add(), unless a worker is processing `key`: that worker decides whether it comes back
+  // (so a key is not processed twice in a row for one reason).
+  void addIfIdle(const std::string& key);
   // Ends the processing of `key`; if it was added meanwhile, it is queued again. A key that is
   // not being processed is ignored (client-go would queue a duplicate).
   void done(const std::string& key);

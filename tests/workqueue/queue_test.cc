@@ -53,6 +53,19 @@ TEST(Queue, KeyAddedWhileProcessingIsQueuedAgainOnlyAfterDone) {
   EXPECT_EQ(q.len(), 0u);
 }
 
+TEST(Queue, AddIfIdleLeavesAKeyBeingProcessedToItsWorker) {
+  Queue q;
+  q.add("a");
+  ASSERT_EQ(q.get(), "a");
+  q.addIfIdle("a");
+  q.done("a");
+  EXPECT_EQ(q.len(), 0u) << "the worker that held it decides whether it comes back";
+  q.addIfIdle("a");
+  q.addIfIdle("a");
+  EXPECT_EQ(q.len(), 1u) << "an idle key is added once";
+  EXPECT_EQ(q.get(), "a");
+}
+
 TEST(Queue, DoneWithoutNewAddDoesNotRequeue) {
   Queue q;
   q.add("a");
