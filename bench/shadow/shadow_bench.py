@@ -11,14 +11,19 @@ Lease may be written).
 Steps (the default): 20 HPAs (CPU utilization, a Pods metric, an External metric; half of each
 with `behavior`), every load jumping to a random size every minute for 10 minutes.
 
+--day: 100 HPAs (a third each on CPU, Pods and External metrics; a third with `behavior`) whose
+loads follow a day compressed into --minutes (30): a smooth daily curve with noise, a few spikes
+and drops, each workload changing at its own times every 1 to 5 minutes (day_load.py). The plan is
+kept in day-load.tsv.
+
 --quick (the e2e test): 3 CPU HPAs for about two minutes, kube-controller-manager given a
 tolerance of 0.5 where the shadow keeps 0.1: a load 30 % above target is within
 kube-controller-manager's tolerance and not within ours, so that HPA must be reported as a
 divergence, the others as agreements; the shadow must write nothing but its Lease.
 
-Exits 1 when a check fails: the shadow wrote besides its Lease; steps also when the
-agreement is below --min-agreement (99 %) or more comparisons than --max-rules (0) have the cause
-`rules`.
+Exits 1 when a check fails: the shadow wrote besides its Lease; steps and --day also when the
+agreement is below --min-agreement (99 %, --day 99.5 %) or more comparisons than --max-rules (0)
+have the cause `rules`.
 """
 import argparse
 import json
@@ -36,8 +41,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "scale"))
 import audit  # noqa: E402
 from kube import Kube, user_kubeconfig  # noqa: E402
 from scale_bench import daemon_environment, free_port, log  # noqa: E402
+from day_load import day_steps  # noqa: E402
 from tally import Tally  # noqa: E402
-from workloads import CPU_REQUEST_MILLI, Workload, step_fleet  # noqa: E402
+from workloads import CPU_REQUEST_MILLI, Workload, day_fleet, step_fleet  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 USERS = {"shadow": "bench-shadow", "kcm": "bench-kcm-hpa"}
@@ -53,6 +59,12 @@ class Run:
         self.procs = {}
         if args.quick:
             self.workloads = [Workload(f"w{i}", "cpu") for i in range(3)]
+        elif args.day:
+            self.workloads = day_fleet(random.Random(args.seed))
+            self.day = day_steps(args.seed, args.minutes * 60, self.workloads)
+            starting = {s.workload: s.load for s in self.day if s.at == 0}
+            for w in self.workloads:
+                w.start_at(starting[w.name])
         else:
             self.workloads = step_fleet()
 
@@ -188,6 +200,32 @@ class Run:
             log(f"minute {minute + 1}/{minutes}: load changed on {len(changes)} workloads")
             time.sleep(self.a.step)
 
+    def drive_day(self):
+        """Plays the day's changes at their instants, from now; returns at the day's end."""
+        seconds = self.a.minutes * 60
+        batches = {}
+        for step in self.day:
+            if step.at > 0:
+                batches.setdefault(step.at, []).append(step.change)
+        start, played, minute = time.time(), 0, 0
+        for at in sorted(batches):
+            time.sleep(max(0.0, start + at - time.time()))
+            self.sim_set(batches[at])
+            played += len(batches[at])
+            if at // 60 > minute:
+                minute = at // 60
+                log(f"minute {minute}/{self.a.minutes} ({day_clock(at, seconds)} of the day): {played} load changes so far")
+        time.sleep(max(0.0, start + seconds - time.time()))
+        log(f"day over: {played} load changes on {len(self.workloads)} workloads")
+
+    def write_day_plan(self):
+        with open(os.path.join(self.dir, "day-load.tsv"), "w") as f:
+            f.write("seconds\tday\tworkload\tmetric\tbehavior\tload\tchange\n")
+            kinds = {w.name: (w.metric, "yes" if w.behavior else "no") for w in self.workloads}
+            for s in self.day:
+                f.write(f"{s.at}\t{day_clock(s.at, self.a.minutes * 60)}\t{s.workload}\t"
+                        f"{kinds[s.workload][0]}\t{kinds[s.workload][1]}\t{s.load:.3f}\t{json.dumps(s.change)}\n")
+
     def quick_load(self):
         # w0 and w1: far beyond either tolerance (both scale); w2: 30 % above target, within
         # kube-controller-manager's tolerance of 0.5 but not within ours of 0.1.
@@ -208,12 +246,16 @@ class Run:
         os.makedirs(self.dir, exist_ok=True)
         try:
             log(f"bench-shadow: {self.mode()}, {len(self.workloads)} HPAs; results in {self.dir}")
+            if self.a.day:
+                self.write_day_plan()
             self.cluster_up()
             self.start_sim()
             self.create_objects()
             self.start_controllers()
             if self.a.quick:
                 self.quick_load()
+            elif self.a.day:
+                self.drive_day()
             else:
                 self.drive_load(self.a.minutes)
             self.require_running()
@@ -224,7 +266,7 @@ class Run:
         return self.report(tally, other_writes, all_writes)
 
     def mode(self):
-        return "quick" if self.a.quick else f"steps, {self.a.minutes} minutes"
+        return "quick" if self.a.quick else f"day, {self.a.minutes} minutes" if self.a.day else f"steps, {self.a.minutes} minutes"
 
     def report(self, tally, other_writes, all_writes):
         with_behavior = {w.name for w in self.workloads if w.behavior is not None}
@@ -267,17 +309,25 @@ class Run:
         return failures
 
 
+def day_clock(at, seconds):
+    """The time of the compressed day `at` seconds into a run of `seconds`, as HH:MM."""
+    minutes = int(24 * 60 * at / seconds)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
     p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
     p.add_argument("--dir", default=os.path.join(ROOT, "build", "bench-shadow"))
-    p.add_argument("--quick", action="store_true", help="the e2e variant (see above)")
-    p.add_argument("--minutes", type=int, default=10)
-    p.add_argument("--step", type=float, default=60, help="seconds between load changes")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the e2e variant (see above)")
+    mode.add_argument("--day", action="store_true", help="100 HPAs through a compressed day (see above)")
+    p.add_argument("--minutes", type=int, help="the run's length (default 10; --day: 30, the whole day)")
+    p.add_argument("--step", type=float, default=60, help="seconds between load changes (not --day)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
-    p.add_argument("--min-agreement", type=float, default=99.0, help="percent")
+    p.add_argument("--min-agreement", type=float, help="percent (default 99; --day: 99.5)")
     p.add_argument("--max-rules", type=int, default=0,
                    help="comparisons with cause rules allowed (not --quick; not checked when the shadow reports no cause)")
     p.add_argument("--shadow-flags", default="--decision-rules=1.20",
@@ -286,6 +336,12 @@ def main():
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5
+    if a.minutes is None:
+        a.minutes = 30 if a.day else 10
+    if a.min_agreement is None:
+        a.min_agreement = 99.5 if a.day else 99.0
+    if a.minutes < 1:
+        p.error("--minutes must be at least 1")
     if os.path.exists(a.dir):
         shutil.rmtree(a.dir)
     sys.exit(Run(a).run())
