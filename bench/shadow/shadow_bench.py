@@ -2,24 +2,33 @@
 """make bench-shadow: hpa-controller in shadow mode beside kube-controller-manager's HPA
 controller on the local cluster, counting how often the two decide alike (bench/README.md).
 
-Full run: 20 HPAs (CPU utilization, a Pods metric, an External metric; half of each with
-`behavior`) on Deployments played by hpa-sim, a load that changes every minute for 10 minutes.
 kube-controller-manager (HPA controller only, 1.20.2) scales; hpa-controller --shadow decides
-beside it and writes nothing. At the end: the comparisons and divergences from the shadow's
-/metrics, each divergence's log line, and the shadow user's writes from the audit log (only its
+beside it and writes nothing. Deployments are played by hpa-sim. At the end: the comparisons from
+the shadow's /metrics (by result, by cause when the shadow gives one, and on HPAs with and without
+`behavior`), each divergence's log line, and the shadow user's writes from the audit log (only its
 Lease may be written).
+
+Steps (the default): 20 HPAs (CPU utilization, a Pods metric, an External metric; half of each
+with `behavior`), every load jumping to a random size every minute for 10 minutes.
+
+--day: 100 HPAs (a third each on CPU, Pods and External metrics; a third with `behavior`) whose
+loads follow a day compressed into --minutes (30): a smooth daily curve with noise, a few spikes
+and drops, each workload changing at its own times every 1 to 5 minutes (day_load.py). The plan is
+kept in day-load.tsv.
 
 --quick (the e2e test): 3 CPU HPAs for about two minutes, kube-controller-manager given a
 tolerance of 0.5 where the shadow keeps 0.1: a load 30 % above target is within
 kube-controller-manager's tolerance and not within ours, so that HPA must be reported as a
 divergence, the others as agreements; the shadow must write nothing but its Lease.
-Exits 1 when a check fails (and --min-agreement for the full run).
+
+Exits 1 when a check fails: the shadow wrote besides its Lease; steps and --day also when the
+agreement is below --min-agreement (99 %, --day 99.5 %) or more comparisons than --max-rules (0)
+have the cause `rules`.
 """
 import argparse
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
@@ -32,35 +41,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "scale"))
 import audit  # noqa: E402
 from kube import Kube, user_kubeconfig  # noqa: E402
 from scale_bench import daemon_environment, free_port, log  # noqa: E402
+from day_load import day_steps  # noqa: E402
+from tally import Tally  # noqa: E402
+from workloads import CPU_REQUEST_MILLI, Workload, day_fleet, step_fleet  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 USERS = {"shadow": "bench-shadow", "kcm": "bench-kcm-hpa"}
 HPA_API = "/apis/autoscaling/v2beta2"
-CPU_REQUEST_MILLI = 100
-
-
-class Workload:
-    """One Deployment and its HPA: the metric it scales on and the load that drives it."""
-
-    def __init__(self, name, metric, behavior):
-        self.name, self.metric, self.behavior = name, metric, behavior
-
-    def metric_spec(self):
-        if self.metric == "cpu":
-            return {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 50}}}
-        if self.metric == "pods":
-            return {"type": "Pods", "pods": {"metric": {"name": "http_requests"},
-                                              "target": {"type": "AverageValue", "averageValue": "10"}}}
-        return {"type": "External", "external": {"metric": {"name": f"queue_{self.name}"},
-                                                  "target": {"type": "AverageValue", "averageValue": "5"}}}
-
-    def load_for(self, replicas):
-        """The sim change that asks for about `replicas` replicas (a little off-target, as real load is)."""
-        if self.metric == "cpu":
-            return {"workload": self.name, "cpu": f"{int(replicas * CPU_REQUEST_MILLI * 0.5 * 0.97)}m"}
-        if self.metric == "pods":
-            return {"workload": self.name, "podMetric": "http_requests", "value": str(int(replicas * 10 * 0.97))}
-        return {"external": f"queue_{self.name}", "value": str(int(replicas * 5 * 0.97))}
 
 
 class Run:
@@ -71,10 +58,15 @@ class Run:
         self.ns = "shadow-bench"
         self.procs = {}
         if args.quick:
-            self.workloads = [Workload(f"w{i}", "cpu", False) for i in range(3)]
+            self.workloads = [Workload(f"w{i}", "cpu") for i in range(3)]
+        elif args.day:
+            self.workloads = day_fleet(random.Random(args.seed))
+            self.day = day_steps(args.seed, args.minutes * 60, self.workloads)
+            starting = {s.workload: s.load for s in self.day if s.at == 0}
+            for w in self.workloads:
+                w.start_at(starting[w.name])
         else:
-            kinds = ["cpu"] * 8 + ["pods"] * 6 + ["external"] * 6
-            self.workloads = [Workload(f"w{i}", kind, i % 2 == 1) for i, kind in enumerate(kinds)]
+            self.workloads = step_fleet()
 
     # ------------------------------------------------------------------ processes
     def start(self, name, argv, stdout=None):
@@ -120,18 +112,18 @@ class Run:
         with open(scenario, "w") as f:
             f.write("workloads:\n")
             for w in self.workloads:
-                cpu = w.load_for(2)["cpu"] if w.metric == "cpu" else "10m"
+                cpu = w.initial["cpu"] if w.metric == "cpu" else "10m"
                 f.write(f"- {{name: {w.name}, namespace: {self.ns}, selector: app={w.name}, cpu: {cpu}}}\n")
             pods = [w for w in self.workloads if w.metric == "pods"]
             if pods:
                 f.write("podMetrics:\n")
                 for w in pods:
-                    f.write(f"- {{workload: {w.name}, metric: http_requests, total: \"{w.load_for(2)['value']}\"}}\n")
+                    f.write(f"- {{workload: {w.name}, metric: http_requests, total: \"{w.initial['value']}\"}}\n")
             external = [w for w in self.workloads if w.metric == "external"]
             if external:
                 f.write("externalMetrics:\n")
                 for w in external:
-                    f.write(f"- {{namespace: {self.ns}, metric: queue_{w.name}, value: \"{w.load_for(2)['value']}\"}}\n")
+                    f.write(f"- {{namespace: {self.ns}, metric: queue_{w.name}, value: \"{w.initial['value']}\"}}\n")
         self.control_port = free_port()
         out = open(os.path.join(self.dir, "hpa-sim.out"), "wb")
         self.start("hpa-sim", [self.a.sim, "--kubeconfig", self.env["ADMIN_KUBECONFIG"], "--namespace", self.ns,
@@ -163,20 +155,13 @@ class Run:
             labels = {"app": w.name}
             self.kube.request("POST", f"/apis/apps/v1/namespaces/{self.ns}/deployments", {
                 "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": w.name, "namespace": self.ns},
-                "spec": {"replicas": 2, "selector": {"matchLabels": labels},
+                "spec": {"replicas": w.replicas, "selector": {"matchLabels": labels},
                          "template": {"metadata": {"labels": labels},
                                       "spec": {"containers": [{"name": "app", "image": "example/shadow",
                                                                "resources": {"requests": {"cpu": f"{CPU_REQUEST_MILLI}m"}}}]}}}})
-            spec = {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": w.name},
-                    "minReplicas": 1, "maxReplicas": 10, "metrics": [w.metric_spec()]}
-            if w.behavior:
-                spec["behavior"] = {"scaleUp": {"stabilizationWindowSeconds": 30,
-                                                "policies": [{"type": "Pods", "value": 2, "periodSeconds": 30}]},
-                                    "scaleDown": {"stabilizationWindowSeconds": 60,
-                                                  "policies": [{"type": "Percent", "value": 50, "periodSeconds": 30}]}}
             self.kube.request("POST", f"{HPA_API}/namespaces/{self.ns}/horizontalpodautoscalers", {
                 "apiVersion": "autoscaling/v2beta2", "kind": "HorizontalPodAutoscaler",
-                "metadata": {"name": w.name, "namespace": self.ns}, "spec": spec})
+                "metadata": {"name": w.name, "namespace": self.ns}, "spec": w.hpa_spec()})
 
     # ------------------------------------------------------------------ controllers
     def start_controllers(self):
@@ -195,21 +180,16 @@ class Run:
              "--leader-elect-resource-namespace", "default", "--address", "127.0.0.1", "--port", str(self.shadow_port),
              "--secure-port=0", "-v", "2"] + self.a.shadow_flags.split(), stdout=logf, stderr=logf, stdin=subprocess.DEVNULL, env=env)
 
+    def require_running(self):
+        """A process that ended during the run makes its figures meaningless: say which, and how."""
+        for name, p in self.procs.items():
+            if p.poll() is not None:
+                how = f"signal {-p.returncode}" if p.returncode < 0 else f"exit code {p.returncode}"
+                sys.exit(f"bench-shadow: {name} ended during the run ({how}); see {self.dir}/{name}.log")
+
     def scrape(self):
         with urllib.request.urlopen(f"http://127.0.0.1:{self.shadow_port}/metrics", timeout=10) as r:
-            text = r.read().decode()
-        comparisons, divergences = {}, {}
-        for line in text.splitlines():
-            m = re.match(r'hpa_controller_shadow_comparisons_total\{(.*)\} (\S+)', line)
-            if m:
-                labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-                key = (labels["name"], labels["result"])
-                comparisons[key] = comparisons.get(key, 0) + int(float(m.group(2)))
-            m = re.match(r'hpa_controller_shadow_divergences_total\{(.*)\} (\S+)', line)
-            if m:
-                labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-                divergences[(labels["name"], labels["kind"])] = int(float(m.group(2)))
-        return comparisons, divergences
+            return Tally.parse(r.read().decode())
 
     # ------------------------------------------------------------------ run
     def drive_load(self, minutes):
@@ -219,6 +199,32 @@ class Run:
             self.sim_set(changes)
             log(f"minute {minute + 1}/{minutes}: load changed on {len(changes)} workloads")
             time.sleep(self.a.step)
+
+    def drive_day(self):
+        """Plays the day's changes at their instants, from now; returns at the day's end."""
+        seconds = self.a.minutes * 60
+        batches = {}
+        for step in self.day:
+            if step.at > 0:
+                batches.setdefault(step.at, []).append(step.change)
+        start, played, minute = time.time(), 0, 0
+        for at in sorted(batches):
+            time.sleep(max(0.0, start + at - time.time()))
+            self.sim_set(batches[at])
+            played += len(batches[at])
+            if at // 60 > minute:
+                minute = at // 60
+                log(f"minute {minute}/{self.a.minutes} ({day_clock(at, seconds)} of the day): {played} load changes so far")
+        time.sleep(max(0.0, start + seconds - time.time()))
+        log(f"day over: {played} load changes on {len(self.workloads)} workloads")
+
+    def write_day_plan(self):
+        with open(os.path.join(self.dir, "day-load.tsv"), "w") as f:
+            f.write("seconds\tday\tworkload\tmetric\tbehavior\tload\tchange\n")
+            kinds = {w.name: (w.metric, "yes" if w.behavior else "no") for w in self.workloads}
+            for s in self.day:
+                f.write(f"{s.at}\t{day_clock(s.at, self.a.minutes * 60)}\t{s.workload}\t"
+                        f"{kinds[s.workload][0]}\t{kinds[s.workload][1]}\t{s.load:.3f}\t{json.dumps(s.change)}\n")
 
     def quick_load(self):
         # w0 and w1: far beyond either tolerance (both scale); w2: 30 % above target, within
@@ -239,29 +245,32 @@ class Run:
     def run(self):
         os.makedirs(self.dir, exist_ok=True)
         try:
-            log(f"bench-shadow: {len(self.workloads)} HPAs; results in {self.dir}")
+            log(f"bench-shadow: {self.mode()}, {len(self.workloads)} HPAs; results in {self.dir}")
+            if self.a.day:
+                self.write_day_plan()
             self.cluster_up()
             self.start_sim()
             self.create_objects()
             self.start_controllers()
             if self.a.quick:
                 self.quick_load()
+            elif self.a.day:
+                self.drive_day()
             else:
                 self.drive_load(self.a.minutes)
-            comparisons, divergences = self.scrape()
+            self.require_running()
+            tally = self.scrape()
             other_writes, all_writes = self.shadow_writes()
         finally:
             self.stop_all()
-        return self.report(comparisons, divergences, other_writes, all_writes)
+        return self.report(tally, other_writes, all_writes)
 
-    def report(self, comparisons, divergences, other_writes, all_writes):
-        agree = sum(v for (n, r), v in comparisons.items() if r == "agree")
-        diverge = sum(v for (n, r), v in comparisons.items() if r == "diverge")
-        total = agree + diverge
-        lines = [f"comparisons: {total}, agreements: {agree}, divergences: {diverge}"
-                 + (f", agreement {100.0 * agree / total:.2f} %" if total else "")]
-        for (name, kind), v in sorted(divergences.items()):
-            lines.append(f"  divergence {name} {kind}: {v}")
+    def mode(self):
+        return "quick" if self.a.quick else f"day, {self.a.minutes} minutes" if self.a.day else f"steps, {self.a.minutes} minutes"
+
+    def report(self, tally, other_writes, all_writes):
+        with_behavior = {w.name for w in self.workloads if w.behavior is not None}
+        lines = tally.lines(with_behavior)
         lines.append(f"shadow writes: {len(other_writes)} outside its Lease ({all_writes} in all)")
         log_lines = [l for l in open(os.path.join(self.dir, "hpa-controller.log"), errors="replace") if "shadow divergence" in l]
         with open(os.path.join(self.dir, "divergences.log"), "w") as f:
@@ -269,25 +278,41 @@ class Run:
         lines.append(f"divergence log lines: {len(log_lines)} (in {self.dir}/divergences.log)")
         print("\n".join(lines))
         with open(os.path.join(self.dir, "results.json"), "w") as f:
-            json.dump({"comparisons": total, "agree": agree, "diverge": diverge,
-                       "divergences": {f"{n} {k}": v for (n, k), v in divergences.items()},
-                       "writesOutsideLease": len(other_writes)}, f, indent=1)
-        failures = []
-        if other_writes:
-            failures.append(f"the shadow wrote: {other_writes[:5]}")
-        if self.a.quick:
-            if comparisons.get(("w2", "diverge"), 0) < 1:
-                failures.append("w2's decision (within kube-controller-manager's tolerance only) was not reported as a divergence")
-            if not any("w2" in l and "desiredReplicas" in l for l in log_lines):
-                failures.append("no log line for w2's divergence in desired replicas")
-            for name in ("w0", "w1"):
-                if comparisons.get((name, "agree"), 0) < 1:
-                    failures.append(f"{name}: no agreement counted")
-        elif total == 0 or 100.0 * agree / total < self.a.min_agreement:
-            failures.append(f"agreement below {self.a.min_agreement} %")
+            json.dump(dict(mode=self.mode(), seed=self.a.seed, **tally.as_json(with_behavior),
+                           writesOutsideLease=len(other_writes)), f, indent=1)
+        failures = [f"the shadow wrote: {other_writes[:5]}"] if other_writes else []
+        failures += self.quick_failures(tally, log_lines) if self.a.quick else self.run_failures(tally)
         for f in failures:
             print(f"FAIL: {f}")
         return 1 if failures else 0
+
+    def quick_failures(self, tally, log_lines):
+        failures = []
+        if tally.count(name="w2", result="diverge") < 1:
+            failures.append("w2's decision (within kube-controller-manager's tolerance only) was not reported as a divergence")
+        if not any("w2" in l and "desiredReplicas" in l for l in log_lines):
+            failures.append("no log line for w2's divergence in desired replicas")
+        for name in ("w0", "w1"):
+            if tally.count(name=name, result="agree") < 1:
+                failures.append(f"{name}: no agreement counted")
+        return failures
+
+    def run_failures(self, tally):
+        failures = []
+        agreement = tally.agreement()
+        if agreement is None or agreement < self.a.min_agreement:
+            failures.append(f"agreement below {self.a.min_agreement} %")
+        causes = tally.by_cause()
+        if causes is not None and causes["rules"] > self.a.max_rules:
+            failures.append(f"{causes['rules']} comparisons with cause rules (at most {self.a.max_rules}): "
+                            "a difference of rules, not of timing")
+        return failures
+
+
+def day_clock(at, seconds):
+    """The time of the compressed day `at` seconds into a run of `seconds`, as HH:MM."""
+    minutes = int(24 * 60 * at / seconds)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def main():
@@ -295,18 +320,28 @@ def main():
     p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
     p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
     p.add_argument("--dir", default=os.path.join(ROOT, "build", "bench-shadow"))
-    p.add_argument("--quick", action="store_true", help="the e2e variant (see above)")
-    p.add_argument("--minutes", type=int, default=10)
-    p.add_argument("--step", type=float, default=60, help="seconds between load changes")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the e2e variant (see above)")
+    mode.add_argument("--day", action="store_true", help="100 HPAs through a compressed day (see above)")
+    p.add_argument("--minutes", type=int, help="the run's length (default 10; --day: 30, the whole day)")
+    p.add_argument("--step", type=float, default=60, help="seconds between load changes (not --day)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
-    p.add_argument("--min-agreement", type=float, default=99.0)
+    p.add_argument("--min-agreement", type=float, help="percent (default 99; --day: 99.5)")
+    p.add_argument("--max-rules", type=int, default=0,
+                   help="comparisons with cause rules allowed (not --quick; not checked when the shadow reports no cause)")
     p.add_argument("--shadow-flags", default="--decision-rules=1.20",
                    help="more flags for hpa-controller --shadow (default: the stabilization rules of "
                         "kube-controller-manager 1.20, which the bench runs beside)")
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5
+    if a.minutes is None:
+        a.minutes = 30 if a.day else 10
+    if a.min_agreement is None:
+        a.min_agreement = 99.5 if a.day else 99.0
+    if a.minutes < 1:
+        p.error("--minutes must be at least 1")
     if os.path.exists(a.dir):
         shutil.rmtree(a.dir)
     sys.exit(Run(a).run())
