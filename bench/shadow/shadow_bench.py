@@ -16,10 +16,11 @@ loads follow a day compressed into --minutes (30): a smooth daily curve with noi
 and drops, each workload changing at its own times every 1 to 5 minutes (day_load.py). The plan is
 kept in day-load.tsv.
 
---quick (the e2e test): 3 CPU HPAs for about two minutes, kube-controller-manager given a
-tolerance of 0.5 where the shadow keeps 0.1: a load 30 % above target is within
-kube-controller-manager's tolerance and not within ours, so that HPA must be reported as a
-divergence, the others as agreements; the shadow must write nothing but its Lease.
+--quick (the e2e test): 3 CPU HPAs for about two minutes, both controllers with a 20 s downscale
+window, kube-controller-manager given a tolerance of 0.5 where the shadow keeps 0.1: a load 30 %
+above target is within kube-controller-manager's tolerance and not within ours, so that HPA must
+be reported as a divergence with the cause `rules` (once the shadow has followed a window), the
+others as agreements and never `rules`; the shadow must write nothing but its Lease.
 
 Exits 1 when a check fails: the shadow wrote besides its Lease; steps and --day also when the
 agreement is below --min-agreement (99 %, --day 99.5 %) or more comparisons than --max-rules (0)
@@ -171,6 +172,9 @@ class Run:
                "--use-service-account-credentials=false", "--profiling=false", "--v=2"]
         if self.a.kcm_tolerance is not None:
             kcm.append(f"--horizontal-pod-autoscaler-tolerance={self.a.kcm_tolerance}")
+        both = [f"--horizontal-pod-autoscaler-downscale-stabilization={self.a.downscale_stabilization}"] \
+            if self.a.downscale_stabilization else []
+        kcm += both
         self.start("kube-controller-manager", kcm)
         self.shadow_port = free_port()
         env = daemon_environment()  # the allocator tuned as the image and the Deployment tune it
@@ -178,7 +182,7 @@ class Run:
         self.procs["hpa-controller"] = subprocess.Popen(
             [self.a.controller, "--shadow", "--kubeconfig", self.kubeconfigs["shadow"], "--namespace", self.ns,
              "--leader-elect-resource-namespace", "default", "--address", "127.0.0.1", "--port", str(self.shadow_port),
-             "--secure-port=0", "-v", "2"] + self.a.shadow_flags.split(), stdout=logf, stderr=logf, stdin=subprocess.DEVNULL, env=env)
+             "--secure-port=0", "-v", "2"] + both + self.a.shadow_flags.split(), stdout=logf, stderr=logf, stdin=subprocess.DEVNULL, env=env)
 
     def require_running(self):
         """A process that ended during the run makes its figures meaningless: say which, and how."""
@@ -229,11 +233,16 @@ class Run:
     def quick_load(self):
         # w0 and w1: far beyond either tolerance (both scale); w2: 30 % above target, within
         # kube-controller-manager's tolerance of 0.5 but not within ours of 0.1.
+        # w2 moves again once the shadow has followed both controllers' 20 s window, so that
+        # its divergence can no longer be the shadow's first window (warmup) and must be rules.
         time.sleep(20)
         self.sim_set([{"workload": "w0", "cpu": "300m"}, {"workload": "w1", "cpu": "30m"},
                       {"workload": "w2", "cpu": "130m"}])
         log("quick: load changed (w0 x3, w1 x0.3, w2 x1.3)")
-        time.sleep(self.a.step)
+        time.sleep(30)
+        self.sim_set([{"workload": "w2", "cpu": "135m"}])
+        log("quick: load changed (w2 x1.35)")
+        time.sleep(max(self.a.step - 30, 30))
 
     def shadow_writes(self):
         requests = audit.load(self.audit_log, {USERS["shadow"]})[USERS["shadow"]]
@@ -295,6 +304,14 @@ class Run:
         for name in ("w0", "w1"):
             if tally.count(name=name, result="agree") < 1:
                 failures.append(f"{name}: no agreement counted")
+        if tally.by_cause() is not None:
+            if tally.count(name="w2", cause="rules") < 1:
+                failures.append("w2's divergence (another tolerance) was never given the cause rules")
+            if not any("HPA=shadow-bench/w2 cause=rules" in l for l in log_lines):
+                failures.append("no log line for w2 with cause=rules")
+            for name in ("w0", "w1"):
+                if tally.count(name=name, cause="rules"):
+                    failures.append(f"{name}: {tally.count(name=name, cause='rules')} comparisons with cause rules")
         return failures
 
     def run_failures(self, tally):
@@ -327,6 +344,8 @@ def main():
     p.add_argument("--step", type=float, default=60, help="seconds between load changes (not --day)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
+    p.add_argument("--downscale-stabilization",
+                   help="both controllers' --horizontal-pod-autoscaler-downscale-stabilization (default theirs; --quick: 20s)")
     p.add_argument("--min-agreement", type=float, help="percent (default 99; --day: 99.5)")
     p.add_argument("--max-rules", type=int, default=0,
                    help="comparisons with cause rules allowed (not --quick; not checked when the shadow reports no cause)")
@@ -336,6 +355,8 @@ def main():
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5
+    if a.quick and a.downscale_stabilization is None:
+        a.downscale_stabilization = "20s"
     if a.minutes is None:
         a.minutes = 30 if a.day else 10
     if a.min_agreement is None:
