@@ -162,10 +162,13 @@ bool phaseGivesTheirs(const CauseInputs& in, std::int32_t proposed, const Status
     wantAble |= d.kind == DivergenceKind::AbleToScale;
     wantLimited |= d.kind == DivergenceKind::ScalingLimited;
   }
-  const auto [lo, hi] = windowRange(in, proposed);
+  // The bounds decide as the nearest of them would: nothing outside [0, max] is worth a try.
+  const auto [held, holds] = windowRange(in, proposed);
+  const std::int32_t lo = std::max(held, 0);
+  const std::int32_t hi = std::min(holds, std::max(in.ours->maxReplicas, in.ours->currentReplicas));
   const auto period = in.options->syncPeriod;
   std::vector<std::int32_t> candidates;
-  if (hi - lo > kMaxCandidates) {
+  if (static_cast<std::int64_t>(hi) - lo > kMaxCandidates) {
     candidates = {lo, proposed, hi};
   } else {
     for (std::int32_t v = lo; v <= hi; ++v) candidates.push_back(v);

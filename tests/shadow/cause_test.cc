@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "shadow/shadow_fixture.h"
 
 namespace hpa::shadow {
@@ -92,6 +94,30 @@ TEST_F(CauseTest, AnotherToleranceIsRulesOnceTheWindowIsKnown) {
       EXPECT_NE(again.cause.detail.find("proposal 4"), std::string::npos) << again.cause.detail;
     }
   }
+}
+
+TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
+  // A window whose lowest entry is the int32 minimum: the search spans [0, max], not 2^31 values.
+  setScale(3);
+  setPods(3, 60);
+  api::HorizontalPodAutoscaler after = written(3, 3, "ScaleUpStabilized", "DesiredWithinRange", 60);
+  after.spec.behavior = api::HorizontalPodAutoscalerBehavior{};
+  after.spec.behavior->scaleUp = api::HPAScalingRules{};
+  after.spec.behavior->scaleUp->stabilizationWindowSeconds = 60;
+  hpa_.spec.behavior = after.spec.behavior;
+  const auto first = compareNow(after);
+  ASSERT_EQ(first.ours.desiredReplicas, 4);
+  controller::ReconcileReport ours = first.report;
+  std::vector<Divergence> divergences = first.divergences;
+  CauseInputs in;
+  in.hpa = &after;
+  in.ours = &ours;
+  in.divergences = &divergences;
+  in.recommendations = {{std::numeric_limits<std::int32_t>::min(), clock_.now() - seconds(10)}};
+  in.options = &options_;
+  in.decidedAt = clock_.now();
+  in.observedFor = std::chrono::minutes(10);
+  EXPECT_EQ(findCause(in).cause, Cause::History) << "a scale-up window holding 3 or less gives their 3";
 }
 
 TEST(WarmupSpanTest, IsTheLongestWindowTheNormalizationConsults) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace hpa::shadow {
 namespace {
 
@@ -36,6 +38,12 @@ TEST(TheirWindowTest, OnlyTheWindowIsKeptAndAFailedSyncRecordsNothing) {
   // 7 ended before the window began; the failed stretch recorded nothing.
   EXPECT_EQ(flat(recs), (std::vector<P>{{2, 130}, {2, 140}}));
   EXPECT_EQ(window.since(), kStart) << "the first observation stays, though its segment is gone";
+}
+
+TEST(TheirWindowTest, ANegativeProposalRecordsNothing) {
+  TheirWindow window(seconds(15));
+  window.observed(kStart, std::numeric_limits<std::int32_t>::min());
+  EXPECT_TRUE(window.recommendationsAt(kStart + seconds(40), seconds(300)).empty());
 }
 
 TEST(TheirWindowTest, AnOutOfOrderObservationIsIgnored) {
