@@ -207,6 +207,28 @@ std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
       controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
 }
 
+// The proposal had the other controller not counted the pods our calculations assumed at the
+// target or idle (missing or unready when we listed; it listed them a moment earlier, Pending
+// or not yet there): each such metric's usage ratio over its ready pods alone. nullopt when no
+// metric assumed a pod.
+std::optional<std::int32_t> proposalWithoutAssumedPods(const CauseInputs& in) {
+  const auto& ours = *in.ours;
+  const auto tolerances = replicacalc::tolerancesFor(in.hpa->spec, in.options->tolerance, in.options->decisionRules);
+  bool assumed = false;
+  std::optional<std::int32_t> proposal;
+  for (const auto& m : ours.metrics) {
+    if (!m.proposal) continue;
+    std::int32_t metric = *m.proposal;
+    if (m.calculation && m.calculation->rebalancedRatio) {
+      assumed = true;
+      metric = replicacalc::proposalForRatio(m.calculation->usageRatio, ours.currentReplicas,
+                                             m.calculation->readyPodCount, tolerances);
+    }
+    proposal = std::max(proposal.value_or(metric), metric);
+  }
+  return assumed ? proposal : std::nullopt;
+}
+
 }  // namespace
 
 const char* causeName(Cause cause) {
@@ -280,6 +302,11 @@ CauseFinding findCause(const CauseInputs& in) {
     if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
       return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs)};
     }
+  }
+  if (const auto counted = proposalWithoutAssumedPods(in); counted && phaseGivesTheirs(in, *counted, theirs)) {
+    return {Cause::Inputs, fmt::format("pods counted differently: without the pods we assumed at the target or idle "
+                                       "(missing or unready at our list) the metrics propose {} and give their decision",
+                                       *counted)};
   }
   if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
     const auto [lo, hi] = windowRange(in, *ours.metricReplicas);

@@ -9,6 +9,8 @@
 namespace hpa::shadow {
 namespace {
 
+using controller::fixture::kPodStart;
+using controller::fixture::PodBuilder;
 using fixture::ShadowComparerTest;
 using std::chrono::seconds;
 
@@ -40,6 +42,19 @@ TEST_F(CauseTest, AMetricThatMovedBetweenTheTwoReadsIsInputs) {
   EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
   EXPECT_NE(result.cause.detail.find("theirs 90%, ours 60%"), std::string::npos) << result.cause.detail;
   EXPECT_NE(result.cause.detail.find("propose 6"), std::string::npos) << result.cause.detail;
+}
+
+TEST_F(CauseTest, APodTheyDidNotCountIsInputs) {
+  // Our list has a third pod without metrics (missing: assumed at the target on a scale-down);
+  // theirs did not have it yet. The two ready pods at 30 % give them 2; the assumed pod gives us 3.
+  setScale(3);
+  setPods(2, 30);
+  pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                .container("app", 100).build());
+  const auto result = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
+  ASSERT_EQ(result.ours.desiredReplicas, 3);
+  EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("pods counted differently"), std::string::npos) << result.cause.detail;
 }
 
 TEST_F(CauseTest, InputsThatDoNotGiveTheirDecisionAreNotInputs) {
