@@ -390,12 +390,13 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
 
   const int exitCode = stop.wait();
   process.signals.finish();
-  // Stop taking work and let in-flight reconciles finish, then give the lease up.
+  // Stop taking work and let in-flight reconciles finish, send the Events they queued, then give
+  // the lease up: every write of this replica's falls within its term.
   runner.shutDown();
   shadow.stop();
+  decider.writes.stop();
   leadership.release();
   caches.stop();
-  decider.writes.stop();
   logger.info("stopped", "exitCode", exitCode);
   return exitCode;
 }
