@@ -423,9 +423,11 @@ int runDaemon(const ValidatedOptions& options) {
   config->burst = o.kubeApiBurst;
   telemetry::PrometheusObserver observer;
   auto clients = live::ClientSet::create(
-      *config, clock, logger, [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
+      *config, clock, logger,
+      [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
         observer.apiRequest(purpose, verb, code, latency);
-      });
+      },
+      kube::RestClient::makeTransport, options.renewDeadline);
   if (!clients.ok()) return fail(clients.error().message);
   kube::Discovery discovery(*clients->informers);
   auto hpaVersion = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
