@@ -684,6 +684,16 @@ class Soak:
             for pod, n in term["writes"].items():
                 pods_writing[pod] = pods_writing.get(pod, 0) + n
         ok_writes = sum(1 for w in writes if 200 <= w[3] < 300)
+        moved = [f["handover_s"] for f in self.faults if f["handover_s"] is not None]
+        if moved:
+            lines += ["", f"- handovers: {len(moved)}, median {statistics.median(moved):.1f} s, max {max(moved):.1f} s "
+                          "(from the fault to the first new holder of the Lease, polled every 0.25 s)"]
+        for f in by_kind.get("drain", []):
+            lines.append(f"- drain at {f['start'] - self.t0:.0f} s: the leader's eviction {f.get('first_eviction')}; "
+                         f"the other's {f.get('second_eviction', '')[:80]}")
+        for f in by_kind.get("oom", []):
+            lines.append(f"- oom at {f['start'] - self.t0:.0f} s: limit lowered to {f.get('oom_limit_mib')} MiB; "
+                         f"last termination: {f.get('oom_reason')}")
         lines += ["",
                   f"- writes (scale, HPA, Events) in the audit log: {ok_writes} accepted "
                   f"({len(writes) - ok_writes} refused), over {len(terms)} leadership terms, by pod: "
