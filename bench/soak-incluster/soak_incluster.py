@@ -382,6 +382,7 @@ class Soak:
 
     # ------------------------------------------------------------------ faults
     def fault(self, kind):
+        self.wait(120, "a leader among the Ready pods", lambda: self.leader_pod() in self.ready_pods(), fail=False)
         leader = self.leader_pod()
         record = {"kind": kind, "start": time.time(), "leader": leader, "holder": self.holder()}
         log(f"  fault {kind} (leader {leader})")
