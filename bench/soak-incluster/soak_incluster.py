@@ -93,6 +93,8 @@ def window_of(w):
 def at_rest(w, pods_worth, replicas):
     """Whether upstream's rule keeps `replicas` for this load: within the 0.1 tolerance of the
     target, or the size it asks (per-pod values as hpa-sim serves them, rounded to the milli)."""
+    if replicas < 1:
+        return False
     milli = w.milli_for(pods_worth)
     target = MILLI_PER_REPLICA[w.metric]
     ratio = int(milli / replicas + 0.5) / target
