@@ -38,10 +38,12 @@ Needs root, the image archive (make image IMAGE_SAVE=...), the node binaries
 """
 import argparse
 import base64
+import glob
 import json
 import math
 import os
 import random
+import shutil
 import ssl
 import statistics
 import subprocess
@@ -344,7 +346,20 @@ class Soak:
             except Exception:
                 pass
 
+    def keep_logs(self):
+        """Copies each controller container's log as the kubelet writes it (it keeps only the last
+        two of a pod) to DIR/pods/<pod>/<restart>.log."""
+        for d in glob.glob(f"/var/log/pods/{CNS}_*/hpa-controller"):
+            pod = os.path.basename(os.path.dirname(d)).split("_")[1]
+            os.makedirs(os.path.join(self.dir, "pods", pod), exist_ok=True)
+            for f in glob.glob(os.path.join(d, "*.log")):
+                try:
+                    shutil.copyfile(f, os.path.join(self.dir, "pods", pod, os.path.basename(f)))
+                except OSError:
+                    pass
+
     def sample(self):
+        self.keep_logs()
         try:
             for p in self.pods():
                 name = p["metadata"]["name"]
