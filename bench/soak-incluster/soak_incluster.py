@@ -57,7 +57,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 for sub in ("scale", "shadow", "soak"):
     sys.path.insert(0, os.path.join(HERE, "..", sub))
-from kube import ApiError, Kube  # noqa: E402
+from kube import Kube  # noqa: E402
 from scale_bench import free_port, log  # noqa: E402
 from soak import cache_summary, server_summary  # noqa: E402
 from workloads import BEHAVIORS, CPU_REQUEST_MILLI, MILLI_PER_REPLICA, Workload  # noqa: E402
