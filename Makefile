@@ -22,6 +22,9 @@
 #   make e2e-incluster   deploy/ applied to the local cluster with a real node (containerd,
 #                        kubelet): the controller runs as pods; changes sysctls while it runs
 #                        (hack/local-node.sh, docs/install.md); not part of `make test`
+#   make soak-incluster  deploy/ as pods on the local node for 30 min (SOAK_INCLUSTER_FLAGS=--short:
+#                        10 min) under kubelet and containerd restarts, a drain, the leader cut off
+#                        from the API server and an OOM kill (bench/README.md); root; not in `make test`
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -51,7 +54,7 @@ IMAGE_ENGINE ?=
 IMAGE_BASE ?= auto
 IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
-.PHONY: all demo run deps e2e-deps soak fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
+.PHONY: all demo run deps e2e-deps soak soak-incluster fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
         bench-scale bench-shadow bench-recovery bench-failover fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
 
 all: build
@@ -122,6 +125,13 @@ image:
 
 node-deps: e2e-deps
 	@bash hack/ensure-node-deps.sh
+
+# deploy/ as pods under node faults, on its own cluster and node (build/soak-incluster/); the image
+# is saved to IMAGE_ARCHIVE for containerd. Needs root (bench/README.md).
+soak-incluster: build node-deps
+	@$(MAKE) --no-print-directory image IMAGE_SAVE=$(IMAGE_ARCHIVE)
+	@python3 -B bench/soak-incluster/soak_incluster.py --image-archive $(abspath $(IMAGE_ARCHIVE)) \
+	  --sim $(abspath $(BUILD_DIR))/cmd/hpa-sim/hpa-sim $(SOAK_INCLUSTER_FLAGS)
 
 # Its own cluster and node (build/incluster-ci); the image is saved to IMAGE_ARCHIVE for containerd.
 e2e-incluster: build node-deps

@@ -8,6 +8,9 @@
 #   local-node.sh import-image --dir DIR FILE   (a docker-archive or OCI tar, e.g. from
 #                                        hack/build-image.sh --save) into containerd's k8s.io namespace
 #   local-node.sh down --dir DIR         stops it and undoes what `up` changed on the machine
+#   local-node.sh restart kubelet|containerd --dir DIR   stops that one (SIGTERM) and starts it
+#                                        again with the same configuration; the pods' containers
+#                                        run on meanwhile (containerd's shims keep them)
 #   local-node.sh status --dir DIR
 # --dir defaults to $HPA_E2E_DIR. Needs root, and hack/ensure-node-deps.sh run once.
 #
@@ -55,7 +58,7 @@ PODS_GONE_SECONDS=60
 DIR=""
 log() { hpa_log "$*"; }
 die() { log "error: $*"; exit 1; }
-usage() { sed -n '6,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 now() { echo "$EPOCHREALTIME"; }
 elapsed_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -478,6 +481,21 @@ cmd_import_image() {
   "${CTR[@]}" images import "$file"
 }
 
+# A node fault, as an operator's restart of one component: stop it, start it as `up` did.
+cmd_restart() {
+  local name=${1:?restart needs kubelet or containerd} started
+  load_cluster
+  [ -f "$NODE_ENV" ] || die "no node up in $DIR"
+  PKI_DIR=${PKI_DIR:?}
+  started=$(now)
+  case $name in
+    kubelet) halt kubelet; start_kubelet ;;
+    containerd) halt containerd; start_containerd ;;
+    *) die "restart takes kubelet or containerd, not $name" ;;
+  esac
+  log "$name restarted in $(elapsed_since "$started")s"
+}
+
 cmd_status() {
   load_cluster
   local name code=0
@@ -506,6 +524,7 @@ main() {
     up) cmd_up ;;
     down) cmd_down ;;
     import-image) cmd_import_image "${args[@]}" ;;
+    restart) cmd_restart "${args[@]}" ;;
     status) cmd_status ;;
     *) log "unknown subcommand $sub"; usage ;;
   esac

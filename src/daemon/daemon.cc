@@ -8,6 +8,7 @@
 
 #include "api/codec.h"
 #include "daemon/allocator_tuning.h"
+#include "daemon/fatal_exit.h"
 #include "daemon/write_side.h"
 #include "shadow/comparer.h"
 #include "telemetry/shadow_metrics.h"
@@ -167,12 +168,14 @@ controller::ControllerOptions controllerOptions(const ValidatedOptions& options)
 }
 
 // Campaigns for the Lease, running `runner` while it leads; without leader election it leads
-// from the start. Leadership lost (or released at shutdown) requests a stop with code 1, which
-// stays 0 when a signal asked first.
+// from the start. Leadership lost (the renew deadline passed) ends the process at once with code
+// 1, as kube-controller-manager's Fatalf: a graceful stop would let the reconciles in flight write
+// after the deadline, and a standby may take the Lease soon after it. Leadership released at
+// shutdown ends nothing more.
 class Leadership {
  public:
   Leadership(const ValidatedOptions& options, kube::RestClient& leases, controller::RunLoop& runner, Clock& clock,
-             const Logger& logger, StopRequest& stop) {
+             const Logger& logger) {
     const DaemonOptions& o = options.raw;
     if (!o.leaderElect) {
       runner.startedLeading();
@@ -184,18 +187,22 @@ class Leadership {
         leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline,
                                              options.retryPeriod},
         clock, logger.child("leader-election"), [&runner] { runner.startedLeading(); },
-        [&runner, &stop] {
+        [this, &runner, logger] {
           runner.stoppedLeading();
-          stop.request(1);
+          if (releasing_) return;
+          logger.error("leaderelection lost: exiting");
+          exitAtOnce(1);
         });
     elector_->start();
   }
   // Gives the Lease up (after the workers stopped taking work).
   void release() {
+    releasing_ = true;
     if (elector_) elector_->stop();
   }
 
  private:
+  std::atomic<bool> releasing_{false};
   std::unique_ptr<leaderelection::ApiLeaseStore> store_;
   std::unique_ptr<leaderelection::LeaderElector> elector_;
 };
@@ -379,16 +386,17 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   }
   runner.startWorkers();
   shadow.start();
-  Leadership leadership(options, *clients.leases, runner, clock, logger, stop);
+  Leadership leadership(options, *clients.leases, runner, clock, logger);
 
   const int exitCode = stop.wait();
   process.signals.finish();
-  // Stop taking work and let in-flight reconciles finish, then give the lease up.
+  // Stop taking work and let in-flight reconciles finish, send the Events they queued, then give
+  // the lease up: every write of this replica's falls within its term.
   runner.shutDown();
   shadow.stop();
+  decider.writes.stop();
   leadership.release();
   caches.stop();
-  decider.writes.stop();
   logger.info("stopped", "exitCode", exitCode);
   return exitCode;
 }
@@ -415,9 +423,11 @@ int runDaemon(const ValidatedOptions& options) {
   config->burst = o.kubeApiBurst;
   telemetry::PrometheusObserver observer;
   auto clients = live::ClientSet::create(
-      *config, clock, logger, [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
+      *config, clock, logger,
+      [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
         observer.apiRequest(purpose, verb, code, latency);
-      });
+      },
+      kube::RestClient::makeTransport, options.renewDeadline);
   if (!clients.ok()) return fail(clients.error().message);
   kube::Discovery discovery(*clients->informers);
   auto hpaVersion = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});

@@ -138,6 +138,45 @@ void LeaderElector::stop() {
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (watcher_.joinable()) watcher_.join();
+  if (guard_.joinable()) guard_.join();
+}
+
+bool LeaderElector::isLeader() const {
+  return leading_.load() && clock_.now().time_since_epoch().count() < deadline_.load();
+}
+
+bool LeaderElector::extendDeadline(Time renewalStart) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ended_) return false;
+    deadline_ = (renewalStart + config_.renewDeadline).time_since_epoch().count();
+  }
+  cv_.notify_all();
+  return true;
+}
+
+void LeaderElector::loseLeadership() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ended_.exchange(true)) return;
+  }
+  cv_.notify_all();
+  logger_.error("failed to renew lease within the renew deadline: leadership lost", "identity", config_.identity);
+  leading_ = false;
+  onStoppedLeading_();
+}
+
+void LeaderElector::guardDeadline() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_ && !ended_) {
+    const Time deadline{Duration(deadline_.load())};
+    if (clock_.now() >= deadline) {
+      lock.unlock();
+      loseLeadership();
+      return;
+    }
+    clock_.waitUntil(cv_, lock, deadline);
+  }
 }
 
 bool LeaderElector::sleep(Duration d, bool wakeOnRelease) {
@@ -264,10 +303,13 @@ void LeaderElector::release() {
 
 void LeaderElector::run() {
   logger_.info("attempting to acquire leader lease", "identity", config_.identity);
+  Time attempt = clock_.now();
   while (!tryAcquireOrRenew()) {
     if (!sleep(config_.retryPeriod, /*wakeOnRelease=*/true)) return;
+    attempt = clock_.now();
   }
   logger_.info("successfully acquired lease", "identity", config_.identity);
+  extendDeadline(attempt);
   leading_ = true;
   {
     // A leader renews; it has no use for the watch.
@@ -275,20 +317,25 @@ void LeaderElector::run() {
     if (activeWatch_) activeWatch_->stop();
   }
   cv_.notify_all();
+  guard_ = std::thread([this] { guardDeadline(); });
   onStartedLeading_();
-  Time lastRenew = clock_.now();
+  // The deadline counts from the start of the last renewal that succeeded: the Lease's renewTime
+  // is that instant or later on the server, so a standby cannot take it before renewDeadline plus
+  // the margin to leaseDuration has passed.
   while (sleep(config_.retryPeriod)) {
+    if (ended_) return;
+    attempt = clock_.now();
     if (tryAcquireOrRenew()) {
-      lastRenew = clock_.now();
+      if (!extendDeadline(attempt)) return;
       continue;
     }
-    if (clock_.now() - lastRenew >= config_.renewDeadline) {
-      logger_.error("failed to renew lease within the renew deadline: leadership lost", "identity", config_.identity);
-      leading_ = false;
-      onStoppedLeading_();
+    if (!isLeader()) {
+      loseLeadership();
       return;
     }
   }
+  // Stopping: the guard has not ended leadership (it stops first), so this ends it, once.
+  if (ended_.exchange(true)) return;
   leading_ = false;
   onStoppedLeading_();
   release();

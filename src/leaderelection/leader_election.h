@@ -77,7 +77,11 @@ struct LeaderElectionConfig {
 // client-go's leader election on a Lease: acquire when the Lease is free or its holder has not
 // renewed it within leaseDuration of *our* observation (clock skew between nodes is irrelevant),
 // renew every retryPeriod, give up leadership when renewals fail for renewDeadline, and release
-// the Lease on stop so a successor need not wait (client-go's ReleaseOnCancel). Unlike client-go,
+// the Lease on stop so a successor need not wait (client-go's ReleaseOnCancel). The renew deadline
+// runs from the start of the last renewal that succeeded and ends leadership by the clock alone:
+// a renewal whose request hangs (the API server cut off, packets dropped) cannot hold it longer,
+// so a leader stops acting before a standby may take the Lease (renewDeadline < leaseDuration,
+// as client-go, whose renewal's context ends at the deadline). Unlike client-go,
 // a standby also watches the Lease and tries at once when it is released, so a graceful handover
 // takes a round trip instead of up to retryPeriod; a holder that vanishes still costs
 // leaseDuration.
@@ -88,9 +92,11 @@ class LeaderElector {
   ~LeaderElector();
 
   void start();
-  // Stops campaigning; if leading, calls onStoppedLeading and releases the Lease.
+  // Stops campaigning; if leading, calls onStoppedLeading and releases the Lease. (A renewal in
+  // flight is waited for: give the store's requests a timeout.)
   void stop();
-  bool isLeader() const { return leading_.load(); }
+  // False from the renew deadline on, even before the elector's threads have noticed.
+  bool isLeader() const;
 
   // One acquire-or-renew attempt (exposed for tests); true when we hold the Lease afterwards.
   bool tryAcquireOrRenew();
@@ -102,6 +108,14 @@ class LeaderElector {
   void release();
   // The standby's watch on the Lease (its own thread, until leading or stopping).
   void watchForRelease();
+  // While leading: ends leadership when the renew deadline passes (its own thread, so that a
+  // renewal blocked in the store cannot postpone it).
+  void guardDeadline();
+  // Moves the renew deadline to `renewalStart` + renewDeadline (a renewal that began then
+  // succeeded); false when leadership has ended meanwhile.
+  bool extendDeadline(Time renewalStart);
+  // Ends leadership once (the guard and the renewing thread may both see the deadline pass).
+  void loseLeadership();
 
   LeaseStore& store_;
   LeaderElectionConfig config_;
@@ -116,11 +130,15 @@ class LeaderElector {
   bool releaseSeen_ = false;         // guarded by mu_
   LeaseWatch* activeWatch_ = nullptr;  // guarded by mu_
   std::atomic<bool> leading_{false};
+  std::atomic<bool> ended_{false};  // leadership ended (the deadline passed, or a stop)
+  // The renew deadline while leading, as a count of the clock's ticks (read by isLeader()).
+  std::atomic<Time::rep> deadline_{0};
   // Only the run() thread touches these.
   std::optional<LeaseRecord> observed_;
   Time observedAt_{};
   std::thread thread_;
   std::thread watcher_;
+  std::thread guard_;
 };
 
 }  // namespace hpa::leaderelection

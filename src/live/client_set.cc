@@ -16,7 +16,8 @@ constexpr auto kMetricsMaxRetryWait = std::chrono::seconds(1);
 }  // namespace
 
 Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
-                                    RequestObserver observer, const TransportFactory& transports) {
+                                    RequestObserver observer, const TransportFactory& transports,
+                                    Duration leasesTimeout) {
   ClientSet set;
   for (auto [purpose, slot] : {std::pair{"informers", &set.informers}, std::pair{"scales", &set.scales},
                                std::pair{"status", &set.status}, std::pair{"history", &set.history},
@@ -27,6 +28,7 @@ Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock
     kube::RestConfig own = config;
     if (std::string_view(purpose) == "auth") own.timeout = kDelegatedAuthTimeout;
     if (std::string_view(purpose) == "metrics") own.maxRetryWait = kMetricsMaxRetryWait;
+    if (std::string_view(purpose) == "leases" && leasesTimeout > Duration::zero()) own.timeout = leasesTimeout;
     auto transport = transports(own);
     if (!transport.ok()) return transport.error();
     auto client = std::make_unique<kube::RestClient>(own, std::move(*transport), clock,

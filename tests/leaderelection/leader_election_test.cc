@@ -43,8 +43,14 @@ class FakeLeaseStore final : public LeaseStore {
     return std::unique_ptr<LeaseWatch>(std::make_unique<Watch>(*this, version - 1));
   }
   Result<std::optional<LeaseRecord>> get() override {
-    std::lock_guard<std::mutex> lock(mu);
+    std::unique_lock<std::mutex> lock(mu);
     ++gets;
+    if (hanging) {
+      // As a request whose packets are dropped: no answer until the test lets it time out.
+      ++hung;
+      changed.wait(lock, [&] { return !hanging; });
+      return Error{"GET: no complete answer (request cancelled)", 0, "Timeout"};
+    }
     if (failing) return Error{"etcd unavailable", 500, ""};
     return lease;
   }
@@ -73,6 +79,8 @@ class FakeLeaseStore final : public LeaseStore {
   std::optional<LeaseRecord> lease;
   int version = 0;
   bool failing = false;
+  bool hanging = false;
+  int hung = 0;
 };
 
 LeaderElectionConfig config(const std::string& id) { return {id, seconds(15), seconds(10), seconds(2)}; }
@@ -207,6 +215,50 @@ TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
   EXPECT_TRUE(eventually([&] { return !a.isLeader(); }));
   EXPECT_TRUE(eventually([&] { return stopped == 1; }));  // the callback follows isLeader()
   a.stop();
+}
+
+// The API server cut off from the leader (its packets dropped): the renewal's request neither
+// succeeds nor fails. Leadership must still end at the renew deadline, counted from the start of
+// the last renewal that succeeded, before the Lease (15 s) can be taken by a standby; upstream's
+// renewal gets a context that ends at the deadline.
+TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  std::atomic<int> stopped{0};
+  const Time acquired = clock.now();
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
+  ASSERT_TRUE(eventually([&] { return clock.waiterCount() > 0; }));  // waiting to renew
+  {
+    std::lock_guard<std::mutex> lock(store.mu);
+    store.hanging = true;
+  }
+  clock.step(seconds(2));
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(store.mu);
+    return store.hung == 1;
+  }));  // the renewal is in flight, and stays there
+  clock.set(acquired + seconds(9));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(a.isLeader()) << "within the renew deadline";
+  EXPECT_EQ(stopped, 0);
+  clock.set(acquired + seconds(10));
+  EXPECT_FALSE(a.isLeader()) << "past the renew deadline, whatever the renewal in flight does";
+  EXPECT_TRUE(eventually([&] { return stopped == 1; })) << "onStoppedLeading waited for the hung renewal";
+  {
+    std::lock_guard<std::mutex> lock(store.mu);
+    // The Lease still names a, renewed when it was acquired: no standby could take it before
+    // acquired + 15 s, five seconds after a stopped acting.
+    EXPECT_EQ(store.lease->holderIdentity, "a");
+    EXPECT_EQ(store.lease->renewTime, acquired);
+    EXPECT_EQ(store.hung, 1);
+    store.hanging = false;
+  }
+  store.changed.notify_all();
+  a.stop();
+  EXPECT_EQ(stopped, 1) << "leadership ends once";
+  EXPECT_EQ(store.lease->holderIdentity, "a") << "a lost Lease is not released";
 }
 
 }  // namespace

@@ -96,6 +96,20 @@ TEST_F(ClientSetTest, OneClientPerPurposeFromItsOwnConfig) {
   EXPECT_EQ(transportConfigs_.back().timeout, seconds(10));
 }
 
+TEST_F(ClientSetTest, TheLeaderElectionClientWaitsAtMostTheRenewDeadline) {
+  auto set = ClientSet::create(
+      config_, clock_, Logger::discard(), nullptr,
+      [](const kube::RestConfig&) -> Result<std::unique_ptr<kube::Transport>> {
+        return std::unique_ptr<kube::Transport>(
+            std::make_unique<hpa::testing::CannedTransport>(kube::HttpResponse{200, {}, "{}"}));
+      },
+      seconds(10));
+  ASSERT_TRUE(set.ok()) << set.error().message;
+  for (const auto& [purpose, client] : clientsOf(*set)) {
+    EXPECT_EQ(client->config().timeout, purpose == "leases" || purpose == "auth" ? seconds(10) : seconds(30)) << purpose;
+  }
+}
+
 TEST_F(ClientSetTest, EachClientSpendsItsOwnBudgetAndReportsItsPurpose) {
   auto set = create();
   ASSERT_TRUE(set.ok()) << set.error().message;
