@@ -226,6 +226,12 @@ void LeaderElector::watchForRelease() {
     } else {
       logger_.v(2, "cannot watch the lease; polling it every retry period", "err", watch.error().message);
     }
+    {
+      // A watch the new leader stopped: nothing left to watch for, and no reason to keep a
+      // thread parked on the clock for a backoff.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_ || leading_) return;
+    }
     if (failed || clock_.now() - opened < kShortestHealthyWatch) {
       if (!sleep(backoff)) return;
       backoff = std::min<Duration>(backoff * 2, kMaxWatchBackoff);

@@ -227,9 +227,22 @@ TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
   std::atomic<int> stopped{0};
   const Time acquired = clock.now();
   LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
+  // Destroyed before a: whatever fails below, the hung renewal is let go, so a's threads end.
+  struct LetTheRenewalGo {
+    FakeLeaseStore& store;
+    ~LetTheRenewalGo() {
+      {
+        std::lock_guard<std::mutex> lock(store.mu);
+        store.hanging = false;
+      }
+      store.changed.notify_all();
+    }
+  } letGo{store};
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
-  ASSERT_TRUE(eventually([&] { return clock.waiterCount() > 0; }));  // waiting to renew
+  // Two waiters on the clock: the deadline guard (until acquired + 10 s) and the renewal loop
+  // (until acquired + 2 s). The lease watcher has ended, so the next step wakes the renewal.
+  ASSERT_TRUE(eventually([&] { return clock.waiterCount() == 2; }));
   {
     std::lock_guard<std::mutex> lock(store.mu);
     store.hanging = true;
