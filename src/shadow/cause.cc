@@ -269,6 +269,18 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
   return proposal;
 }
 
+std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
+                                                  const api::HorizontalPodAutoscalerSpec& spec,
+                                                  replicacalc::DecisionRules rules) {
+  if (!estimate) return estimate;
+  const std::int32_t decided = theirs.desiredReplicas;
+  const bool downward = decided < theirs.currentReplicas && decided < spec.maxReplicas;
+  const bool upWindowMayLowerIt =
+      spec.behavior && rules == replicacalc::DecisionRules::Kubernetes120 && *estimate >= theirs.currentReplicas;
+  if (downward && *estimate > decided && !upWindowMayLowerIt) return decided;
+  return estimate;
+}
+
 Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options) {
   if (!spec.behavior) return options.downscaleStabilizationWindow;
   const auto up = api::defaultedScaleUpRules(spec.behavior->scaleUp).stabilizationWindowSeconds.value_or(0);
@@ -278,7 +290,7 @@ Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controll
 }
 
 CauseFinding findCause(const CauseInputs& in) {
-  if (in.divergences->empty()) return {Cause::Agree, ""};
+  if (in.divergences->empty()) return {Cause::Agree, "", std::nullopt};
   const auto& hpa = *in.hpa;
   const auto& ours = *in.ours;
   const StatusDecision theirs = decisionOf(hpa.status);
@@ -289,39 +301,45 @@ CauseFinding findCause(const CauseInputs& in) {
   for (const auto& d : differences) inputs += (inputs.empty() ? "" : "; ") + d;
   if (failedReason(theirs.scalingActive) != failedReason(mine.scalingActive)) {
     return {Cause::Inputs, fmt::format("a metric failed on one side only: ScalingActive {} (ours {}); {}",
-                                       theirs.scalingActive, mine.scalingActive, inputs)};
+                                       theirs.scalingActive, mine.scalingActive, inputs),
+            std::nullopt};
   }
   if (!differences.empty()) {
     const auto reported = proposalFromReported(hpa, ours, *in.options);
     if (!reported) {
-      return {Cause::Inputs, fmt::format("{} (not decidable again from their status alone)", inputs)};
+      return {Cause::Inputs, fmt::format("{} (not decidable again from their status alone)", inputs),
+              std::nullopt};
     }
     if (phaseGivesTheirs(in, *reported, theirs)) {
-      return {Cause::Inputs, fmt::format("{}: their values propose {} and give their decision", inputs, *reported)};
+      return {Cause::Inputs, fmt::format("{}: their values propose {} and give their decision", inputs, *reported),
+              *reported};
     }
     if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
-      return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs)};
+      return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs), ours.metricReplicas};
     }
   }
   if (const auto counted = proposalWithoutAssumedPods(in); counted && phaseGivesTheirs(in, *counted, theirs)) {
     return {Cause::Inputs, fmt::format("pods counted differently: without the pods we assumed at the target or idle "
                                        "(missing or unready at our list) the metrics propose {} and give their decision",
-                                       *counted)};
+                                       *counted),
+            *counted};
   }
   if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
     const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
     return {Cause::History,
             fmt::format("same inputs; proposal {}, window holds [{}, {}]: a window or policy period recorded at "
                         "their instants gives {}",
-                        *ours.metricReplicas, lo, hi, theirs.desiredReplicas)};
+                        *ours.metricReplicas, lo, hi, theirs.desiredReplicas),
+            ours.metricReplicas};
   }
   const Duration span = warmupSpan(hpa.spec, *in.options);
   if (in.observedFor < span) {
     return {Cause::Warmup, fmt::format("followed for {}s of a {}s window",
                                        std::chrono::duration_cast<std::chrono::seconds>(in.observedFor).count(),
-                                       std::chrono::duration_cast<std::chrono::seconds>(span).count())};
+                                       std::chrono::duration_cast<std::chrono::seconds>(span).count()),
+            std::nullopt};
   }
-  return {Cause::Rules, (inputs.empty() ? "" : inputs + "; ") + rulesDetail(in, theirs)};
+  return {Cause::Rules, (inputs.empty() ? "" : inputs + "; ") + rulesDetail(in, theirs), std::nullopt};
 }
 
 }  // namespace hpa::shadow

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,7 @@
 #include "common/time.h"
 #include "controller/horizontal_controller.h"
 #include "controller/reconcile_report.h"
+#include "replicacalc/decision_rules.h"
 #include "shadow/comparison.h"
 
 namespace hpa::shadow {
@@ -45,6 +48,9 @@ struct CauseFinding {
   // For the log line: what differed and what explains it; for `rules`, the rule that decided
   // for us and what would have to hold for theirs.
   std::string detail;
+  // The proposal that explains their decision, where the cause names one (their reported values,
+  // the pods they counted, or ours): what they recorded in their window.
+  std::optional<std::int32_t> theirProposal;
 };
 
 CauseFinding findCause(const CauseInputs& in);
@@ -56,6 +62,16 @@ CauseFinding findCause(const CauseInputs& in);
 std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
                                                  const controller::ReconcileReport& ours,
                                                  const controller::ControllerOptions& options);
+
+// What they recorded in their window for the decision `theirs`, given our best estimate of their
+// proposal: a decision below the current size (and the maximum) is at least the proposal it came
+// from, since the scale-down path keeps the window's highest value and minReplicas and the
+// scale-down policies only raise it; so an estimate above such a decision is lowered to it.
+// 1.20's `behavior` rules are the exception for a proposal at or above the current size (they take
+// the scale-up window's lowest, which can lie below the current size).
+std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
+                                                  const api::HorizontalPodAutoscalerSpec& spec,
+                                                  replicacalc::DecisionRules rules);
 
 // How long a shadow must have followed an HPA before it knows the other controller's
 // stabilization window: the longest window the HPA's normalization consults.

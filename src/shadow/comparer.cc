@@ -162,11 +162,15 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   facts.observedFor = followed;
   out.cause = findCause(facts);
 
-  // What they recorded: the proposal of the metrics they reported (none when theirs failed).
+  // What they recorded (none when their metrics failed): the proposal that explains their decision
+  // where the cause found one, else the proposal of the metrics they reported, else ours; never
+  // above what their decision allows.
   std::optional<std::int32_t> theirProposal;
   if (out.theirs.scalingActive.rfind("True/", 0) == 0) {
-    theirProposal = proposalFromReported(after, decided.report, controller_.options());
+    theirProposal = out.cause.theirProposal;
+    if (!theirProposal) theirProposal = proposalFromReported(after, decided.report, controller_.options());
     if (!theirProposal) theirProposal = decided.report.metricReplicas;
+    theirProposal = theirRecordedProposal(theirProposal, out.theirs, after.spec, controller_.options().decisionRules);
   }
   observedTheirs(key, at, theirProposal);
   // Then their rescale, if they made one, joins the history our `behavior` policies count (ours

@@ -57,6 +57,48 @@ TEST_F(CauseTest, APodTheyDidNotCountIsInputs) {
   EXPECT_NE(result.cause.detail.find("pods counted differently"), std::string::npos) << result.cause.detail;
 }
 
+TEST_F(CauseTest, TheProposalThatExplainsTheirScaleDownIsWhatTheirWindowRecords) {
+  // They scaled 3 -> 2 from two pods at 30 % (a third, new pod not yet counted); we counted it at
+  // the target and proposed 3. Had their window recorded our 3, their next sync (two pods at 30 %,
+  // proposing 2) would be held at 3 in it, a divergence of our own making; it recorded their 2.
+  setScale(3);
+  setPods(2, 30);
+  pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                .container("app", 100).build());
+  const auto first = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
+  ASSERT_EQ(first.cause.cause, Cause::Inputs) << first.cause.detail;
+  ASSERT_EQ(first.cause.theirProposal, 2);
+  clock_.step(seconds(15));
+  setScale(2);
+  setPods(2, 30);
+  const auto next = compareNow(written(2, 2, "ReadyForNewScale", "DesiredWithinRange", 30));
+  EXPECT_EQ(next.ours.desiredReplicas, 2);
+  EXPECT_TRUE(next.divergences.empty()) << describe(next.divergences) << " " << next.cause.detail;
+}
+
+TEST(TheirRecordedProposalTest, ADecisionBelowTheCurrentSizeBoundsTheProposalItCameFrom) {
+  api::HorizontalPodAutoscalerSpec spec;
+  spec.maxReplicas = 10;
+  const auto decided = [](std::int32_t current, std::int32_t desired) {
+    StatusDecision d;
+    d.currentReplicas = current;
+    d.desiredReplicas = desired;
+    return d;
+  };
+  using replicacalc::DecisionRules;
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Current), 2) << "a scale-down";
+  EXPECT_EQ(theirRecordedProposal(1, decided(3, 2), spec, DecisionRules::Current), 1) << "already below it";
+  EXPECT_EQ(theirRecordedProposal(5, decided(3, 5), spec, DecisionRules::Current), 5) << "a scale-up";
+  EXPECT_EQ(theirRecordedProposal(4, decided(3, 3), spec, DecisionRules::Current), 4) << "kept by a limit or window";
+  EXPECT_EQ(theirRecordedProposal(std::nullopt, decided(3, 2), spec, DecisionRules::Current), std::nullopt);
+  EXPECT_EQ(theirRecordedProposal(12, decided(12, 10), spec, DecisionRules::Current), 12) << "lowered to the maximum";
+  spec.behavior = api::HorizontalPodAutoscalerBehavior{};
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Current), 2);
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Kubernetes120), 3)
+      << "1.20's scale-up window may take a lower value for a proposal at the current size";
+  EXPECT_EQ(theirRecordedProposal(2, decided(4, 1), spec, DecisionRules::Kubernetes120), 1);
+}
+
 TEST_F(CauseTest, InputsThatDoNotGiveTheirDecisionAreNotInputs) {
   // Their 90 % proposes 6, yet they wrote 9: neither their values nor a window we know gives it.
   setScale(6);
