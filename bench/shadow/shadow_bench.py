@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -285,15 +286,29 @@ class Run:
         with open(os.path.join(self.dir, "divergences.log"), "w") as f:
             f.writelines(log_lines)
         lines.append(f"divergence log lines: {len(log_lines)} (in {self.dir}/divergences.log)")
+        logged = sum(self.kcm_status_updates_logged().values())
+        lines.append(f"kube-controller-manager logged {logged} status updates; the shadow compares those that changed "
+                     "the object (an update identical to the stored object stores nothing and sends no watch event)")
         print("\n".join(lines))
         with open(os.path.join(self.dir, "results.json"), "w") as f:
             json.dump(dict(mode=self.mode(), seed=self.a.seed, **tally.as_json(with_behavior),
-                           writesOutsideLease=len(other_writes)), f, indent=1)
+                           writesOutsideLease=len(other_writes), kcmStatusUpdatesLogged=logged), f, indent=1)
         failures = [f"the shadow wrote: {other_writes[:5]}"] if other_writes else []
         failures += self.quick_failures(tally, log_lines) if self.a.quick else self.run_failures(tally)
         for f in failures:
             print(f"FAIL: {f}")
         return 1 if failures else 0
+
+    def kcm_status_updates_logged(self):
+        """{HPA name: "Successfully updated status" lines kube-controller-manager logged}."""
+        names = {w.name for w in self.workloads}
+        written = {n: 0 for n in names}
+        pattern = re.compile(r"Successfully updated status for (\S+)")
+        for line in open(os.path.join(self.dir, "kube-controller-manager.log"), errors="replace"):
+            m = pattern.search(line)
+            if m and m.group(1) in written:
+                written[m.group(1)] += 1
+        return written
 
     def quick_failures(self, tally, log_lines):
         failures = []
