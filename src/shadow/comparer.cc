@@ -100,17 +100,21 @@ void ShadowComparer::worker() {
 
 std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std::string& key,
                                                                      const api::HorizontalPodAutoscaler& hpa, Time at,
-                                                                     Duration& followed) {
+                                                                     bool theirFirstDecision, Duration& followed) {
   const Duration keep = warmupSpan(hpa.spec, controller_.options()) + controller_.options().syncPeriod;
   std::vector<api::TimestampedRecommendation> recommendations;
   std::optional<Time> since;
+  bool knownFromItsStart = theirFirstDecision;
   {
     std::lock_guard<std::mutex> lock(windowsMu_);
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
     since = window.since();
+    knownFromItsStart |= window.knownFromItsStart();
     recommendations = window.recommendationsAt(at, keep);
   }
-  followed = since ? at - *since : Duration::zero();
+  // A window followed from its start is known whole, however short.
+  followed = knownFromItsStart ? Duration::max() : since ? at - *since : Duration::zero();
+  if (knownFromItsStart) return recommendations;
   // Before their first observed decision only our own reconciles' recommendations stand for theirs.
   if (auto own = controller_.history().get(key)) {
     for (const auto& r : own->recommendations) {
@@ -120,10 +124,11 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
   return recommendations;
 }
 
-void ShadowComparer::observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal) {
+void ShadowComparer::observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal,
+                                    bool theirFirstDecision) {
   std::lock_guard<std::mutex> lock(windowsMu_);
   auto found = windows_.find(key);
-  if (found != windows_.end()) found->second.observed(at, proposal);
+  if (found != windows_.end()) found->second.observed(at, proposal, theirFirstDecision);
 }
 
 ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& before,
@@ -137,7 +142,9 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   options.currentReplicas = after.status.currentReplicas;
   options.freshMetrics = true;
   Duration followed{};
-  options.recommendations = windowFor(key, after, at, followed);
+  // The status they replaced was never written: this is their first decision for this HPA.
+  const bool theirFirstDecision = before.status.conditions.empty() && !before.status.lastScaleTime;
+  options.recommendations = windowFor(key, after, at, theirFirstDecision, followed);
   const bool rescaled = after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime;
   // The pods their rescale created: they listed pods before it, we after.
   if (rescaled) options.podsCreatedBefore = *after.status.lastScaleTime;
@@ -172,7 +179,7 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
     if (!theirProposal) theirProposal = decided.report.metricReplicas;
     theirProposal = theirRecordedProposal(theirProposal, out.theirs, after.spec, controller_.options().decisionRules);
   }
-  observedTheirs(key, at, theirProposal);
+  observedTheirs(key, at, theirProposal, theirFirstDecision);
   // Then their rescale, if they made one, joins the history our `behavior` policies count (ours
   // are dry runs, not recorded).
   if (rescaled) {

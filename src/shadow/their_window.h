@@ -20,12 +20,16 @@ class TheirWindow {
   explicit TheirWindow(Duration syncPeriod) : syncPeriod_(syncPeriod) {}
 
   // Its decision at `at` proposed `proposal` (nullopt: its metrics failed, it recorded nothing).
-  void observed(Time at, std::optional<std::int32_t> proposal);
+  // `itsFirstDecision`: the status it replaced was never written, so it held no recommendation
+  // before this one.
+  void observed(Time at, std::optional<std::int32_t> proposal, bool itsFirstDecision = false);
   // The recommendations it held when deciding at `at` (before recording that decision's), those
   // younger than `keep`; older ones are dropped.
   std::vector<api::TimestampedRecommendation> recommendationsAt(Time at, Duration keep);
   // When its first decision was observed: before that its window is not known.
   std::optional<Time> since() const;
+  // Whether the first decision observed was its first ever: then its whole window is known.
+  bool knownFromItsStart() const { return knownFromItsStart_; }
 
  private:
   struct Segment {
@@ -35,6 +39,7 @@ class TheirWindow {
   Duration syncPeriod_;
   std::deque<Segment> segments_;
   std::optional<Time> first_;
+  bool knownFromItsStart_ = false;
 };
 
 }  // namespace hpa::shadow

@@ -126,7 +126,9 @@ TEST_F(CauseTest, AWindowHoldingAValueRecordedAtAnotherInstantIsHistory) {
 }
 
 TEST_F(CauseTest, TheFirstWindowAfterStartIsWarmup) {
-  // Nothing followed yet: they hold 6 from a window we never saw; the load asks for 3.
+  // Nothing followed yet: they hold 6 from a window we never saw (they decided before); the load
+  // asks for 3.
+  hpa_.status = written(6, 6, "ReadyForNewScale", "DesiredWithinRange", 50).status;
   setScale(6);
   setPods(6, 25);
   const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
@@ -134,9 +136,22 @@ TEST_F(CauseTest, TheFirstWindowAfterStartIsWarmup) {
   EXPECT_EQ(result.cause.cause, Cause::Warmup) << result.cause.detail;
 }
 
+TEST_F(CauseTest, TheirFirstDecisionEverIsHeldToNoEarlierWindow) {
+  // Our own reconcile recorded 6 before they ever decided; their first sync (the status they
+  // replaced was never written) held no recommendation, so 25 % scales them straight to 3.
+  reconcileSteadyAtSix();
+  hpa_.status = {};  // a shadow writes nothing: the status is still unwritten when they first decide
+  clock_.step(seconds(30));
+  setPods(6, 25);
+  const auto result = compareNow(written(6, 3, "SucceededRescale", "DesiredWithinRange", 25));
+  EXPECT_EQ(result.ours.desiredReplicas, 3);
+  EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences) << " " << result.cause.detail;
+}
+
 TEST_F(CauseTest, AnotherToleranceIsRulesOnceTheWindowIsKnown) {
   // The other controller runs with a tolerance of 0.5: 60 % of a 50 % target keeps its 3, ours
   // proposes 4. While the shadow has not followed a whole window this is warmup; after, rules.
+  hpa_.status = written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60).status;
   setScale(3);
   setPods(3, 60);
   const auto first = compareNow(written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60));

@@ -54,5 +54,15 @@ TEST(TheirWindowTest, AnOutOfOrderObservationIsIgnored) {
             (std::vector<std::pair<std::int32_t, std::int64_t>>{{4, 30}}));
 }
 
+TEST(TheirWindowTest, ItIsKnownFromItsStartOnlyWhenTheFirstObservedDecisionWasTheirFirst) {
+  TheirWindow fromStart(seconds(15));
+  fromStart.observed(kStart, 4, /*itsFirstDecision=*/true);
+  EXPECT_TRUE(fromStart.knownFromItsStart());
+  TheirWindow joined(seconds(15));
+  joined.observed(kStart, 4);
+  joined.observed(kStart + seconds(15), 5, /*itsFirstDecision=*/true);  // only the first observation says
+  EXPECT_FALSE(joined.knownFromItsStart());
+}
+
 }  // namespace
 }  // namespace hpa::shadow
