@@ -22,6 +22,15 @@ class CauseTest : public ShadowComparerTest {
     setPods(6, 50);
     ASSERT_TRUE(reconcile().status.ok());
   }
+  // 3 replicas: two ready pods at 30 % and a third, new one without metrics, which the other
+  // controller had not listed yet (two pods at 30 % give it 2; the third, assumed at the target on
+  // a scale-down, gives us 3).
+  void twoPodsAtThirtyAndOneTheyDidNotCount() {
+    setScale(3);
+    setPods(2, 30);
+    pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
+                  .container("app", 100).build());
+  }
 };
 
 TEST_F(CauseTest, TheSameDecisionIsAgree) {
@@ -45,12 +54,7 @@ TEST_F(CauseTest, AMetricThatMovedBetweenTheTwoReadsIsInputs) {
 }
 
 TEST_F(CauseTest, APodTheyDidNotCountIsInputs) {
-  // Our list has a third pod without metrics (missing: assumed at the target on a scale-down);
-  // theirs did not have it yet. The two ready pods at 30 % give them 2; the assumed pod gives us 3.
-  setScale(3);
-  setPods(2, 30);
-  pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                .container("app", 100).build());
+  twoPodsAtThirtyAndOneTheyDidNotCount();
   const auto result = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
   ASSERT_EQ(result.ours.desiredReplicas, 3);
   EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
@@ -61,10 +65,7 @@ TEST_F(CauseTest, TheProposalThatExplainsTheirScaleDownIsWhatTheirWindowRecords)
   // They scaled 3 -> 2 from two pods at 30 % (a third, new pod not yet counted); we counted it at
   // the target and proposed 3. Had their window recorded our 3, their next sync (two pods at 30 %,
   // proposing 2) would be held at 3 in it, a divergence of our own making; it recorded their 2.
-  setScale(3);
-  setPods(2, 30);
-  pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                .container("app", 100).build());
+  twoPodsAtThirtyAndOneTheyDidNotCount();
   const auto first = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
   ASSERT_EQ(first.cause.cause, Cause::Inputs) << first.cause.detail;
   ASSERT_EQ(first.cause.theirProposal, 2);
