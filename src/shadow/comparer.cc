@@ -108,6 +108,10 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
   {
     std::lock_guard<std::mutex> lock(windowsMu_);
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
+    // Their first reconcile, once it had read the target's scale, held its current size.
+    if (theirFirstDecision && decisionOf(hpa.status).ableToScale != "False/FailedGetScale") {
+      window.startedAt(at, hpa.status.currentReplicas);
+    }
     since = window.since();
     knownFromItsStart |= window.knownFromItsStart();
     recommendations = window.recommendationsAt(at, keep);

@@ -65,8 +65,8 @@ class ShadowComparer {
   };
   void worker();
   // The recommendations to decide `key` with at `at`: our own before their first observed
-  // decision (unless that was their first ever: they held none before it), theirs as their writes
-  // show them after it; and how long we have followed theirs.
+  // decision (unless that was their first ever: then only the size it read), theirs as their
+  // writes show them after it; and how long we have followed theirs.
   std::vector<api::TimestampedRecommendation> windowFor(const std::string& key, const api::HorizontalPodAutoscaler& hpa,
                                                         Time at, bool theirFirstDecision, Duration& followed);
   void observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal, bool theirFirstDecision);

@@ -12,11 +12,18 @@ void TheirWindow::observed(Time at, std::optional<std::int32_t> proposal, bool i
   }
 }
 
+void TheirWindow::startedAt(Time at, std::int32_t currentReplicas) {
+  if (first_ || initial_ || currentReplicas < 0) return;  // it started before we followed it
+  initial_ = api::TimestampedRecommendation{currentReplicas, at};
+}
+
 std::vector<api::TimestampedRecommendation> TheirWindow::recommendationsAt(Time at, Duration keep) {
   const Time oldest = at - keep;
+  if (initial_ && initial_->timestamp <= oldest) initial_.reset();
   // A segment that ended before the window began is gone for good.
   while (segments_.size() > 1 && segments_[1].from <= oldest) segments_.pop_front();
   std::vector<api::TimestampedRecommendation> out;
+  if (initial_) out.push_back(*initial_);
   if (syncPeriod_ <= Duration::zero()) return out;
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const auto& s = segments_[i];

@@ -23,6 +23,10 @@ class TheirWindow {
   // `itsFirstDecision`: the status it replaced was never written, so it held no recommendation
   // before this one.
   void observed(Time at, std::optional<std::int32_t> proposal, bool itsFirstDecision = false);
+  // Its first reconcile ever read `currentReplicas` from the target's scale at `at`: it starts its
+  // window from that size (so its first stabilization window never scales below it), whatever its
+  // metrics then gave. Call before asking for the recommendations of that first decision.
+  void startedAt(Time at, std::int32_t currentReplicas);
   // The recommendations it held when deciding at `at` (before recording that decision's), those
   // younger than `keep`; older ones are dropped.
   std::vector<api::TimestampedRecommendation> recommendationsAt(Time at, Duration keep);
@@ -39,6 +43,7 @@ class TheirWindow {
   Duration syncPeriod_;
   std::deque<Segment> segments_;
   std::optional<Time> first_;
+  std::optional<api::TimestampedRecommendation> initial_;
   bool knownFromItsStart_ = false;
 };
 

@@ -66,6 +66,7 @@ TEST_F(CauseTest, TheProposalThatExplainsTheirScaleDownIsWhatTheirWindowRecords)
   // the target and proposed 3. Had their window recorded our 3, their next sync (two pods at 30 %,
   // proposing 2) would be held at 3 in it, a divergence of our own making; it recorded their 2.
   twoPodsAtThirtyAndOneTheyDidNotCount();
+  hpa_.status = written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 50).status;  // they had decided before
   const auto first = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
   ASSERT_EQ(first.cause.cause, Cause::Inputs) << first.cause.detail;
   ASSERT_EQ(first.cause.theirProposal, 2);
@@ -137,15 +138,37 @@ TEST_F(CauseTest, TheFirstWindowAfterStartIsWarmup) {
   EXPECT_EQ(result.cause.cause, Cause::Warmup) << result.cause.detail;
 }
 
-TEST_F(CauseTest, TheirFirstDecisionEverIsHeldToNoEarlierWindow) {
-  // Our own reconcile recorded 6 before they ever decided; their first sync (the status they
-  // replaced was never written) held no recommendation, so 25 % scales them straight to 3.
-  reconcileSteadyAtSix();
+TEST_F(CauseTest, TheirFirstDecisionEverHoldsOnlyTheSizeTheyStartedFrom) {
+  // Our own reconcile recorded 8 before they ever decided; then the target went to 6. Their first
+  // sync (the status they replaced was never written) started its window from the 6 it read, not
+  // from anything we recorded: 25 % proposes 3 and they keep 6.
+  setScale(8);
+  setPods(8, 50);
+  ASSERT_TRUE(reconcile().status.ok());
   hpa_.status = {};  // a shadow writes nothing: the status is still unwritten when they first decide
   clock_.step(seconds(30));
+  setScale(6);
   setPods(6, 25);
-  const auto result = compareNow(written(6, 3, "SucceededRescale", "DesiredWithinRange", 25));
-  EXPECT_EQ(result.ours.desiredReplicas, 3);
+  const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
+  EXPECT_EQ(result.ours.desiredReplicas, 6);
+  EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences) << " " << result.cause.detail;
+}
+
+TEST_F(CauseTest, TheSizeTheyStartedFromHoldsAfterAFirstSyncWhoseMetricsFailed) {
+  // Their first sync read 2 replicas and no metrics; 15 s later 15 % proposes 1 and the 2 their
+  // first sync started from keeps them at 2 (the e2e case: not a difference of rules).
+  setScale(2);
+  metrics_.resource.erase("cpu");
+  auto failed = written(2, 2, "SucceededGetScale", "DesiredWithinRange");
+  failed.status.conditions[1].status = "False";
+  failed.status.conditions[1].reason = "FailedGetResourceMetric";
+  failed.status.conditions.pop_back();
+  compareNow(failed);
+  hpa_.status = failed.status;
+  clock_.step(seconds(15));
+  setPods(2, 15);
+  const auto result = compareNow(written(2, 2, "ScaleDownStabilized", "DesiredWithinRange", 15));
+  EXPECT_EQ(result.ours.desiredReplicas, 2);
   EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences) << " " << result.cause.detail;
 }
 
@@ -178,6 +201,7 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
   after.spec.behavior->scaleUp = api::HPAScalingRules{};
   after.spec.behavior->scaleUp->stabilizationWindowSeconds = 60;
   hpa_.spec.behavior = after.spec.behavior;
+  hpa_.status = after.status;  // not their first decision: that would hold the 3 they started from
   const auto first = compareNow(after);
   ASSERT_EQ(first.ours.desiredReplicas, 4);
   controller::ReconcileReport ours = first.report;

@@ -64,5 +64,25 @@ TEST(TheirWindowTest, ItIsKnownFromItsStartOnlyWhenTheFirstObservedDecisionWasTh
   EXPECT_FALSE(joined.knownFromItsStart());
 }
 
+TEST(TheirWindowTest, ItsFirstReconcileStartsFromTheSizeItReadForOneWindow) {
+  TheirWindow window(seconds(15));
+  window.startedAt(kStart, 4);
+  using P = std::pair<std::int32_t, std::int64_t>;
+  EXPECT_EQ(flat(window.recommendationsAt(kStart, seconds(35))), (std::vector<P>{{4, 0}}))
+      << "the first decision stabilizes over the size it started from";
+  window.observed(kStart, std::nullopt, /*itsFirstDecision=*/true);  // its metrics failed
+  window.startedAt(kStart + seconds(15), 9);                          // only its first reconcile starts it
+  EXPECT_EQ(flat(window.recommendationsAt(kStart + seconds(15), seconds(35))), (std::vector<P>{{4, 0}}));
+  EXPECT_TRUE(window.recommendationsAt(kStart + seconds(40), seconds(35)).empty()) << "gone after the window";
+}
+
+TEST(TheirWindowTest, AWindowJoinedLaterHasNoStartingSize) {
+  TheirWindow window(seconds(15));
+  window.observed(kStart, 5);
+  window.startedAt(kStart + seconds(15), 9);
+  EXPECT_EQ(flat(window.recommendationsAt(kStart + seconds(15), seconds(300))),
+            (std::vector<std::pair<std::int32_t, std::int64_t>>{{5, 0}}));
+}
+
 }  // namespace
 }  // namespace hpa::shadow
