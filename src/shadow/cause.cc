@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "api/defaults.h"
@@ -82,17 +83,20 @@ std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const 
                                              const api::MetricValueStatus& their, std::int32_t current,
                                              const replicacalc::Tolerances& tolerances) {
   const api::MetricTarget* target = targetOf(spec);
-  if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current == 0) return std::nullopt;
+  if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current <= 0) return std::nullopt;
   const std::int32_t ready = mine.calculation->readyPodCount;
   const bool perPodOfTotal = (spec.object || spec.external) && target->averageValue;
   if (perPodOfTotal) {
     if (!their.averageValue || target->averageValue->milliValue() <= 0) return std::nullopt;
+    const std::int64_t perPod = their.averageValue->milliValue();
+    // Their average is the total over the target's status replicas; at a sync that read none (an
+    // HPA's first, before the target's status counted its pods) it is undefined (a huge or
+    // negative number), and no total can be taken back from it.
+    if (perPod < 0 || perPod > std::numeric_limits<std::int64_t>::max() / current) return std::nullopt;
     auto calc = spec.object ? replicacalc::calcObjectPerPodReplicas(
-                                  {current, their.averageValue->milliValue() * current,
-                                   target->averageValue->milliValue(), tolerances})
+                                  {current, perPod * current, target->averageValue->milliValue(), tolerances})
                             : replicacalc::calcExternalPerPodReplicas(
-                                  {current, {their.averageValue->milliValue() * current},
-                                   target->averageValue->milliValue(), tolerances});
+                                  {current, {perPod * current}, target->averageValue->milliValue(), tolerances});
     if (!calc.ok()) return std::nullopt;
     return calc->replicas;
   }

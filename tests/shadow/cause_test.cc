@@ -217,6 +217,47 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
   EXPECT_EQ(findCause(in).cause, Cause::History) << "a scale-up window holding 3 or less gives their 3";
 }
 
+TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
+  // Their first sync of an External AverageValue HPA read a target whose status counted no
+  // replicas yet: kube-controller-manager 1.20 then reports the per-pod average of the total over
+  // zero replicas, an undefined number (the int64 minimum on amd64), while it decided from the total.
+  // Taken back into a total it gave a proposal of 0, which a scale-up window then held: 10 s later
+  // their 4 came out as our 2.
+  options_.decisionRules = replicacalc::DecisionRules::Kubernetes120;  // the day benchmark's rules
+  api::HorizontalPodAutoscalerBehavior behavior;
+  behavior.scaleUp = api::HPAScalingRules{};
+  behavior.scaleUp->stabilizationWindowSeconds = 30;
+  behavior.scaleDown = api::HPAScalingRules{};
+  behavior.scaleDown->policies = {{"Percent", 50, 30}};
+  hpa_.spec.behavior = behavior;
+  hpa_.spec.minReplicas = 2;
+  api::MetricSpec queue;
+  queue.type = api::kExternalMetric;
+  queue.external = api::ExternalMetricSource{{"queue", std::nullopt},
+                                             {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
+  hpa_.spec.metrics = {queue};
+  setScale(4);
+  const auto writtenWithAverage = [&](const char* average) {
+    auto after = written(4, 4, "ReadyForNewScale", "DesiredWithinRange");
+    api::MetricStatus status;
+    status.type = api::kExternalMetric;
+    status.external = api::ExternalMetricStatus{
+        {"queue", std::nullopt}, api::MetricValueStatus{api::Quantity::parse("0").value(),
+                                                        api::Quantity::parse(average).value(), std::nullopt}};
+    after.status.currentMetrics = {status};
+    return after;
+  };
+  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{18542}, clock_.now()});
+  const auto first = writtenWithAverage("-9223372036854775808m");
+  EXPECT_EQ(proposalFromReported(first, compareNow(first).report, options_), std::nullopt);
+  hpa_.status = first.status;
+  clock_.step(std::chrono::milliseconds(10800));
+  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{16013}, clock_.now()});
+  const auto next = compareNow(writtenWithAverage("4004m"));
+  EXPECT_EQ(next.ours.desiredReplicas, 4);
+  EXPECT_TRUE(next.divergences.empty()) << describe(next.divergences) << " " << next.cause.detail;
+}
+
 TEST(WarmupSpanTest, IsTheLongestWindowTheNormalizationConsults) {
   controller::ControllerOptions options;
   options.downscaleStabilizationWindow = seconds(120);
