@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "controller/conditions.h"
 #include "controller/decision_summary.h"
 
 namespace hpa::shadow {
@@ -109,7 +110,8 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
     std::lock_guard<std::mutex> lock(windowsMu_);
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
     // Their first reconcile, once it had read the target's scale, held its current size.
-    if (theirFirstDecision && decisionOf(hpa.status).ableToScale != "False/FailedGetScale") {
+    const auto* able = controller::findCondition(hpa.status, api::kAbleToScale);
+    if (theirFirstDecision && !(able && able->reason == "FailedGetScale")) {
       window.startedAt(at, hpa.status.currentReplicas);
     }
     since = window.since();

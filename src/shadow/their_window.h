@@ -20,8 +20,8 @@ class TheirWindow {
   explicit TheirWindow(Duration syncPeriod) : syncPeriod_(syncPeriod) {}
 
   // Its decision at `at` proposed `proposal` (nullopt: its metrics failed, it recorded nothing).
-  // `itsFirstDecision`: the status it replaced was never written, so it held no recommendation
-  // before this one.
+  // `itsFirstDecision`: the status it replaced was never written, so it held nothing before this
+  // one but the size it started from (startedAt).
   void observed(Time at, std::optional<std::int32_t> proposal, bool itsFirstDecision = false);
   // Its first reconcile ever read `currentReplicas` from the target's scale at `at`: it starts its
   // window from that size (so its first stabilization window never scales below it), whatever its
