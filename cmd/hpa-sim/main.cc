@@ -36,6 +36,7 @@ struct Flags {
   sim::TlsFiles tls;
   std::string startDelay = "1s";
   std::string readinessDelay = "2s";
+  std::string metricResolution = "0s";
   int nodes = 1;
   int workers = 8;
   double qps = 100;
@@ -60,6 +61,10 @@ void addFlags(CLI::App& app, Flags& f) {
       ->required();
   app.add_option("--start-delay", f.startDelay, "delay from pod creation to Running")->capture_default_str();
   app.add_option("--readiness-delay", f.readinessDelay, "delay from Running to Ready")->capture_default_str();
+  app.add_option("--metric-resolution", f.metricResolution,
+                 "how often the metrics are sampled, as metrics-server's flag of that name: every read within one "
+                 "resolution sees the same sample (0s: every read sees the load as it is)")
+      ->capture_default_str();
   app.add_option("--nodes", f.nodes, "fake nodes to register")->capture_default_str();
   app.add_option("--workers", f.workers, "pod writes in flight at once")->capture_default_str();
   app.add_option("--kube-api-qps", f.qps, "client-side rate limit of API requests (per second)")->capture_default_str();
@@ -72,6 +77,7 @@ void addFlags(CLI::App& app, Flags& f) {
 struct Settings {
   Duration startDelay{0};
   Duration readinessDelay{0};
+  Duration metricResolution{0};
   sim::Scenario scenario;
   serving::ServerTls metricsTls;
 };
@@ -91,6 +97,10 @@ Result<Settings> settingsOf(const Flags& f) {
   if (!readiness.ok()) return Error::format("--readiness-delay: {}", readiness.error().message);
   s.startDelay = *start;
   s.readinessDelay = *readiness;
+  auto resolution = parseGoDuration(f.metricResolution);
+  if (!resolution.ok()) return Error::format("--metric-resolution: {}", resolution.error().message);
+  if (*resolution < Duration(0)) return Error::of("--metric-resolution must not be negative");
+  s.metricResolution = *resolution;
   if (f.nodes < 1) return Error::of("--nodes must be at least 1");
   if (f.workers < 1) return Error::of("--workers must be at least 1");
   if (f.burst < 1) return Error::of("--kube-api-burst must be at least 1");
@@ -144,7 +154,7 @@ Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodI
                              Clock& clock, const Logger& logger) {
   Servers servers;
   auto metrics = sim::startMetricsServer(f.metricsPort, std::move(settings.metricsTls), pods, model, clock,
-                                         logger.child("metrics-server"));
+                                         logger.child("metrics-server"), settings.metricResolution);
   if (!metrics.ok()) return metrics.error();
   servers.metrics = std::move(*metrics);
   if (f.controlPort > 0) {

@@ -21,6 +21,13 @@ int LoadModel::classify(const std::string& ns, const api::Labels& labels) const 
   return -1;
 }
 
+std::unique_ptr<LoadModel> LoadModel::frozen() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto copy = std::make_unique<LoadModel>(scenario_, 0);
+  copy->random_ = random_;
+  return copy;
+}
+
 double LoadModel::noiseFactor(double noise) {
   if (noise <= 0) return 1.0;
   std::uniform_real_distribution<double> d(-noise, noise);

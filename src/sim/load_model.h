@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -54,6 +55,9 @@ class LoadModel {
   Status apply(const std::vector<Step>& steps);
   // The steps due between `from` (exclusive) and `to` (inclusive) of the timeline.
   std::vector<Step> dueSteps(Duration from, Duration to) const;
+  // A model with this one's demands as they are now, which later steps do not change (a
+  // metrics sample); its noise continues this one's random sequence.
+  std::unique_ptr<LoadModel> frozen() const;
   // Every workload's demand with its pod counts (`counts` by workload index, as PodIndex keeps them).
   nlohmann::json state(const std::vector<WorkloadCount>& counts);
 

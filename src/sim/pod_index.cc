@@ -163,4 +163,14 @@ WorkloadCount PodIndex::totals() const {
   return totals_;
 }
 
+std::vector<SimPod> PodIndex::all() const {
+  std::shared_lock lock(mu_);
+  std::vector<SimPod> out;
+  out.reserve(static_cast<size_t>(totals_.pods));
+  for (const auto& [name, ns] : namespaces_) {
+    for (const auto& [podName, entry] : ns.pods) out.push_back(*entry.pod);
+  }
+  return out;
+}
+
 }  // namespace hpa::sim

@@ -69,6 +69,8 @@ class PodIndex {
   std::vector<WorkloadCount> workloadCounts(int n) const;
   // Every pod, and the Ready ones.
   WorkloadCount totals() const;
+  // A copy of every pod, in no particular order.
+  std::vector<SimPod> all() const;
 
  private:
   struct Entry {

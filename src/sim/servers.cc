@@ -4,6 +4,7 @@
 
 #include "kube/kubeconfig.h"
 #include "serving/self_signed_cert.h"
+#include "sim/metric_samples.h"
 #include "sim/metrics_api.h"
 
 namespace hpa::sim {
@@ -29,12 +30,17 @@ serving::ServerResponse failure(int code, const std::string& reason, const std::
 }
 
 serving::ServerResponse metricsApi(const serving::ServerRequest& request, const PodIndex& pods, LoadModel& model,
-                                   Clock& clock) {
+                                   Clock& clock, MetricSamples* samples) {
   if (request.method != "GET") return failure(405, "MethodNotAllowed", "the metrics APIs are read with GET");
   // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
   const auto path = serving::percentDecode(request.path);
   if (!path) return failure(400, "BadRequest", "malformed percent-escape in the path");
   try {
+    if (samples) {
+      const auto sample = samples->at(clock.now());
+      ApiResponse r = serveMetricsApi(*path, request.query, sample->pods, *sample->model, sample->at);
+      return json(r.status, r.body);
+    }
     ApiResponse r = serveMetricsApi(*path, request.query, pods, model, clock.now());
     return json(r.status, r.body);
   } catch (const std::exception& e) {
@@ -113,11 +119,19 @@ Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
 }
 
 Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
-                                                                LoadModel& model, Clock& clock, Logger logger) {
+                                                                LoadModel& model, Clock& clock, Logger logger,
+                                                                Duration metricResolution) {
   serving::ServerOptions options = onLocalhost(port);
   options.tls = std::move(tls);
+  std::shared_ptr<MetricSamples> samples;
+  if (metricResolution > Duration(0)) {
+    samples = std::make_shared<MetricSamples>(pods, model, metricResolution, clock.now());
+  }
   auto server = serving::startHttpServer(
-      options, [&pods, &model, &clock](const serving::ServerRequest& r) { return metricsApi(r, pods, model, clock); },
+      options,
+      [&pods, &model, &clock, samples](const serving::ServerRequest& r) {
+        return metricsApi(r, pods, model, clock, samples.get());
+      },
       std::move(logger));
   if (!server.ok()) return Error::format("cannot serve the metrics APIs: {}", server.error().message);
   return server;

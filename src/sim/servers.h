@@ -24,9 +24,12 @@ struct TlsFiles {
 // aggregator presents its front-proxy client certificate; nothing else may read the metrics).
 Result<serving::ServerTls> metricsServerTls(const TlsFiles& files);
 
-// The metrics APIs over HTTPS on 127.0.0.1:port (0: a free one).
+// The metrics APIs over HTTPS on 127.0.0.1:port (0: a free one). With a metric resolution, they
+// answer from a sample of the pods and load taken once per resolution (MetricSamples); with 0,
+// every read sees them as they are.
 Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
-                                                                LoadModel& model, Clock& clock, Logger logger);
+                                                                LoadModel& model, Clock& clock, Logger logger,
+                                                                Duration metricResolution = Duration(0));
 
 // The control endpoint over HTTP on 127.0.0.1:port (0: a free one): GET /state (every
 // workload's demand and pods, and the pod totals), POST /set (one change as a JSON object, or a
