@@ -3,7 +3,8 @@
 controller on the local cluster, counting how often the two decide alike (bench/README.md).
 
 kube-controller-manager (HPA controller only, 1.20.2) scales; hpa-controller --shadow decides
-beside it and writes nothing. Deployments are played by hpa-sim. At the end: the comparisons from
+beside it and writes nothing. Deployments are played by hpa-sim, which serves the metrics as
+samples taken every --metric-resolution (15s, metrics-server's; --quick: every read live). At the end: the comparisons from
 the shadow's /metrics (by result, by cause when the shadow gives one, and on HPAs with and without
 `behavior`), each divergence's log line, and the shadow user's writes from the audit log (only its
 Lease may be written).
@@ -131,6 +132,7 @@ class Run:
         self.start("hpa-sim", [self.a.sim, "--kubeconfig", self.env["ADMIN_KUBECONFIG"], "--namespace", self.ns,
                                "--scenario", scenario, "--metrics-port", str(free_port()),
                                "--control-port", str(self.control_port), "--readiness-delay", "5s",
+                               "--metric-resolution", self.a.metric_resolution,
                                "--serving-cert", self.env["BACKEND_SERVING_CERT"],
                                "--serving-key", self.env["BACKEND_SERVING_KEY"],
                                "--client-ca", self.env["FRONT_PROXY_CA_CERT"]], stdout=out)
@@ -358,6 +360,9 @@ def main():
     p.add_argument("--minutes", type=int, help="the run's length (default 10; --day: 30, the whole day)")
     p.add_argument("--step", type=float, default=60, help="seconds between load changes (not --day)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--metric-resolution",
+                   help="hpa-sim's --metric-resolution: how often metrics are sampled, every read in between "
+                        "seeing the same sample (default 15s, metrics-server's; --quick: 0s, every change seen at once)")
     p.add_argument("--kcm-tolerance", type=float, help="kube-controller-manager's --horizontal-pod-autoscaler-tolerance")
     p.add_argument("--downscale-stabilization",
                    help="both controllers' --horizontal-pod-autoscaler-downscale-stabilization (default theirs; --quick: 20s)")
@@ -370,6 +375,8 @@ def main():
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5
+    if a.metric_resolution is None:
+        a.metric_resolution = "0s" if a.quick else "15s"
     if a.quick and a.downscale_stabilization is None:
         a.downscale_stabilization = "20s"
     if a.minutes is None:
