@@ -29,6 +29,7 @@
 #include "live/cache_listers.h"
 #include "live/workload_cache_warmer.h"
 #include "informer/pod_selector_index.h"
+#include "informer/recently_deleted_pods.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
@@ -262,19 +263,22 @@ struct Caches {
                   client, kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
             },
             clock, logger.child("workload-informer")),
-        podIndex(clock) {
+        podIndex(clock),
+        deletedPods(clock) {
     pods.addHandlers(podIndex.handlers());
+    pods.addHandlers(deletedPods.handlers());
     hpas.addHandlers(live::warmWorkloadCaches(workloads));
   }
 
-  // The metrics client over `api`, with the pods' labels and each selector's pods from these caches.
+  // The metrics client over `api`, with the pods' labels (of pods deleted lately too) and each
+  // selector's pods from these caches.
   metricsclient::BatchingMetricsClient batchingMetrics(metricsclient::MetricsApi& api, Clock& clock,
                                                        Duration retention) {
     return metricsclient::BatchingMetricsClient(
         api,
         [this](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {
           if (auto pod = pods.cache().get(api::objectKey(ns, name))) return pod->labels;
-          return std::nullopt;
+          return deletedPods.labelsOf(ns, name);
         },
         clock, retention,
         [this](const std::string& ns, const api::Selector& selector) {
@@ -300,6 +304,7 @@ struct Caches {
   informer::Informer<api::Pod> pods;
   informer::WorkloadCaches workloads;
   informer::PodSelectorIndex podIndex;  // the pods of each HPA's selector, kept by the pod events
+  informer::RecentlyDeletedPods deletedPods;  // their labels, for metrics still naming them
 };
 
 // The decision side over the caches: the listers, the metrics and scale clients, where the writes

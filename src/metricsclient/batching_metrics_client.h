@@ -20,7 +20,8 @@ namespace hpa::metricsclient {
 // younger than the `maxAge` that HPA asks with (half its own sync period), and is dropped after
 // `retention`. Each HPA then gets what the API would have returned for its own
 // request, selected by the same rule explain's snapshot client applies (api_selection.h), with
-// the pods' labels from the pod cache; a pod the cache does not know counts as unlabelled, so
+// the pods' labels from the pod cache (and of pods deleted lately, whose metrics the API may still
+// return); a pod neither knows counts as unlabelled, so
 // only a select-everything selector keeps it. Object and external metrics describe one object
 // or series each and go to the API per HPA. Errors are upstream's, and a failed list fails
 // exactly the HPAs that needed it.
