@@ -4,10 +4,10 @@ controller on the local cluster, counting how often the two decide alike (bench/
 
 kube-controller-manager (HPA controller only, 1.20.2) scales; hpa-controller --shadow decides
 beside it and writes nothing. Deployments are played by hpa-sim, which serves the metrics as
-samples taken every --metric-resolution (15s, metrics-server's; --quick: every read live). At the end: the comparisons from
-the shadow's /metrics (by result, by cause when the shadow gives one, and on HPAs with and without
-`behavior`), each divergence's log line, and the shadow user's writes from the audit log (only its
-Lease may be written).
+samples taken every --metric-resolution (15s, metrics-server's; --quick: every read live). At the
+end: the comparisons from the shadow's /metrics (by result, by cause when the shadow gives one,
+and on HPAs with and without `behavior`), each divergence's log line, and the shadow user's writes
+from the audit log (only its Lease may be written).
 
 Steps (the default): 20 HPAs (CPU utilization, a Pods metric, an External metric; half of each
 with `behavior`), every load jumping to a random size every minute for 10 minutes.

@@ -36,12 +36,9 @@ serving::ServerResponse metricsApi(const serving::ServerRequest& request, const 
   const auto path = serving::percentDecode(request.path);
   if (!path) return failure(400, "BadRequest", "malformed percent-escape in the path");
   try {
-    if (samples) {
-      const auto sample = samples->at(clock.now());
-      ApiResponse r = serveMetricsApi(*path, request.query, sample->pods, *sample->model, sample->at);
-      return json(r.status, r.body);
-    }
-    ApiResponse r = serveMetricsApi(*path, request.query, pods, model, clock.now());
+    const auto sample = samples ? samples->at(clock.now()) : nullptr;
+    ApiResponse r = sample ? serveMetricsApi(*path, request.query, sample->pods, *sample->model, sample->at)
+                           : serveMetricsApi(*path, request.query, pods, model, clock.now());
     return json(r.status, r.body);
   } catch (const std::exception& e) {
     return failure(500, "InternalError", e.what());
