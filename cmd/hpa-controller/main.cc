@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/version.h"
 #include "daemon/daemon.h"
 #include "explain_command.h"
 #include "replay_command.h"
@@ -38,7 +39,7 @@ int parse(CLI::App& app, int argc, char** argv) {
 int kubectlPlugin(int argc, char** argv) {
   CLI::App app{"kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why (hpa-controller)."};
   app.name("kubectl hpa");
-  app.set_version_flag("--version", HPA_VERSION);
+  app.set_version_flag("--version", hpa::versionLine());
   std::function<int()> run;
   hpa::cmd::addExplainCommand(app, run);
   hpa::cmd::addReplayCommand(app, run);
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
       "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
       "Without a subcommand it runs the controller; `explain` answers what it would do, live or offline;\n"
       "`replay` runs an HPA through a recorded metric trace."};
-  app.set_version_flag("--version", HPA_VERSION);
+  app.set_version_flag("--version", hpa::versionLine());
   hpa::daemon::DaemonOptions options;
   std::string configFile;
   if (auto s = hpa::cmd::applyConfigFile(argc, argv, options); !s.ok()) {

@@ -8,6 +8,7 @@
 
 #include "common/base64.h"
 #include "common/json_value.h"
+#include "common/version.h"
 #include "kube/kubeconfig.h"
 #include "kube/request_log.h"
 #include "kube/watch_decoder.h"
@@ -24,7 +25,7 @@ constexpr auto kStreamReadTimeout = std::chrono::minutes(12);
 // Bodies in -v 8 traces are cut here (as client-go's); -v 9 prints them whole.
 constexpr std::size_t kTracedBodyLimit = 1024;
 
-std::string userAgent() { return fmt::format("hpa-controller/{} (linux/amd64)", HPA_VERSION); }
+std::string userAgent() { return fmt::format("hpa-controller/{} (linux/amd64)", releaseVersion()); }
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
