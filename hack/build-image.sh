@@ -67,7 +67,7 @@ apt_install() { # <package...>: only those not installed yet
 }
 
 project_version() {
-  sed -n 's/^project(hpa-controller VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLists.txt"
+  head -n 1 "$ROOT/VERSION"
 }
 
 choose_engine() {

@@ -6,8 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/version.h"
 #include "daemon/daemon.h"
 #include "explain_command.h"
+#include "handback_command.h"
 #include "replay_command.h"
 #include "run_flags.h"
 
@@ -36,12 +38,15 @@ int parse(CLI::App& app, int argc, char** argv) {
 }
 
 int kubectlPlugin(int argc, char** argv) {
-  CLI::App app{"kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why (hpa-controller)."};
+  CLI::App app{
+      "kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why; what-if replays; what a handback "
+      "to kube-controller-manager leaves behind (hpa-controller)."};
   app.name("kubectl hpa");
-  app.set_version_flag("--version", HPA_VERSION);
+  app.set_version_flag("--version", hpa::versionLine());
   std::function<int()> run;
   hpa::cmd::addExplainCommand(app, run);
   hpa::cmd::addReplayCommand(app, run);
+  hpa::cmd::addHandbackCommand(app, run);
   app.require_subcommand(1);
   if (int code = parse(app, argc, argv); code >= 0) return code;
   return run();
@@ -52,14 +57,16 @@ int kubectlPlugin(int argc, char** argv) {
 // hpa-controller            the controller daemon (flags as kube-controller-manager's HPA flags)
 // hpa-controller explain    what the autoscaler would decide now for an HPA, and why
 // hpa-controller replay     what-if: an HPA replayed through a recorded metric trace
-// kubectl-hpa explain|replay the subcommands, as a kubectl plugin
+// hpa-controller handback   what kube-controller-manager will ignore of the HPAs' annotations
+// kubectl-hpa explain|replay|handback  the subcommands, as a kubectl plugin
 int main(int argc, char** argv) {
   if (runAsKubectlPlugin(argc > 0 ? argv[0] : nullptr)) return kubectlPlugin(argc, argv);
   CLI::App app{
       "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
       "Without a subcommand it runs the controller; `explain` answers what it would do, live or offline;\n"
-      "`replay` runs an HPA through a recorded metric trace."};
-  app.set_version_flag("--version", HPA_VERSION);
+      "`replay` runs an HPA through a recorded metric trace; `handback` lists what kube-controller-manager will\n"
+      "ignore of the HPAs' hpa-controller.io/ annotations when it decides them again."};
+  app.set_version_flag("--version", hpa::versionLine());
   hpa::daemon::DaemonOptions options;
   std::string configFile;
   if (auto s = hpa::cmd::applyConfigFile(argc, argv, options); !s.ok()) {
@@ -70,6 +77,7 @@ int main(int argc, char** argv) {
   std::function<int()> run;
   hpa::cmd::addExplainCommand(app, run);
   hpa::cmd::addReplayCommand(app, run);
+  hpa::cmd::addHandbackCommand(app, run);
   app.require_subcommand(0, 1);
   if (int code = parse(app, argc, argv); code >= 0) return code;
   if (run) return run();

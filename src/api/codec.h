@@ -26,9 +26,9 @@ nlohmann::json encodeLabelSelector(const LabelSelector& selector);
 // server decide the same.
 Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscaler(const nlohmann::json& j);
 // The HPA as the daemon's cache keeps it: without the metadata the controller never reads (labels,
-// and annotations outside hpa-controller.io/, such as kubectl's last-applied-configuration, often
-// larger than the rest of the object). Status writes patch the status alone, so nothing dropped
-// here is ever written back.
+// annotations outside hpa-controller.io/, such as kubectl's last-applied-configuration, often
+// larger than the rest of the object, and managedFields, of which only lastForeignStatusWrite is
+// kept). Status writes patch the status alone, so nothing dropped here is ever written back.
 Result<HorizontalPodAutoscaler> decodeCachedHorizontalPodAutoscaler(const nlohmann::json& j);
 // `apiVersion` picks the wire version written in the object (autoscaling/v2 or v2beta2).
 nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa, std::string_view apiVersion);

@@ -14,6 +14,10 @@
 namespace hpa::api::detail {
 
 ObjectMeta readObjectMeta(const JsonFields& f);
+// The newest status write in metadata.managedFields by a manager other than kFieldManager. The
+// entries are the server's bookkeeping, not input the controller depends on: one it cannot read
+// is skipped, never an error.
+std::optional<StatusWrite> readLastForeignStatusWrite(const JsonFields& metadata);
 // The controlling owner among metadata.ownerReferences (nullopt when none is marked controller).
 std::optional<OwnerReference> readControllerRef(const JsonFields& metadata);
 LabelSelector readLabelSelector(const JsonFields& f);

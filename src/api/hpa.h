@@ -215,6 +215,9 @@ struct HorizontalPodAutoscaler {
   ObjectMeta metadata;
   HorizontalPodAutoscalerSpec spec;
   HorizontalPodAutoscalerStatus status;
+  // Of metadata.managedFields only this: the newest status write by a field manager other than
+  // ours (kFieldManager), which tells whether another HPA controller writes this HPA too.
+  std::optional<StatusWrite> lastForeignStatusWrite;
   bool operator==(const HorizontalPodAutoscaler&) const = default;
 };
 

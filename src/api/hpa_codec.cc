@@ -251,6 +251,7 @@ Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscaler(const nlohmann::js
   hpa.metadata = detail::readObjectMeta(f.object("metadata"));
   hpa.spec = readSpec(f.object("spec"));
   hpa.status = readStatus(f.object("status"));
+  hpa.lastForeignStatusWrite = detail::readLastForeignStatusWrite(f.object("metadata"));
   if (!f.failed()) applyDefaults(hpa.spec);
   return detail::finish(f, std::move(hpa));
 }

@@ -273,6 +273,7 @@ Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscalerV1(const nlohmann::
   hpa.metadata = detail::readObjectMeta(f.object("metadata"));
   hpa.spec = readSpec(f.object("spec"));
   hpa.status = readStatus(f.object("status"));
+  hpa.lastForeignStatusWrite = detail::readLastForeignStatusWrite(f.object("metadata"));
   if (f.failed()) return f.error();
   if (auto s = convertAnnotations(hpa); !s.ok()) return s.error();
   // With neither a CPU target nor other metrics, applyDefaults adds the 80 % CPU target, as v1's

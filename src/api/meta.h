@@ -14,6 +14,10 @@ namespace hpa::api {
 // The prefix of the annotations hpa-controller reads and writes (controls, persisted history).
 inline constexpr const char* kControllerAnnotationPrefix = "hpa-controller.io/";
 
+// The field manager of hpa-controller's writes in metadata.managedFields: the API server takes it
+// from the User-Agent's first token, which kube/rest_client.cc builds from this.
+inline constexpr const char* kFieldManager = "hpa-controller";
+
 // The part of metav1.ObjectMeta the controller reads or writes back.
 struct ObjectMeta {
   std::string name;
@@ -26,6 +30,16 @@ struct ObjectMeta {
   std::optional<Time> creationTimestamp;
   std::optional<Time> deletionTimestamp;
   bool operator==(const ObjectMeta&) const = default;
+};
+
+// A write of an object's status as an entry of metadata.managedFields records it: the entry's
+// field manager and time (second resolution). The entries that write status are those whose
+// fieldsV1 holds a top-level f:status, or whose subresource is status (1.22+ servers; 1.20's
+// entries have no subresource).
+struct StatusWrite {
+  std::string manager;
+  Time time;
+  bool operator==(const StatusWrite&) const = default;
 };
 
 // An entry of metadata.ownerReferences; the one with controller: true is an object's

@@ -18,6 +18,36 @@ ObjectMeta readObjectMeta(const JsonFields& f) {
   return m;
 }
 
+namespace {
+
+bool writesStatus(const nlohmann::json& entry) {
+  const auto subresource = entry.find("subresource");
+  if (subresource != entry.end() && subresource->is_string() && *subresource == "status") return true;
+  const auto fields = entry.find("fieldsV1");
+  return fields != entry.end() && fields->is_object() && fields->contains("f:status");
+}
+
+}  // namespace
+
+std::optional<StatusWrite> readLastForeignStatusWrite(const JsonFields& metadata) {
+  const nlohmann::json* node = metadata.node();
+  if (!node || !node->is_object()) return std::nullopt;
+  const auto entries = node->find("managedFields");
+  if (entries == node->end() || !entries->is_array()) return std::nullopt;
+  std::optional<StatusWrite> newest;
+  for (const auto& entry : *entries) {
+    if (!entry.is_object() || !writesStatus(entry)) continue;
+    const auto manager = entry.find("manager");
+    const auto time = entry.find("time");
+    if (manager == entry.end() || !manager->is_string() || *manager == kFieldManager) continue;
+    if (time == entry.end() || !time->is_string()) continue;
+    auto written = parseRFC3339(time->get<std::string>());
+    if (!written.ok() || (newest && newest->time >= *written)) continue;
+    newest = StatusWrite{manager->get<std::string>(), *written};
+  }
+  return newest;
+}
+
 std::optional<OwnerReference> readControllerRef(const JsonFields& metadata) {
   std::optional<OwnerReference> out;
   metadata.forEach("ownerReferences", [&](const JsonFields& r, size_t) {

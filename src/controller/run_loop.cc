@@ -117,6 +117,10 @@ void RunLoop::startWorkers() {
 void RunLoop::startedLeading() {
   // Restore before the first reconcile, so a failover keeps the stabilization window.
   for (const auto& [key, hpa] : hpas_.cache().all()) restoreHistory(*hpa);
+  {
+    std::lock_guard<std::mutex> lock(termMu_);
+    leadingSince_ = clock_.now();
+  }
   leading_ = true;
   // A key a worker holds is not added: that worker either reconciles it now or, having found
   // this instance not leading, adds it back itself (worker()).
@@ -126,7 +130,18 @@ void RunLoop::startedLeading() {
 
 void RunLoop::stoppedLeading() {
   leading_ = false;
+  endTerm();
   logger_.info("stopped leading: no more scaling");
+}
+
+std::optional<Time> RunLoop::leadingSince() const {
+  std::lock_guard<std::mutex> lock(termMu_);
+  return leadingSince_;
+}
+
+void RunLoop::endTerm() {
+  std::lock_guard<std::mutex> lock(termMu_);
+  leadingSince_.reset();
 }
 
 void RunLoop::worker() {
@@ -228,6 +243,7 @@ void RunLoop::shutDown() {
   cv_.notify_all();
   handingOver_ = leading_.load();
   leading_ = false;
+  endTerm();
   if (handingOver_) logger_.info("handing over: no new reconciles; finishing those in flight");
   queue_.shutDownWithDrain();
   for (auto& w : workers_) {

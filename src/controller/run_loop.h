@@ -3,6 +3,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -53,6 +54,8 @@ class RunLoop {
   void shutDown();
 
   bool leading() const { return leading_.load(); }
+  // When the current leadership term began (startedLeading); nullopt while not leading.
+  std::optional<Time> leadingSince() const;
   std::size_t queueDepth() const { return queue_.len(); }
   // Keys a worker is processing; with queueDepth() zero as well, every due key has been
   // reconciled and booked for its next sync.
@@ -71,6 +74,7 @@ class RunLoop {
   // Hands the decision to settings_.decisions for an HPA that records it (or carries a stale one).
   void publishDecision(const std::string& key, const ReconcileReport& report);
   void forgetKey(const std::string& key);
+  void endTerm();
 
   HorizontalController& controller_;
   informer::Informer<api::HorizontalPodAutoscaler>& hpas_;
@@ -83,6 +87,8 @@ class RunLoop {
   workqueue::FixedIntervalRateLimiter* intervals_ = nullptr;  // owned by queue_
   workqueue::RateLimitingQueue queue_;
   std::atomic<bool> leading_{false};
+  mutable std::mutex termMu_;
+  std::optional<Time> leadingSince_;  // guarded by termMu_
   // Set by shutDown() when it stops a leader: reconciles still in flight may persist their
   // history (we still hold the Lease until the elector releases it after us).
   std::atomic<bool> handingOver_{false};

@@ -170,6 +170,12 @@ std::string HpaControls::errorText() const {
   return out;
 }
 
+std::vector<std::string_view> controlAnnotations() {
+  std::vector<std::string_view> keys{kSyncPeriodAnnotation};
+  for (const auto& control : kAnnotationControls) keys.push_back(control.key);
+  return keys;
+}
+
 HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules) {
   HpaControls out;
   readSyncPeriod(hpa, out);

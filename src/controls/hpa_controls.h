@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/hpa.h"
@@ -61,6 +62,10 @@ struct HpaControls {
   // The errors as one sentence ("" when none), as the condition message carries them.
   std::string errorText() const;
 };
+
+// Every annotation parseControls reads: the sync period's, then the others in the order their
+// errors are reported. The one list of them (`handback` says what each stops doing).
+std::vector<std::string_view> controlAnnotations();
 
 class ScheduleCache;
 // Reads the controls of an HPA; never fails (bad values become `errors`). With `schedules`, the

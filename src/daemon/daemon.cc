@@ -21,9 +21,11 @@
 #include "live/client_set.h"
 #include "serving/delegated_auth.h"
 #include "live/history_persister.h"
+#include "controller/other_status_writer_watch.h"
 #include "controller/run_loop.h"
 #include "serving/http_endpoints.h"
 #include "leaderelection/leader_election.h"
+#include "telemetry/other_status_writers.h"
 #include "telemetry/prometheus_observer.h"
 #include "serving/request_auth.h"
 #include "live/cache_listers.h"
@@ -350,6 +352,30 @@ struct Decider {
   controller::RunLoop runner;
 };
 
+// When this instance writes (not --shadow): another HPA controller writing the status of the HPAs
+// it decides is warned about (Events, log) and counted on /metrics.
+class OtherStatusWriters {
+ public:
+  OtherStatusWriters(bool shadow, Caches& caches, Decider& decider, telemetry::PrometheusObserver& observer,
+                     Clock& clock, const Logger& logger) {
+    if (shadow) return;
+    auto leadingSince = [&runner = decider.runner] { return runner.leadingSince(); };
+    watch_ = std::make_unique<controller::OtherStatusWriterWatch>(decider.writes.events(),
+                                                                  logger.child("status-writers"), leadingSince);
+    watch_->registerHandlers(caches.hpas);
+    metrics_ = std::make_unique<telemetry::OtherStatusWriterMetrics>(*observer.registry(), caches.hpas.cache(),
+                                                                     leadingSince, clock);
+  }
+  // Before /metrics is serialized.
+  void refresh() {
+    if (metrics_) metrics_->refresh();
+  }
+
+ private:
+  std::unique_ptr<controller::OtherStatusWriterWatch> watch_;
+  std::unique_ptr<telemetry::OtherStatusWriterMetrics> metrics_;
+};
+
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
 int runController(const ValidatedOptions& options, Process& process, live::ClientSet& clients,
                   kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
@@ -361,6 +387,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   controller::RunLoop& runner = decider.runner;
   Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, clock, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
+  OtherStatusWriters otherWriters(o.shadow, caches, decider, observer, clock, logger);
 
   StopRequest stop;
   stopOnSignal(process, stop);
@@ -375,6 +402,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
           [&] { return std::make_pair(synced(), readinessDetail(synced(), o.leaderElect, runner.leading())); },
           [&] {
             cacheMetrics.refresh();
+            otherWriters.refresh();
             observer.leading(runner.leading());
             return observer.serialize();
           }},

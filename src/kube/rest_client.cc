@@ -6,8 +6,10 @@
 #include <charconv>
 #include <condition_variable>
 
+#include "api/meta.h"
 #include "common/base64.h"
 #include "common/json_value.h"
+#include "common/version.h"
 #include "kube/kubeconfig.h"
 #include "kube/request_log.h"
 #include "kube/watch_decoder.h"
@@ -24,7 +26,9 @@ constexpr auto kStreamReadTimeout = std::chrono::minutes(12);
 // Bodies in -v 8 traces are cut here (as client-go's); -v 9 prints them whole.
 constexpr std::size_t kTracedBodyLimit = 1024;
 
-std::string userAgent() { return fmt::format("hpa-controller/{} (linux/amd64)", HPA_VERSION); }
+// The API server names the field manager of a write after the User-Agent's first token (up to
+// "/"): api::kFieldManager, which the HPA codec tells apart from other status writers.
+std::string userAgent() { return fmt::format("{}/{} (linux/amd64)", api::kFieldManager, releaseVersion()); }
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();

@@ -182,9 +182,11 @@ TEST_F(RunLoopTest, ReconcilesOnlyWhileLeading) {
   ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0; }));    // a worker took the key...
   step(kSyncPeriod);                                                    // ... and again a period later
   EXPECT_EQ(observer_.reconcileCount(), 0u);
+  EXPECT_FALSE(loop_.leadingSince());
 
   const Time leadingAt = clock_.now();
   loop_.startedLeading();
+  EXPECT_EQ(loop_.leadingSince(), leadingAt);
   ASSERT_TRUE(reconciledTimes(1));
   const auto first = observer_.reconciled().front();
   EXPECT_EQ(first.key, kKey);
@@ -192,6 +194,7 @@ TEST_F(RunLoopTest, ReconcilesOnlyWhileLeading) {
   EXPECT_TRUE(first.leading);
 
   loop_.stoppedLeading();
+  EXPECT_FALSE(loop_.leadingSince());
   step(kSyncPeriod);
   step(kSyncPeriod);
   EXPECT_EQ(observer_.reconcileCount(), 1u);
@@ -344,6 +347,7 @@ TEST_F(RunLoopTest, ShutDownWhileLeadingFlushesTheHistories) {
   loop_.shutDown();
   EXPECT_EQ(persister_.flushes(), 1);
   EXPECT_FALSE(loop_.leading());
+  EXPECT_FALSE(loop_.leadingSince());  // no term goes on past the shutdown
 }
 
 TEST_F(RunLoopTest, ShutDownOfAStandbyFlushesNothing) {

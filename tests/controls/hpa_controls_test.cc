@@ -49,6 +49,18 @@ TEST(HpaControls, ReadsEveryControl) {
   EXPECT_FALSE(c.any());
 }
 
+TEST(HpaControls, ListsEveryAnnotationItReads) {
+  EXPECT_THAT(controlAnnotations(),
+              ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation, kRequestsSourceAnnotation,
+                          kRecordDecisionAnnotation, kFallbackAnnotation, kScheduleAnnotation));
+  // Each is read: an unusable value of any of them is reported under its key.
+  for (std::string_view key : controlAnnotations()) {
+    const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));
+    ASSERT_EQ(c.errors.size(), 1u) << key;
+    EXPECT_EQ(c.errors[0].control, key);
+  }
+}
+
 TEST(HpaControls, SyncPeriodBoundsAreInclusive) {
   EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1s"}})).syncPeriod, seconds(1));
   EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1h"}})).syncPeriod, std::chrono::hours(1));

@@ -3,9 +3,9 @@
 
 For every file of markdown_code.DOC_GLOBS, in its code (fenced blocks and inline spans):
   - every `make TARGET` is a target of the Makefile;
-  - every --flag given to hpa-controller, hpa-controller explain/replay, kubectl hpa explain/replay
-    or hpa-sim is in that command's --help, and every --flag in the first column of a flags table
-    is in hpa-controller's (daemon, explain or replay);
+  - every --flag given to hpa-controller, hpa-controller explain/replay/handback, kubectl hpa
+    explain/replay/handback or hpa-sim is in that command's --help, and every --flag in the first
+    column of a flags table is in hpa-controller's (daemon, explain or replay);
   - every container argument (`- --flag`, `value: --flag`) of a YAML example and of deploy/'s
     manifests and patches is a flag of the daemon;
   - every hpa-controller.io/ annotation is a string of the source (src/, cmd/);
@@ -52,6 +52,8 @@ def command_flags(build):
         "hpa-controller replay": help_flags([controller, "replay", "--help"]),
         "kubectl hpa explain": help_flags([plugin, "explain", "--help"]),
         "kubectl hpa replay": help_flags([plugin, "replay", "--help"]),
+        "hpa-controller handback": help_flags([controller, "handback", "--help"]),
+        "kubectl hpa handback": help_flags([plugin, "handback", "--help"]),
         "hpa-sim": help_flags([sim, "--help"]),
     }
 
@@ -97,7 +99,7 @@ def commands_in(text):
         if head in ("hpa-controller", "kubectl-hpa") or (head == "kubectl" and tokens[1:2] == ["hpa"]):
             rest = tokens[2:] if head == "kubectl" else tokens[1:]
             name = "hpa-controller" if head == "hpa-controller" else "kubectl hpa"
-            if rest and rest[0] in ("explain", "replay"):
+            if rest and rest[0] in ("explain", "replay", "handback"):
                 yield f"{name} {rest[0]}", " ".join(rest[1:])
             elif name == "hpa-controller":
                 yield name, " ".join(rest)
