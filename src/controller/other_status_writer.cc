@@ -29,8 +29,9 @@ bool countsAsOtherStatusWriter(const std::optional<api::StatusWrite>& write, std
 std::string otherStatusWriterMessage(const api::StatusWrite& write) {
   const std::string remedy =
       write.manager == kKubeControllerManager
-          ? "kube-controller-manager still runs its HPA loop: restart it with "
-            "--controllers=*,-horizontalpodautoscaling, or stop hpa-controller"
+          ? "kube-controller-manager still runs its HPA loop: add -horizontalpodautoscaling to its --controllers "
+            "on every control-plane node (kubeadm: *,bootstrapsigner,tokencleaner,-horizontalpodautoscaling), or "
+            "stop hpa-controller"
           : "stop one of them";
   return fmt::format(
       "field manager {} wrote this HPA's status at {}, while hpa-controller decides it: two HPA controllers act on "

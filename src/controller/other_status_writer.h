@@ -3,7 +3,7 @@
 // Another HPA controller writing the status of the HPAs this one decides: two controllers scale
 // the same targets, each from its own history, and the HPA's status flips between their
 // decisions. The usual cause is a switch half done: kube-controller-manager still runs its HPA
-// loop (it was not restarted with --controllers=*,-horizontalpodautoscaling). The HPA cache keeps
+// loop (its --controllers does not exclude horizontalpodautoscaling). The HPA cache keeps
 // each HPA's last status write by another field manager (api::HorizontalPodAutoscaler::
 // lastForeignStatusWrite); these rules say when that write is another controller at work.
 

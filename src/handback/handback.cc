@@ -105,7 +105,7 @@ int HandbackReport::withBookkeepingOnly() const {
 }
 
 std::optional<HpaHandback> handbackOf(const api::HorizontalPodAutoscaler& hpa) {
-  HpaHandback out{hpa.metadata.namespace_, hpa.metadata.name, {}};
+  HpaHandback out{hpa.metadata.namespace_, hpa.metadata.name, {}, hpa.lastForeignStatusWrite};
   const HpaControls controls = controls::parseControls(hpa);
   for (const auto& [key, value] : hpa.metadata.annotations) {
     if (key.starts_with(api::kControllerAnnotationPrefix)) out.annotations.push_back(fateOf(key, controls));

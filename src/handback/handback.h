@@ -33,6 +33,9 @@ struct HpaHandback {
   std::string ns;
   std::string name;
   std::vector<AnnotationFate> annotations;  // in key order
+  // The newest status write by a field manager other than hpa-controller: after a handback,
+  // kube-controller-manager's, which shows that it decides the HPA again.
+  std::optional<api::StatusWrite> otherStatusWriter;
   // Whether any control in effect stops applying.
   bool controlsStopApplying() const;
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/time.h"
+
 namespace hpa::handback {
 namespace {
 
@@ -34,6 +36,12 @@ std::pair<std::string, std::string> columnsOf(const HpaHandback& hpa) {
   return {joined(inert, ", "), joined(stopping, "; ")};
 }
 
+// Who else wrote the HPA's status last, and when: "kube-controller-manager at 2026-...Z", or "-".
+std::string otherWriterOf(const HpaHandback& hpa) {
+  if (!hpa.otherStatusWriter) return "-";
+  return fmt::format("{} at {}", hpa.otherStatusWriter->manager, formatRFC3339(hpa.otherStatusWriter->time));
+}
+
 std::string hpasCounted(int n) { return fmt::format("{} {}", n, n == 1 ? "HPA" : "HPAs"); }
 
 }  // namespace
@@ -44,10 +52,10 @@ std::string handbackTable(const HandbackReport& report) {
     out += "no HPA carries an hpa-controller.io/ annotation\n";
   } else {
     std::vector<std::vector<std::string>> rows{
-        {"NAMESPACE", "NAME", "NO EFFECT ON DECISIONS", "CONTROLS THAT STOP APPLYING"}};
+        {"NAMESPACE", "NAME", "STATUS LAST WRITTEN BY ANOTHER", "NO EFFECT ON DECISIONS", "CONTROLS THAT STOP APPLYING"}};
     for (const auto& hpa : report.hpas) {
       auto [inert, stopping] = columnsOf(hpa);
-      rows.push_back({hpa.ns, hpa.name, std::move(inert), std::move(stopping)});
+      rows.push_back({hpa.ns, hpa.name, otherWriterOf(hpa), std::move(inert), std::move(stopping)});
     }
     std::vector<std::size_t> widths(rows.front().size(), 0);
     for (const auto& row : rows) {
@@ -72,8 +80,13 @@ nlohmann::json handbackToJson(const HandbackReport& report) {
     for (const auto& a : hpa.annotations) {
       annotations.push_back({{"annotation", a.key}, {"kind", kindName(a.kind)}, {"whenHandedBack", a.whenHandedBack}});
     }
+    nlohmann::json writer = nullptr;
+    if (hpa.otherStatusWriter) {
+      writer = {{"manager", hpa.otherStatusWriter->manager}, {"time", formatRFC3339(hpa.otherStatusWriter->time)}};
+    }
     hpas.push_back({{"namespace", hpa.ns},
                     {"name", hpa.name},
+                    {"otherStatusWriter", std::move(writer)},
                     {"controlsStopApplying", hpa.controlsStopApplying()},
                     {"annotations", std::move(annotations)}});
   }

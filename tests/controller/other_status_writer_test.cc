@@ -50,8 +50,9 @@ TEST(OtherStatusWriter, TheMessageNamesTheManagerAndSaysOnlyOneControllerMustAct
   EXPECT_EQ(kcm,
             "field manager \"kube-controller-manager\" wrote this HPA's status at 2026-11-23T10:00:05Z, while "
             "hpa-controller decides it: two HPA controllers act on this HPA, and only one must "
-            "(kube-controller-manager still runs its HPA loop: restart it with "
-            "--controllers=*,-horizontalpodautoscaling, or stop hpa-controller)");
+            "(kube-controller-manager still runs its HPA loop: add -horizontalpodautoscaling to its --controllers "
+            "on every control-plane node (kubeadm: *,bootstrapsigner,tokencleaner,-horizontalpodautoscaling), or "
+            "stop hpa-controller)");
   const std::string other = otherStatusWriterMessage({"keda-operator", *parseRFC3339("2026-11-23T10:00:05Z")});
   EXPECT_NE(other.find("field manager \"keda-operator\""), std::string::npos) << other;
   EXPECT_NE(other.find("only one must (stop one of them)"), std::string::npos) << other;

@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # (Output goes to files: `grep -q` would close a pipe early and fail the writer under pipefail.)
 "$bin" handback -f "$snapshot" -o text >"$tmp/out.txt" || fail "handback must exit 0"
-web_line='^shop +web +history +paused: kube-controller-manager scales it again; schedule: its floors and ceilings no longer apply$'
+web_line='^shop +web +kube-controller-manager at 2026-11-23T10:00:05Z +history +paused: kube-controller-manager scales it again; schedule: its floors and ceilings no longer apply$'
 grep -Eq "$web_line" "$tmp/out.txt" || fail "the table's line of shop/web: $(cat "$tmp/out.txt")"
 grep -q "^batch" "$tmp/out.txt" && fail "an HPA without hpa-controller.io/ annotations is listed: $(cat "$tmp/out.txt")"
 [ "$(tail -n 1 "$tmp/out.txt")" = "2 HPAs with controls that stop applying, 1 with bookkeeping only" ] ||

@@ -12,12 +12,15 @@ namespace {
 TEST(HandbackRender, TheTableHasALinePerHpaThenTheCounts) {
   const std::string table = handbackTable(handbackReport(annotatedHpas()));
   EXPECT_EQ(table,
-            "NAMESPACE   NAME     NO EFFECT ON DECISIONS                                                           "
-            "CONTROLS THAT STOP APPLYING\n"
-            "shop        web      history                                                                          "
+            "NAMESPACE   NAME     STATUS LAST WRITTEN BY ANOTHER                    NO EFFECT ON DECISIONS"
+            "                                                           CONTROLS THAT STOP APPLYING\n"
+            "shop        web      kube-controller-manager at 2026-11-23T10:00:05Z   history"
+            "                                                                          "
             "paused: kube-controller-manager scales it again; schedule: its floors and ceilings no longer apply\n"
-            "shop        worker   history, last-decision, record-decision (no effect now)                          -\n"
-            "tools       api      pasued (unknown to hpa-controller), record-decision (invalid: ignored already)   "
+            "shop        worker   -                                                 history, last-decision, "
+            "record-decision (no effect now)                          -\n"
+            "tools       api      -                                                 pasued (unknown to "
+            "hpa-controller), record-decision (invalid: ignored already)   "
             "fallback: a failing metric holds the size again; pod-selection: every pod of the selector counts "
             "again; requests-source: utilization against spec requests again; sync-period: the global sync period "
             "applies again\n"
@@ -35,7 +38,10 @@ TEST(HandbackRender, TheJsonListsEveryAnnotationWithItsKind) {
   EXPECT_EQ(json.at("withControlsThatStopApplying"), 2);
   EXPECT_EQ(json.at("withBookkeepingOnly"), 1);
   ASSERT_EQ(json.at("hpas").size(), 3u);
+  EXPECT_EQ(json.at("hpas")[0].at("otherStatusWriter"),
+            nlohmann::json::parse(R"({"manager": "kube-controller-manager", "time": "2026-11-23T10:00:05Z"})"));
   const auto& worker = json.at("hpas")[1];
+  EXPECT_TRUE(worker.at("otherStatusWriter").is_null());
   EXPECT_EQ(worker.at("namespace"), "shop");
   EXPECT_EQ(worker.at("name"), "worker");
   EXPECT_EQ(worker.at("controlsStopApplying"), false);
