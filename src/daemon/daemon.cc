@@ -209,6 +209,8 @@ class Leadership {
   Status health() const {
     return elector_ ? elector_->check(leaderelection::kLeaderHealthzTolerance) : Status();
   }
+  // The Lease's transitions as last seen (none without leader election).
+  std::optional<int> leaseTransitions() const { return elector_ ? elector_->leaseTransitions() : std::nullopt; }
 
  private:
   controller::RunLoop& runner_;
@@ -396,6 +398,8 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
           [&] {
             cacheMetrics.refresh();
             observer.leading(runner.leading());
+            observer.runLoopStalled(runner.stalledFor());
+            observer.leaderTransitions(leadership.leaseTransitions());
             return observer.serialize();
           }},
       &requestAuth.auth(), logger.child("serving"));

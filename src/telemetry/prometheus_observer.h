@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "controller/reconcile_observer.h"
@@ -41,6 +42,12 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   void leading(bool leader);
   // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
   void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);
+  // How long the run loop has gone without progress (controller::RunLoop::stalledFor), set when
+  // /metrics is read.
+  void runLoopStalled(Duration stalled);
+  // The Lease's spec.leaseTransitions as leader election last saw it, set when /metrics is read;
+  // the series is absent until it was seen (nullopt).
+  void leaderTransitions(std::optional<int> transitions);
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format: the registry's families, then the decision metrics.
@@ -62,6 +69,8 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   prometheus::Family<prometheus::Gauge>& cacheObjects_;
   prometheus::Family<prometheus::Gauge>& cacheDigest_;
   prometheus::Gauge& leader_;
+  prometheus::Gauge& runLoopStalled_;
+  prometheus::Family<prometheus::Gauge>& leaderTransitions_;  // one series once seen
   DecisionMetrics decisions_;
 };
 

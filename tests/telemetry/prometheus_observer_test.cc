@@ -45,5 +45,22 @@ TEST(PrometheusObserver, InformerCacheDigestIsExactUpTo32Bits) {
   EXPECT_NE(text.find("hpa_controller_informer_cache_digest{resource=\"pods\"} 4294967295"), std::string::npos) << text;
 }
 
+bool hasLine(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+
+TEST(PrometheusObserver, ShowsTheRunLoopStallAndTheLeaseTransitionsOnceSeen) {
+  PrometheusObserver observer;
+  std::string text = observer.serialize();
+  EXPECT_TRUE(hasLine(text, "hpa_controller_run_loop_stalled_seconds 0")) << text;
+  EXPECT_EQ(text.find("\nhpa_controller_leader_transitions "), std::string::npos) << "absent until seen\n" << text;
+  observer.leaderTransitions(std::nullopt);
+  EXPECT_EQ(observer.serialize().find("\nhpa_controller_leader_transitions "), std::string::npos);
+
+  observer.runLoopStalled(std::chrono::milliseconds(150500));
+  observer.leaderTransitions(3);
+  text = observer.serialize();
+  EXPECT_TRUE(hasLine(text, "hpa_controller_run_loop_stalled_seconds 150.5")) << text;
+  EXPECT_TRUE(hasLine(text, "hpa_controller_leader_transitions 3")) << text;
+}
+
 }  // namespace
 }  // namespace hpa::telemetry
