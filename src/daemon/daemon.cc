@@ -337,17 +337,17 @@ struct Decider {
         podLister(caches.pods.cache(), caches.podIndex),
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
-        scaleApi(*clients.scales, discovery),
+        scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
-        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, clock, logger),
+        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
         controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
                                                       writes.events(), clock, logger.child("controller"), &observer,
                                                       &owners},
                    controllerOptions(options)),
         persister(options.raw.persistHistory && !options.raw.shadow
                       ? std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion,
-                                                                    logger.child("history"))
+                                                                    logger.child("history"), &observer.writes())
                       : nullptr),
         runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
                controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,

@@ -109,7 +109,8 @@ PrometheusObserver::PrometheusObserver()
                              .Name("hpa_controller_leader_transitions")
                              .Help("The Lease's spec.leaseTransitions as this process last saw it (acquiring, "
                                    "renewing, or reading and watching it as a standby); absent until seen.")
-                             .Register(*registry_)) {}
+                             .Register(*registry_)),
+      writes_(*registry_) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();

@@ -13,6 +13,7 @@
 
 #include "controller/reconcile_observer.h"
 #include "telemetry/decision_metrics.h"
+#include "telemetry/write_metrics.h"
 
 namespace hpa::telemetry {
 
@@ -48,6 +49,8 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   // The Lease's spec.leaseTransitions as leader election last saw it, set when /metrics is read;
   // the series is absent until it was seen (nullopt).
   void leaderTransitions(std::optional<int> transitions);
+  // Where the live writers report each write (hpa_controller_writes_total).
+  controller::WriteObserver& writes() { return writes_; }
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format: the registry's families, then the decision metrics.
@@ -71,6 +74,7 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   prometheus::Gauge& leader_;
   prometheus::Gauge& runLoopStalled_;
   prometheus::Family<prometheus::Gauge>& leaderTransitions_;  // one series once seen
+  WriteMetrics writes_;
   DecisionMetrics decisions_;
 };
 

@@ -1,5 +1,6 @@
 #include "telemetry/prometheus_observer.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace hpa::telemetry {
@@ -46,6 +47,25 @@ TEST(PrometheusObserver, InformerCacheDigestIsExactUpTo32Bits) {
 }
 
 bool hasLine(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+
+TEST(PrometheusObserver, EveryWriteSeriesExistsAtZeroFromTheStartAndCountsItsOutcome) {
+  PrometheusObserver observer;
+  std::string text = observer.serialize();
+  for (const char* write : {"scale", "status", "history", "last-decision", "event"}) {
+    for (const char* result : {"success", "failure"}) {
+      EXPECT_TRUE(hasLine(text, fmt::format("hpa_controller_writes_total{{result=\"{}\",write=\"{}\"}} 0", result, write)))
+          << write << " " << result << "\n"
+          << text;
+    }
+  }
+  observer.writes().writeAttempted(controller::WriteKind::Status, false);
+  observer.writes().writeAttempted(controller::WriteKind::LastDecision, true);
+  observer.writes().writeAttempted(controller::WriteKind::LastDecision, true);
+  text = observer.serialize();
+  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="failure",write="status"} 1)")) << text;
+  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="success",write="status"} 0)")) << text;
+  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="success",write="last-decision"} 2)")) << text;
+}
 
 TEST(PrometheusObserver, ShowsTheRunLoopStallAndTheLeaseTransitionsOnceSeen) {
   PrometheusObserver observer;
