@@ -86,6 +86,11 @@ DecisionOutcome outcomeOf(const ReconcileReport& r, Time decidedAt) {
   const auto* active = findCondition(r.status, api::kScalingActive);
   o.scalingActive = active && active->status == api::kConditionTrue;
   if (metricRead(r)) o.metricsReadAt = decidedAt;
+  if (!r.error.empty()) {
+    o.failingReason = r.targetNotFound          ? kTargetNotFoundReason
+                      : r.failureReason.empty() ? kUnreportedFailureReason
+                                                : r.failureReason;
+  }
   return o;
 }
 

@@ -32,6 +32,14 @@ inline constexpr int kDecisionLimitCount = 9;
 // "stabilizationWindow", "scheduleWindow", "paused", "fallback".
 const char* limitName(DecisionLimit limit);
 
+// The failing reason of a reconcile whose scale target does not exist (its Scale read answered
+// NotFound), instead of upstream's FailedGetScale: a target deleted before its HPA, or an HPA
+// applied before its target, which an alert may treat apart from a controller that cannot act.
+inline constexpr const char* kTargetNotFoundReason = "TargetNotFound";
+// A failed reconcile that reported no reason (none of upstream's failures is one: only a lister
+// that fails, which the daemon's cache lister never does).
+inline constexpr const char* kUnreportedFailureReason = "Unknown";
+
 struct DecisionOutcome {
   std::int32_t currentReplicas = 0;
   std::int32_t desiredReplicas = 0;             // as written to status.desiredReplicas
@@ -40,6 +48,9 @@ struct DecisionOutcome {
   bool scalingActive = false;  // the ScalingActive condition after this reconcile
   // When a metric was read successfully in this reconcile (nullopt: none was).
   std::optional<Time> metricsReadAt;
+  // Why the reconcile failed (ReconcileReport::failureReason, or kTargetNotFoundReason); empty
+  // when it succeeded.
+  std::string failingReason;
 };
 
 // The condition (reason, message) of the limit that held the recommendation back: a rate or

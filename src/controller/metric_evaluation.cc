@@ -46,10 +46,12 @@ api::HorizontalPodAutoscalerCondition Reconcile::unableToCompute(const std::stri
       fmt::format("the HPA was unable to compute the replica count: {}", error.message), std::nullopt};
 }
 
-Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& selectorText) {
+Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& selectorText,
+                                                          std::string& failureReason) {
   if (selectorText.empty()) {
     const std::string msg = "selector is required";
-    event(kEventWarning, "SelectorRequired", msg);
+    failureReason = "SelectorRequired";
+    event(kEventWarning, failureReason, msg);
     condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", "the HPA target's scale is missing a selector");
     return Error::of(msg);
   }
@@ -57,7 +59,8 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
   if (!selector.ok()) {
     std::string msg =
         fmt::format("couldn't convert selector into a corresponding internal selector object: {}", selector.error().message);
-    event(kEventWarning, "InvalidSelector", msg);
+    failureReason = "InvalidSelector";
+    event(kEventWarning, failureReason, msg);
     condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", msg);
     return Error::of(msg);
   }
@@ -69,7 +72,8 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
   auto selecting = s_.selectors.hpasSelectingAny(hpa_.metadata.namespace_, *pods, 2);
   if (selecting.size() > 1) {
     std::string msg = fmt::format("pods by selector {} are controlled by multiple HPAs: {}", selectorText, joinKeys(selecting));
-    event(kEventWarning, "AmbiguousSelector", msg);
+    failureReason = "AmbiguousSelector";
+    event(kEventWarning, failureReason, msg);
     condition(api::kScalingActive, api::kConditionFalse, "AmbiguousSelector", msg);
     return Error::of(msg);
   }
@@ -119,7 +123,7 @@ Result<std::vector<const api::Pod*>> Reconcile::listPods(const api::Selector& se
 
 Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale& scale) {
   MetricsOutcome outcome;
-  auto selector = validateAndParseSelector(scale.selector);
+  auto selector = validateAndParseSelector(scale.selector, outcome.errorReason);
   if (!selector.ok()) {
     outcome.error = selector.error();
     return outcome;
@@ -142,6 +146,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
 
   const std::int32_t replicas = largestProposal(outcome.metricName);
   if (failures.first) {
+    outcome.errorReason = failures.firstCondition.reason;
     outcome.error = failures.first->wrap(
         fmt::format("invalid metrics ({} invalid out of {}), first error is", failures.count, specs.size()));
   }

@@ -17,6 +17,7 @@ namespace {
 constexpr int kScaleUpdateAttempts = 5;
 constexpr auto kScaleUpdateRetryDelay = std::chrono::milliseconds(10);
 constexpr int kHttpConflict = 409;
+constexpr int kHttpNotFound = 404;
 
 bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
   for (const auto& m : spec.metrics) {
@@ -62,6 +63,7 @@ Result<api::Scale> Reconcile::resolveScale() {
     case ScaleTargetError::Step::Mapping:
       return failedGetScale(failure.wrap("unable to determine resource for scale target reference"));
     case ScaleTargetError::Step::Get:
+      report_.targetNotFound = failure.shown.httpCode == kHttpNotFound;
       break;
   }
   return failedGetScale(failure.wrap(fmt::format("failed to query scale subresource for {}", report_.scaleTarget)));
@@ -69,6 +71,7 @@ Result<api::Scale> Reconcile::resolveScale() {
 
 Error Reconcile::failedGetScale(const Failure& failure) {
   report_.branch = ReconcileBranch::FailedGetScale;
+  report_.failureReason = failure.reason;
   event(kEventWarning, failure.reason, failure.shown.message);
   condition(api::kAbleToScale, api::kConditionFalse, failure.reason,
             fmt::format("the HPA controller was unable to get the target's current scale: {}", failure.shown.message));
@@ -155,9 +158,12 @@ Reconcile::Decision Reconcile::decideWithinBounds(
 Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   auto outcome = computeReplicasForMetrics(scale);
   d.metricStatuses = outcome.statuses;
-  if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, d);
+  if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, outcome.errorReason, d);
   report_.branch = ReconcileBranch::Metrics;
-  if (outcome.error) d.metricsError = outcome.error;  // some metrics failed but scaling may proceed
+  if (outcome.error) {  // some metrics failed but scaling may proceed
+    d.metricsError = outcome.error;
+    d.metricsErrorReason = outcome.errorReason;
+  }
   report_.metricReplicas = outcome.replicas;
   report_.metricName = outcome.metricName;
   s_.deps.logger.v(4, d.currentReplicas == 0 ? "Proposing desired replicas from zero" : "Proposing desired replicas",
@@ -183,8 +189,9 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   return Status();
 }
 
-Error Reconcile::failedComputeMetrics(const Error& error, const Decision& d) {
+Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d) {
   report_.branch = ReconcileBranch::MetricsFailed;
+  report_.failureReason = reason.empty() ? "FailedComputeMetricsReplicas" : reason;
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
   updateStatusOrLog();
@@ -229,6 +236,7 @@ Status Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredRe
 }
 
 Error Reconcile::failedRescale(const Error& err, const Decision& d) {
+  report_.failureReason = "FailedRescale";
   event(kEventWarning, "FailedRescale",
         fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
   condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
@@ -277,8 +285,14 @@ Status Reconcile::writeStatus(Decision& d) {
   report_.desiredReplicas = d.desiredReplicas;
   s_.deps.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, d.desiredReplicas);
   storeHistory();
-  if (auto written = updateStatusIfNeeded(); !written.ok()) return written;
-  if (d.metricsError) return *d.metricsError;
+  if (auto written = updateStatusIfNeeded(); !written.ok()) {
+    report_.failureReason = "FailedUpdateStatus";
+    return written;
+  }
+  if (d.metricsError) {
+    report_.failureReason = d.metricsErrorReason;
+    return *d.metricsError;
+  }
   return Status();
 }
 

@@ -75,6 +75,7 @@ class Reconcile final : private controls::ReconcileView {
     bool hasObjectOrExternalMetrics = false;
     std::vector<api::MetricStatus> metricStatuses;
     std::optional<Error> metricsError;  // some metrics failed, yet the others decided
+    std::string metricsErrorReason;     // the first failed metric's event reason
   };
   Result<api::Scale> readScale();
   Result<api::Scale> resolveScale();
@@ -82,7 +83,9 @@ class Reconcile final : private controls::ReconcileView {
   Decision decideWithinBounds(const api::Scale& scale);
   // The metrics' proposal, normalized; the error to return when no metric could decide.
   Status decideFromMetrics(const api::Scale& scale, Decision& d);
-  Error failedComputeMetrics(const Error& error, const Decision& d);
+  // `reason`: the event reason of what failed first (empty: none more precise than
+  // FailedComputeMetricsReplicas).
+  Error failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d);
   void beforeRescale(Decision& d);
   Status rescaleTarget(const api::Scale& scale, const Decision& d);
   // Upstream's retry.RetryOnConflict around the scale update, waiting through the clock.
@@ -98,6 +101,7 @@ class Reconcile final : private controls::ReconcileView {
     std::string metricName;
     std::vector<api::MetricStatus> statuses;
     std::optional<Error> error;
+    std::string errorReason;  // the event reason of `error`'s cause, when an event reported it
   };
   struct MetricInputs {
     const api::Scale& scale;
@@ -110,7 +114,8 @@ class Reconcile final : private controls::ReconcileView {
     api::HorizontalPodAutoscalerCondition firstCondition;
   };
   MetricsOutcome computeReplicasForMetrics(const api::Scale& scale);
-  Result<api::Selector> validateAndParseSelector(const std::string& selectorText);
+  // `failureReason`: the reason of the Warning Event a failure emitted (none for some).
+  Result<api::Selector> validateAndParseSelector(const std::string& selectorText, std::string& failureReason);
   // Metric `index`: its proposal in the report, timed and counted; a failure the controls did
   // not replace with a proposal of their own goes to `failures`.
   void evaluateMetric(std::size_t index, const MetricInputs& in, MetricFailures& failures);

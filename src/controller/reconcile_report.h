@@ -70,6 +70,14 @@ struct ReconcileReport {
   controls::ControlsReport controls;
   std::optional<api::AutoscalerHistory> history;  // the controller's memory after this reconcile
   std::string error;                              // the error the reconcile returned, if any
+  // Why it returned that error, as the reason of upstream's Warning Event that reported its cause
+  // (empty when it succeeded): FailedGetScale; the first failed metric's FailedGet...Metric or
+  // InvalidMetricSourceType; SelectorRequired, InvalidSelector or AmbiguousSelector;
+  // FailedComputeMetricsReplicas when no metric or selector said more; FailedRescale;
+  // FailedUpdateStatus.
+  std::string failureReason;
+  // The scale target does not exist: its Scale read answered NotFound (a FailedGetScale).
+  bool targetNotFound = false;
 };
 
 }  // namespace hpa::controller

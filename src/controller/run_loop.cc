@@ -38,7 +38,8 @@ RunLoop::RunLoop(HorizontalController& controller, informer::Informer<api::Horiz
       settings_(settings),
       // The HPA's limiter: every requeue waits exactly the sync period (no back-off), the HPA's
       // own when its controls set one.
-      queue_(clock, intervalLimiter(settings.syncPeriod, intervals_)) {}
+      queue_(clock, intervalLimiter(settings.syncPeriod, intervals_)),
+      watchdog_(clock, settings.workers) {}
 
 RunLoop::~RunLoop() { shutDown(); }
 
@@ -110,7 +111,7 @@ void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
 }
 
 void RunLoop::startWorkers() {
-  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this] { worker(); });
+  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this, i] { worker(i); });
   ticker_ = std::thread([this] { ticker(); });
 }
 
@@ -144,8 +145,14 @@ void RunLoop::endTerm() {
   leadingSince_.reset();
 }
 
-void RunLoop::worker() {
+Status RunLoop::liveness() const {
+  if (!leading_) return Status();
+  return watchdog_.check(queue_.waitingSince(), queue_.len(), stallThreshold(settings_.syncPeriod));
+}
+
+void RunLoop::worker(int index) {
   while (auto key = queue_.get()) {
+    const auto hold = watchdog_.took(index, *key);
     if (!leading_) {
       // Not the leader: keep the key cycling so it is there when leadership comes; if it came
       // while this worker held the key, startedLeading() left the key to us.

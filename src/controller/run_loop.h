@@ -13,6 +13,7 @@
 #include "controller/horizontal_controller.h"
 #include "controls/last_decision.h"
 #include "controller/reconcile_observer.h"
+#include "controller/run_loop_watchdog.h"
 #include "controller/staleness_guard.h"
 #include "informer/informer.h"
 #include "workqueue/rate_limiter.h"
@@ -60,9 +61,15 @@ class RunLoop {
   // Keys a worker is processing; with queueDepth() zero as well, every due key has been
   // reconciled and booked for its next sync.
   std::size_t keysInFlight() const { return queue_.inFlight(); }
+  // How long the loop has gone without progress (RunLoopWatchdog), leading or not.
+  Duration stalledFor() const { return watchdog_.stalledFor(queue_.waitingSince()); }
+  // /healthz's run-loop check: fails while this instance leads and the loop has been stalled for
+  // longer than stallThreshold(sync period). A standby's workers only cycle keys; restarting it
+  // would help nothing.
+  Status liveness() const;
 
  private:
-  void worker();
+  void worker(int index);
   // A worker's phases for one key: back into the queue for its next turn; skipped because the
   // cache has not seen our own last status write; reconciled, logged, persisted and requeued.
   void requeue(const std::string& key);
@@ -86,6 +93,7 @@ class RunLoop {
   RunLoopSettings settings_;
   workqueue::FixedIntervalRateLimiter* intervals_ = nullptr;  // owned by queue_
   workqueue::RateLimitingQueue queue_;
+  RunLoopWatchdog watchdog_;
   std::atomic<bool> leading_{false};
   mutable std::mutex termMu_;
   std::optional<Time> leadingSince_;  // guarded by termMu_

@@ -170,20 +170,18 @@ controller::ControllerOptions controllerOptions(const ValidatedOptions& options)
   return c;
 }
 
-// Campaigns for the Lease, running `runner` while it leads; without leader election it leads
-// from the start. Leadership lost (the renew deadline passed) ends the process at once with code
-// 1, as kube-controller-manager's Fatalf: a graceful stop would let the reconciles in flight write
-// after the deadline, and a standby may take the Lease soon after it. Leadership released at
-// shutdown ends nothing more.
+// Campaigns for the Lease from start(), running `runner` while it leads; without leader election
+// it leads from the start. Leadership lost (the renew deadline passed) ends the process at once
+// with code 1, as kube-controller-manager's Fatalf: a graceful stop would let the reconciles in
+// flight write after the deadline, and a standby may take the Lease soon after it. Leadership
+// released at shutdown ends nothing more.
 class Leadership {
  public:
   Leadership(const ValidatedOptions& options, kube::RestClient& leases, controller::RunLoop& runner, Clock& clock,
-             const Logger& logger) {
+             const Logger& logger)
+      : runner_(runner) {
     const DaemonOptions& o = options.raw;
-    if (!o.leaderElect) {
-      runner.startedLeading();
-      return;
-    }
+    if (!o.leaderElect) return;
     store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace, options.leaseName);
     elector_ = std::make_unique<leaderelection::LeaderElector>(
         *store_,
@@ -196,6 +194,12 @@ class Leadership {
           logger.error("leaderelection lost: exiting");
           exitAtOnce(1);
         });
+  }
+  void start() {
+    if (!elector_) {
+      runner_.startedLeading();
+      return;
+    }
     elector_->start();
   }
   // Gives the Lease up (after the workers stopped taking work).
@@ -203,8 +207,15 @@ class Leadership {
     releasing_ = true;
     if (elector_) elector_->stop();
   }
+  // /healthz's leaderElection check, as kube-controller-manager's.
+  Status health() const {
+    return elector_ ? elector_->check(leaderelection::kLeaderHealthzTolerance) : Status();
+  }
+  // The Lease's transitions as last seen (none without leader election).
+  std::optional<int> leaseTransitions() const { return elector_ ? elector_->leaseTransitions() : std::nullopt; }
 
  private:
+  controller::RunLoop& runner_;
   std::atomic<bool> releasing_{false};
   std::unique_ptr<leaderelection::ApiLeaseStore> store_;
   std::unique_ptr<leaderelection::LeaderElector> elector_;
@@ -293,6 +304,14 @@ struct Caches {
     pods.start();
   }
   bool synced() const { return hpas.hasSynced() && pods.hasSynced(); }
+  // /healthz's informers check: fails once a cache's list/watch loop has ended without a stop.
+  Status health() const {
+    if (auto hpasHealth = hpas.health(); !hpasHealth.ok()) {
+      return hpasHealth.error().wrap("HorizontalPodAutoscaler");
+    }
+    if (auto podsHealth = pods.health(); !podsHealth.ok()) return podsHealth.error().wrap("Pod");
+    return workloads.health();
+  }
   void stop() {
     hpas.stop();
     pods.stop();
@@ -320,17 +339,17 @@ struct Decider {
         podLister(caches.pods.cache(), caches.podIndex),
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
-        scaleApi(*clients.scales, discovery),
+        scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
-        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, clock, logger),
+        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
         controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
                                                       writes.events(), clock, logger.child("controller"), &observer,
                                                       &owners},
                    controllerOptions(options)),
         persister(options.raw.persistHistory && !options.raw.shadow
                       ? std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion,
-                                                                    logger.child("history"))
+                                                                    logger.child("history"), &observer.writes())
                       : nullptr),
         runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
                controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
@@ -388,6 +407,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, clock, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
   OtherStatusWriters otherWriters(o.shadow, caches, decider, observer, clock, logger);
+  Leadership leadership(options, *clients.leases, runner, clock, logger);
 
   StopRequest stop;
   stopOnSignal(process, stop);
@@ -398,12 +418,16 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   auto endpoints = serving::startHttpEndpoints(
       servingSettings(o),
       serving::EndpointHandlers{
-          [] { return true; },
+          {{"leaderElection", [&] { return leadership.health(); }},
+           {"runLoop", [&] { return runner.liveness(); }},
+           {"informers", [&] { return caches.health(); }}},
           [&] { return std::make_pair(synced(), readinessDetail(synced(), o.leaderElect, runner.leading())); },
           [&] {
             cacheMetrics.refresh();
             otherWriters.refresh();
             observer.leading(runner.leading());
+            observer.runLoopStalled(runner.stalledFor());
+            observer.leaderTransitions(leadership.leaseTransitions());
             return observer.serialize();
           }},
       &requestAuth.auth(), logger.child("serving"));
@@ -419,7 +443,7 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   }
   runner.startWorkers();
   shadow.start();
-  Leadership leadership(options, *clients.leases, runner, clock, logger);
+  leadership.start();
 
   const int exitCode = stop.wait();
   process.signals.finish();

@@ -8,8 +8,8 @@
 namespace hpa::daemon {
 
 WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales,
-                     const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard, Clock& clock,
-                     const Logger& logger) {
+                     const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard,
+                     controller::WriteObserver& writeObserver, Clock& clock, const Logger& logger) {
   if (shadow) {
     dryRunScales_ = std::make_unique<controller::DryRunScaleClient>(scales);
     scales_ = dryRunScales_.get();
@@ -18,11 +18,13 @@ WriteSide::WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleCli
     return;
   }
   scales_ = &scales;
-  status_ = std::make_unique<live::ApiStatusWriter>(*clients.status, hpaApiVersion, &stalenessGuard);
-  auto events = std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"));
+  status_ = std::make_unique<live::ApiStatusWriter>(*clients.status, hpaApiVersion, &stalenessGuard, &writeObserver);
+  auto events =
+      std::make_unique<live::ApiEventRecorder>(*clients.events, clock, logger.child("events"), &writeObserver);
   stopEvents_ = [recorder = events.get()] { recorder->stop(); };
   events_ = std::move(events);
-  decisions_ = std::make_unique<live::ApiDecisionPublisher>(*clients.decisions, hpaApiVersion, logger.child("decisions"));
+  decisions_ = std::make_unique<live::ApiDecisionPublisher>(*clients.decisions, hpaApiVersion,
+                                                            logger.child("decisions"), &writeObserver);
 }
 
 WriteSide::~WriteSide() = default;

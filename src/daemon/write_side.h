@@ -11,17 +11,19 @@
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "controller/staleness_guard.h"
+#include "controller/write_observer.h"
 #include "live/client_set.h"
 
 namespace hpa::daemon {
 
 // Where the controller's writes go: to the API server (scale updates, HPA status, Events,
-// recorded decisions), or, in shadow mode, nowhere (controller/dry_run.h: recorded as if they
-// succeeded, never sent).
+// recorded decisions, each reported to `writeObserver`), or, in shadow mode, nowhere
+// (controller/dry_run.h: recorded as if they succeeded, never sent, never reported).
 class WriteSide {
  public:
   WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
-            controller::StalenessGuard& stalenessGuard, Clock& clock, const Logger& logger);
+            controller::StalenessGuard& stalenessGuard, controller::WriteObserver& writeObserver, Clock& clock,
+            const Logger& logger);
   ~WriteSide();
 
   controller::ScaleClient& scales() { return *scales_; }

@@ -70,6 +70,8 @@ class Informer final : public ListWatchSink {
   const ObjectCache<T>& cache() const { return cache_; }
   std::string lastResourceVersion() const { return loop_.lastResourceVersion(); }
   int completedLists() const { return loop_.completedLists(); }
+  // Fails once the list/watch loop has ended without stop() (ListWatchLoop::health).
+  Status health() const { return loop_.health(); }
 
   void replace(std::vector<nlohmann::json> items) override {
     std::map<std::string, std::pair<std::string, Ptr>> fresh;  // key -> (namespace, object)

@@ -17,7 +17,31 @@ ListWatchLoop::ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& 
 
 ListWatchLoop::~ListWatchLoop() { stop(); }
 
-void ListWatchLoop::start() { thread_ = std::thread([this] { run(); }); }
+void ListWatchLoop::start() { thread_ = std::thread([this] { runGuarded(); }); }
+
+void ListWatchLoop::runGuarded() {
+  std::string why;
+  try {
+    run();
+  } catch (const std::exception& e) {
+    why = e.what();
+  } catch (...) {
+    why = "an exception of an unknown type";
+  }
+  if (why.empty()) why = "returned";
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    endedEarly_ = why;
+  }
+  logger_.error("list/watch loop ended: the cache is no longer kept current", "err", why);
+}
+
+Status ListWatchLoop::health() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (endedEarly_) return Error::format("list/watch loop ended: {}", *endedEarly_);
+  return Status();
+}
 
 void ListWatchLoop::stop() {
   {

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -13,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/result.h"
 #include "informer/list_watch.h"
 
 namespace hpa::informer {
@@ -42,7 +44,9 @@ struct ListWatchTiming {
 // bookmarks; 410 Gone (HTTP status, ERROR event, expired continue token) relists; a watch the
 // server ended is resumed from the last resourceVersion; other failures back off (0.8 s doubling
 // to 30 s, jittered, reset after 2 min of health), a watch that could not reach the server at
-// most a second. Runs on its own thread.
+// most a second. Runs on its own thread, which ends only at stop(), or when what it calls throws:
+// the exception is logged and health() reports the loop ended, so that /healthz gets the process
+// restarted (a cache no longer kept current serves stale objects forever).
 class ListWatchLoop {
  public:
   ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger, ListWatchTiming timing = {});
@@ -54,9 +58,14 @@ class ListWatchLoop {
   std::string lastResourceVersion() const;
   // Complete listings so far (1 after the first sync; more after each relist).
   int completedLists() const { return completedLists_.load(); }
+  // Fails once the loop's thread has ended without stop() being called. A loop retrying against
+  // an unreachable API server is running: a restart would not help it.
+  Status health() const;
 
  private:
   void run();
+  // run(), with what makes it end early caught and kept for health().
+  void runGuarded();
   // Lists everything; false when the loop should back off.
   bool listAll();
   // Watches until the stream ends or fails; returns true to re-watch, false to relist. `failed`:
@@ -75,6 +84,7 @@ class ListWatchLoop {
   std::condition_variable_any cv_;
   bool stopping_ = false;
   std::string resourceVersion_;
+  std::optional<std::string> endedEarly_;  // why the thread ended without stop()
   std::unique_ptr<api::WatchStream> currentWatch_;
   std::atomic<bool> synced_{false};
   std::atomic<int> completedLists_{0};

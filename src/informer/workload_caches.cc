@@ -54,6 +54,14 @@ std::map<std::string, CacheSummary> WorkloadCaches::summaries() const {
   return out;
 }
 
+Status WorkloadCaches::health() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [kind, cache] : caches_) {
+    if (auto health = cache.informer->health(); !health.ok()) return health.error().wrap(kind);
+  }
+  return Status();
+}
+
 void WorkloadCaches::stop() {
   // Entries stay until destruction: readers hold pointers to them outside the lock.
   std::lock_guard<std::mutex> lock(mu_);

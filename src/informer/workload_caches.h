@@ -35,6 +35,8 @@ class WorkloadCaches {
                                            const std::string& name) const;
   // What is cached per started kind (for /metrics).
   std::map<std::string, CacheSummary> summaries() const;
+  // Fails when a started kind's list/watch loop has ended without stop(), naming the kind.
+  Status health() const;
   void stop();
 
  private:

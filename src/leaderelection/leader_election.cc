@@ -214,6 +214,7 @@ void LeaderElector::watchForRelease() {
           break;
         }
         if (!*change) break;
+        if (!(*change)->resourceVersion.empty()) sawTransitions(**change);  // not a deletion
         if ((*change)->holderIdentity.empty()) {
           logger_.v(2, "lease released by its holder: trying to acquire it now");
           std::lock_guard<std::mutex> lock(mu_);
@@ -256,16 +257,17 @@ bool LeaderElector::tryAcquireOrRenew() {
       logger_.error("error creating lease", "err", s.error().message);
       return false;
     }
-    observed_ = fresh;
-    observedAt_ = now;
+    observe(fresh, now);
+    sawTransitions(fresh);
+    lastRenewal_ = now.time_since_epoch().count();
     return true;
   }
   LeaseRecord record = **current;
+  sawTransitions(record);
   // Expiry is judged from when *we* saw the record change, not from its renewTime.
   if (!observed_ || !(observed_->holderIdentity == record.holderIdentity && observed_->renewTime == record.renewTime &&
                       observed_->resourceVersion == record.resourceVersion)) {
-    observed_ = record;
-    observedAt_ = now;
+    observe(record, now);
   }
   const bool heldByOther = !record.holderIdentity.empty() && record.holderIdentity != config_.identity;
   const Duration recordDuration = std::chrono::seconds(record.leaseDurationSeconds);
@@ -283,9 +285,39 @@ bool LeaderElector::tryAcquireOrRenew() {
     logger_.v(2, "lease update failed", "err", s.error().message);
     return false;
   }
-  observed_ = next;
-  observedAt_ = now;
+  observe(next, now);
+  sawTransitions(next);
+  lastRenewal_ = now.time_since_epoch().count();
   return true;
+}
+
+void LeaderElector::observe(const LeaseRecord& record, Time at) {
+  observed_ = record;
+  observedAt_ = at;
+  holding_ = record.holderIdentity == config_.identity;
+}
+
+Status LeaderElector::check(Duration maxTolerableExpiredLease) const {
+  if (!holding_) return Status();
+  const auto renewed = lastRenewal();
+  if (!renewed) return Status();
+  const Duration since = clock_.now() - *renewed;
+  const Duration limit = config_.leaseDuration + maxTolerableExpiredLease;
+  if (since <= limit) return Status();
+  return Error::format("failed election to renew leadership on the lease: last renewed {} ago (limit {})",
+                       formatGoDuration(since), formatGoDuration(limit));
+}
+
+std::optional<Time> LeaderElector::lastRenewal() const {
+  const Time::rep renewed = lastRenewal_.load();
+  if (renewed == kNever) return std::nullopt;
+  return Time(Duration(renewed));
+}
+
+std::optional<int> LeaderElector::leaseTransitions() const {
+  const int transitions = leaseTransitions_.load();
+  if (transitions == kUnseen) return std::nullopt;
+  return transitions;
 }
 
 void LeaderElector::release() {
@@ -304,6 +336,7 @@ void LeaderElector::release() {
     logger_.error("failed to release lease", "err", s.error().message);
     return;
   }
+  holding_ = false;
   logger_.info("released the lease", "identity", config_.identity);
 }
 

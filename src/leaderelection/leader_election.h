@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -30,8 +31,8 @@ struct LeaseRecord {
 class LeaseWatch {
  public:
   virtual ~LeaseWatch() = default;
-  // Blocks until the Lease changes and returns it (a deleted Lease comes back without a holder);
-  // nullopt when the watch ended (open another).
+  // Blocks until the Lease changes and returns it (a deleted Lease comes back as an empty record:
+  // no holder, no resourceVersion); nullopt when the watch ended (open another).
   virtual Result<std::optional<LeaseRecord>> next() = 0;
   // Makes a blocked next() return promptly; from any thread.
   virtual void stop() = 0;
@@ -67,6 +68,11 @@ class ApiLeaseStore final : public LeaseStore {
   std::string name_;
 };
 
+// How long past the lease duration a holder that has not renewed still passes /healthz's
+// leaderElection check: kube-controller-manager's leaderelection.NewLeaderHealthzAdaptor(20 *
+// time.Second).
+inline constexpr Duration kLeaderHealthzTolerance = std::chrono::seconds(20);
+
 struct LeaderElectionConfig {
   std::string identity;
   Duration leaseDuration = std::chrono::seconds(15);  // --leader-elect-lease-duration
@@ -101,6 +107,19 @@ class LeaderElector {
   // One acquire-or-renew attempt (exposed for tests); true when we hold the Lease afterwards.
   bool tryAcquireOrRenew();
 
+  // client-go's LeaderElector.Check, kube-controller-manager's /healthz leaderElection check:
+  // fails while the Lease as this elector last saw it names it the holder and its last renewal
+  // is older than the lease duration plus `maxTolerableExpiredLease`. The renew deadline should
+  // have ended leadership (and the process) long before; something, a deadlock, kept it from
+  // doing so. A standby, or a holder that released the Lease, passes. Thread-safe.
+  Status check(Duration maxTolerableExpiredLease) const;
+  // When this elector last acquired or renewed the Lease (the start of that attempt, the
+  // renewTime it wrote); nullopt before the first time. Thread-safe.
+  std::optional<Time> lastRenewal() const;
+  // spec.leaseTransitions as this elector last saw it: read, written, or shown by its watch;
+  // nullopt until it first saw the Lease. Thread-safe.
+  std::optional<int> leaseTransitions() const;
+
  private:
   void run();
   // Waits `d`; false when stopping. With wakeOnRelease, a release seen by the watch ends it early.
@@ -116,6 +135,11 @@ class LeaderElector {
   bool extendDeadline(Time renewalStart);
   // Ends leadership once (the guard and the renewing thread may both see the deadline pass).
   void loseLeadership();
+  // The run() thread's view of the Lease changed to `record` at `at` (observed_ and what the
+  // other threads read of it).
+  void observe(const LeaseRecord& record, Time at);
+  // `record`, read or written, shows the Lease's transitions.
+  void sawTransitions(const LeaseRecord& record) { leaseTransitions_ = record.leaseTransitions; }
 
   LeaseStore& store_;
   LeaderElectionConfig config_;
@@ -133,6 +157,12 @@ class LeaderElector {
   std::atomic<bool> ended_{false};  // leadership ended (the deadline passed, or a stop)
   // The renew deadline while leading, as a count of the clock's ticks (read by isLeader()).
   std::atomic<Time::rep> deadline_{0};
+  // What check(), lastRenewal() and leaseTransitions() read, written by the elector's threads.
+  static constexpr Time::rep kNever = std::numeric_limits<Time::rep>::min();
+  static constexpr int kUnseen = -1;
+  std::atomic<bool> holding_{false};  // observed_ names us
+  std::atomic<Time::rep> lastRenewal_{kNever};
+  std::atomic<int> leaseTransitions_{kUnseen};
   // Only the run() thread touches these.
   std::optional<LeaseRecord> observed_;
   Time observedAt_{};

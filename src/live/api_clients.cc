@@ -38,6 +38,7 @@ Result<api::Scale> ApiScaleClient::updateScale(const std::string& ns, const cont
                                                const api::Scale& scale) {
   nlohmann::json body = api::encodeScale(scale);
   auto stored = client_.send("PUT", scalePath(ns, r, scale.metadata.name), &body);
+  controller::reportWrite(writes_, controller::WriteKind::Scale, stored.ok());
   if (!stored.ok()) return stored.error();
   return api::decodeScale(*stored);
 }
@@ -52,6 +53,7 @@ Result<api::HorizontalPodAutoscaler> ApiStatusWriter::updateStatus(const api::Ho
                              fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}/status", apiVersion_,
                                          hpa.metadata.namespace_, hpa.metadata.name),
                              &body, "application/merge-patch+json");
+  controller::reportWrite(writes_, controller::WriteKind::Status, stored.ok());
   if (!stored.ok()) return stored.error();
   auto decoded = api::decodeHorizontalPodAutoscaler(*stored);
   if (decoded.ok() && stalenessGuard_) {

@@ -9,6 +9,7 @@
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 #include "controller/staleness_guard.h"
+#include "controller/write_observer.h"
 #include "kube/discovery.h"
 #include "kube/rest_client.h"
 
@@ -18,7 +19,9 @@ namespace hpa::live {
 // the scaleTargetRef's version is ignored; a resource without /scale fails the GET).
 class ApiScaleClient final : public controller::ScaleClient {
  public:
-  ApiScaleClient(kube::RestClient& client, kube::Discovery& discovery) : client_(client), discovery_(discovery) {}
+  // `writes` (optional) is told of each update's outcome.
+  ApiScaleClient(kube::RestClient& client, kube::Discovery& discovery, controller::WriteObserver* writes = nullptr)
+      : client_(client), discovery_(discovery), writes_(writes) {}
   Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
                                                                     const std::string& kind) override;
   Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
@@ -29,19 +32,23 @@ class ApiScaleClient final : public controller::ScaleClient {
  private:
   kube::RestClient& client_;
   kube::Discovery& discovery_;
+  controller::WriteObserver* writes_;
 };
 
 // Merge patch of the HPA status subresource in the version the server serves (v2, else v2beta2).
 class ApiStatusWriter final : public controller::StatusWriter {
  public:
-  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, controller::StalenessGuard* stalenessGuard = nullptr)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), stalenessGuard_(stalenessGuard) {}
+  // `writes` (optional) is told of each patch's outcome.
+  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, controller::StalenessGuard* stalenessGuard = nullptr,
+                  controller::WriteObserver* writes = nullptr)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), stalenessGuard_(stalenessGuard), writes_(writes) {}
   Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override;
 
  private:
   kube::RestClient& client_;
   std::string apiVersion_;  // "autoscaling/v2" or "autoscaling/v2beta2"
   controller::StalenessGuard* stalenessGuard_;
+  controller::WriteObserver* writes_;
 };
 
 }  // namespace hpa::live

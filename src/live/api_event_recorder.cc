@@ -11,8 +11,9 @@ constexpr auto kEventCorrelationWindow = std::chrono::minutes(10);
 
 }  // namespace
 
-ApiEventRecorder::ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger)
-    : client_(client), clock_(clock), logger_(std::move(logger)), sender_([this] { run(); }) {}
+ApiEventRecorder::ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger,
+                                   controller::WriteObserver* writes)
+    : client_(client), clock_(clock), logger_(std::move(logger)), writes_(writes), sender_([this] { run(); }) {}
 
 ApiEventRecorder::~ApiEventRecorder() { stop(); }
 
@@ -72,6 +73,7 @@ void ApiEventRecorder::send(const Pending& e) {
   if (auto it = seen_.find(key); it != seen_.end()) {
     nlohmann::json patch{{"count", it->second.count + 1}, {"lastTimestamp", formatRFC3339(e.at)}};
     auto r = client_.send("PATCH", eventsPath + "/" + it->second.name, &patch, "application/merge-patch+json");
+    controller::reportWrite(writes_, controller::WriteKind::Event, r.ok());
     if (r.ok()) {
       ++it->second.count;
       it->second.last = e.at;
@@ -102,6 +104,7 @@ void ApiEventRecorder::send(const Pending& e) {
       {"count", 1},
       {"reportingComponent", "horizontal-pod-autoscaler"}};
   auto r = client_.send("POST", eventsPath, &body);
+  controller::reportWrite(writes_, controller::WriteKind::Event, r.ok());
   if (!r.ok()) {
     logger_.error("could not record event", "HPA", e.ns + "/" + e.name, "reason", e.reason, "err", r.error().message);
     return;

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/event_recorder.h"
+#include "controller/write_observer.h"
 #include "kube/rest_client.h"
 
 namespace hpa::live {
@@ -24,7 +25,8 @@ class ApiEventRecorder final : public controller::EventRecorder {
  public:
   static constexpr std::size_t kMaxQueued = 1000;
 
-  ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger);
+  // `writes` (optional) is told of each create's and patch's outcome.
+  ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger, controller::WriteObserver* writes = nullptr);
   ~ApiEventRecorder() override;
 
   void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type, const std::string& reason,
@@ -51,6 +53,7 @@ class ApiEventRecorder final : public controller::EventRecorder {
   kube::RestClient& client_;
   Clock& clock_;
   Logger logger_;
+  controller::WriteObserver* writes_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Pending> queue_;

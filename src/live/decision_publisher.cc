@@ -44,6 +44,7 @@ bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const 
                         fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_,
                                     hpa.metadata.namespace_, hpa.metadata.name),
                         &body, "application/merge-patch+json");
+  controller::reportWrite(writes_, controller::WriteKind::LastDecision, r.ok());
   if (!r.ok()) {
     logger_.error("could not record the decision", "HPA", api::objectKey(hpa.metadata.namespace_, hpa.metadata.name),
                   "err", r.error().message);

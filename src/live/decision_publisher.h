@@ -9,6 +9,7 @@
 
 #include "api/hpa.h"
 #include "common/log.h"
+#include "controller/write_observer.h"
 #include "controls/last_decision.h"
 #include "kube/rest_client.h"
 
@@ -20,8 +21,10 @@ namespace hpa::live {
 // change); removes the annotation of an HPA that stopped recording.
 class ApiDecisionPublisher final : public controls::DecisionPublisher {
  public:
-  ApiDecisionPublisher(kube::RestClient& client, std::string hpaApiVersion, Logger logger)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)) {}
+  // `writes` (optional) is told of each patch's outcome.
+  ApiDecisionPublisher(kube::RestClient& client, std::string hpaApiVersion, Logger logger,
+                       controller::WriteObserver* writes = nullptr)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)), writes_(writes) {}
 
   void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<controls::LastDecision>& decision,
                Time now) override;
@@ -33,6 +36,7 @@ class ApiDecisionPublisher final : public controls::DecisionPublisher {
   kube::RestClient& client_;
   std::string apiVersion_;
   Logger logger_;
+  controller::WriteObserver* writes_;
   std::mutex mu_;
   struct Stored {
     std::optional<controls::LastDecision> written;  // our last write: compared every sync

@@ -48,6 +48,7 @@ bool ApiHistoryPersister::write(const std::string& ns, const std::string& name, 
   nlohmann::json patch{{"metadata", {{"annotations", {{controller::kHistoryAnnotation, api::encodeAutoscalerHistory(copy).dump()}}}}}};
   auto r = client_.send("PATCH", fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_, ns, name),
                         &patch, "application/merge-patch+json");
+  controller::reportWrite(writes_, controller::WriteKind::History, r.ok());
   if (!r.ok()) {
     logger_.error("could not persist history", "HPA", key, "err", r.error().message);
     return false;

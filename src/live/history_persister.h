@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/history_annotation.h"
+#include "controller/write_observer.h"
 #include "kube/rest_client.h"
 
 namespace hpa::live {
@@ -19,8 +20,10 @@ namespace hpa::live {
 // leader handing over.
 class ApiHistoryPersister final : public controller::HistoryPersister {
  public:
-  ApiHistoryPersister(kube::RestClient& client, std::string hpaApiVersion, Logger logger)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)) {}
+  // `writes` (optional) is told of each patch's outcome.
+  ApiHistoryPersister(kube::RestClient& client, std::string hpaApiVersion, Logger logger,
+                      controller::WriteObserver* writes = nullptr)
+      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)), writes_(writes) {}
 
   void persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) override;
   // Writes every history offered to persist() that mattersForRestart() against its persisted
@@ -39,6 +42,7 @@ class ApiHistoryPersister final : public controller::HistoryPersister {
   kube::RestClient& client_;
   std::string apiVersion_;
   Logger logger_;
+  controller::WriteObserver* writes_;
   std::mutex mu_;
   std::map<std::string, api::AutoscalerHistory> written_;  // what is persisted, by HPA key
   std::map<std::string, Offered> offered_;  // the latest history of each HPA

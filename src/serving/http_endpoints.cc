@@ -74,7 +74,7 @@ Result<ServerTls> loadServingTls(const ServingSettings& s) {
   return tls;
 }
 
-ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& h) {
+ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& h, const Logger& logger) {
   const std::string& path = request.path;
   const bool known = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/metrics";
   if (!known) return ServerResponse{404, "text/plain; charset=utf-8", "404 page not found\n", {}};
@@ -86,8 +86,7 @@ ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandler
     auto [ok, detail] = h.ready();
     return ServerResponse{ok ? 200 : 503, "text/plain; charset=utf-8", detail, {}};
   }
-  const bool ok = h.healthy();
-  return ServerResponse{ok ? 200 : 500, "text/plain; charset=utf-8", ok ? "ok" : "unhealthy", {}};
+  return healthResponse(path == "/livez" ? "livez" : "healthz", h.liveness, request.query.contains("verbose"), logger);
 }
 
 Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings, EndpointHandlers handlers,
@@ -100,9 +99,9 @@ Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings&
     if (!tls.ok()) return tls.error();
     auto server = startHttpServer(
         ServerOptions{settings.bindAddress, settings.securePort, *tls},
-        [handlers, auth](const ServerRequest& r) {
+        [handlers, auth, logger](const ServerRequest& r) {
           if (auto refusal = auth->check(r)) return *refusal;
-          return routeEndpoint(r, handlers);
+          return routeEndpoint(r, handlers, logger);
         },
         logger.child("secure-serving"));
     if (!server.ok()) return Error::format("--secure-port: {}", server.error().message);
@@ -114,7 +113,8 @@ Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings&
   if (settings.port != 0) {
     auto server = startHttpServer(
         ServerOptions{settings.address, settings.port, std::nullopt},
-        [handlers](const ServerRequest& r) { return routeEndpoint(r, handlers); }, logger.child("insecure-serving"));
+        [handlers, logger](const ServerRequest& r) { return routeEndpoint(r, handlers, logger); },
+        logger.child("insecure-serving"));
     if (!server.ok()) return Error::format("--port: {}", server.error().message);
     plain = std::move(*server);
     logger.info("serving plain HTTP without authentication (--port)", "address", settings.address, "port",

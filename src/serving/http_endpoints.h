@@ -4,9 +4,11 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/log.h"
 #include "common/result.h"
+#include "serving/health_checks.h"
 #include "serving/http_server.h"
 #include "serving/request_auth.h"
 
@@ -14,7 +16,7 @@ namespace hpa::serving {
 
 // What the endpoints report; each callback must be thread-safe.
 struct EndpointHandlers {
-  std::function<bool()> healthy;                        // /healthz, /livez
+  std::vector<HealthCheck> liveness;                    // /healthz, /livez (after "ping"): healthResponse
   std::function<std::pair<bool, std::string>()> ready;  // /readyz: ready?, and a one-line detail
   std::function<std::string()> metrics;                 // /metrics, Prometheus text format
 };
@@ -33,8 +35,9 @@ struct ServingSettings {
 // The serving certificate (from the files, or made at start) and the client CA bundle.
 Result<ServerTls> loadServingTls(const ServingSettings& settings);
 
-// The routes: /healthz, /livez, /readyz and /metrics, for GET only.
-ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& handlers);
+// The routes: /healthz, /livez, /readyz and /metrics, for GET only. `logger` gets failed health
+// checks.
+ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& handlers, const Logger& logger);
 
 // /healthz, /livez, /readyz and /metrics on the secure port (HTTPS, each request through `auth`)
 // and, when --port is set, on a plain-HTTP port without authentication (local runs only).

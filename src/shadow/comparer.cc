@@ -58,7 +58,7 @@ ShadowComparer::~ShadowComparer() { stop(); }
 
 void ShadowComparer::registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas) {
   hpas.addHandlers(informer::EventHandlers<api::HorizontalPodAutoscaler>{
-      nullptr,
+      [this](const auto& hpa) { observer_.hpaKnown(hpa->metadata.namespace_, hpa->metadata.name); },
       [this](const auto& before, const auto& after) {
         if (!statusRewritten(*before, *after) || !active_()) return;
         std::lock_guard<std::mutex> lock(mu_);

@@ -47,7 +47,8 @@ class ShadowComparer {
                  Logger logger, std::function<bool()> active);
   ~ShadowComparer();
 
-  // Before the informer starts: each status write it shows is compared.
+  // Before the informer starts: each status write it shows is compared; each HPA it adds or
+  // deletes is told to the observer.
   void registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas);
   void start();
   void stop();

@@ -13,6 +13,9 @@ namespace hpa::shadow {
 class ShadowObserver {
  public:
   virtual ~ShadowObserver() = default;
+  // The HPA is known (the informer added it; on the leader and on a standby alike): its series
+  // exist from now on, at zero until a comparison counts.
+  virtual void hpaKnown(const std::string& ns, const std::string& name) = 0;
   // One decision of kube-controller-manager compared; `divergences` empty when we agree, and
   // `cause` why they differ.
   virtual void compared(const std::string& ns, const std::string& name, Cause cause,

@@ -81,6 +81,16 @@ const Family kFamilies[] = {
          fmt::format_to(std::back_inserter(out), "{}{{{}}} {:.3f}\n", name, labels, secondsSinceEpoch(*o.metricsReadAt));
        }
      }},
+    {"hpa_controller_reconcile_failing",
+     "1 for each HPA whose last reconcile failed, with upstream's Event reason for the failure (FailedGetScale, "
+     "FailedGetResourceMetric, FailedComputeMetricsReplicas, FailedRescale, FailedUpdateStatus, ...), or "
+     "TargetNotFound when its scale target does not exist; absent while it succeeds.",
+     [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
+       if (o.failingReason.empty()) return;
+       fmt::format_to(std::back_inserter(out), "{}{{{},reason=\"", name, labels);
+       appendEscaped(out, o.failingReason);
+       out += "\"} 1\n";
+     }},
 };
 
 }  // namespace

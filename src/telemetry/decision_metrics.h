@@ -14,8 +14,11 @@ namespace hpa::telemetry {
 //   hpa_controller_proposed_replicas (absent while no metric proposes),
 //   hpa_controller_limited_by{limited_by} 1 (one series: the limit of the last decision),
 //   hpa_controller_scaling_active (1 or 0),
-//   hpa_controller_metrics_read_timestamp_seconds (absent until a metric was read).
-// At most six series per HPA, whatever it decides; an HPA's series go when it is forgotten.
+//   hpa_controller_metrics_read_timestamp_seconds (absent until a metric was read),
+//   hpa_controller_reconcile_failing{reason} 1 (only while its last reconcile failed; reason:
+//     upstream's Event reason for the failure, or TargetNotFound; DecisionOutcome::failingReason).
+// At most six series per HPA whose reconciles succeed, seven for one failing; an HPA's series go
+// when it is forgotten.
 //
 // These are most of /metrics at scale (six of the eight series per HPA), so they are kept as
 // plain values with each HPA's label text rendered once, and written straight into the scrape's

@@ -97,7 +97,20 @@ PrometheusObserver::PrometheusObserver()
                   .Help("1 while this process holds the Lease and reconciles (or runs without leader election), "
                         "0 while it stands by.")
                   .Register(*registry_)
-                  .Add({})) {}
+                  .Add({})),
+      runLoopStalled_(prometheus::BuildGauge()
+                          .Name("hpa_controller_run_loop_stalled_seconds")
+                          .Help("How long the run loop has gone without progress: the larger of the age of the "
+                                "oldest reconcile in flight and, while keys are ready, the time since a worker last "
+                                "took one; 0 when idle. /healthz fails a leader past max(2m, 4 sync periods).")
+                          .Register(*registry_)
+                          .Add({})),
+      leaderTransitions_(prometheus::BuildGauge()
+                             .Name("hpa_controller_leader_transitions")
+                             .Help("The Lease's spec.leaseTransitions as this process last saw it (acquiring, "
+                                   "renewing, or reading and watching it as a standby); absent until seen.")
+                             .Register(*registry_)),
+      writes_(*registry_) {}
 
 void PrometheusObserver::reconciliation(const std::string& action, const std::string& error, Duration duration) {
   reconciliations_.Add({{"action", action}, {"error", error}}).Increment();
@@ -147,6 +160,12 @@ void PrometheusObserver::leading(bool leader) { leader_.Set(leader ? 1 : 0); }
 void PrometheusObserver::informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest) {
   cacheObjects_.Add({{"resource", resource}}).Set(static_cast<double>(objects));
   cacheDigest_.Add({{"resource", resource}}).Set(static_cast<double>(digest));
+}
+
+void PrometheusObserver::runLoopStalled(Duration stalled) { runLoopStalled_.Set(seconds(stalled)); }
+
+void PrometheusObserver::leaderTransitions(std::optional<int> transitions) {
+  if (transitions) leaderTransitions_.Add({}).Set(*transitions);
 }
 
 std::string PrometheusObserver::serialize() const {

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "controller/reconcile_observer.h"
 #include "telemetry/decision_metrics.h"
+#include "telemetry/write_metrics.h"
 
 namespace hpa::telemetry {
 
@@ -41,6 +43,14 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   void leading(bool leader);
   // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
   void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);
+  // How long the run loop has gone without progress (controller::RunLoop::stalledFor), set when
+  // /metrics is read.
+  void runLoopStalled(Duration stalled);
+  // The Lease's spec.leaseTransitions as leader election last saw it, set when /metrics is read;
+  // the series is absent until it was seen (nullopt).
+  void leaderTransitions(std::optional<int> transitions);
+  // Where the live writers report each write (hpa_controller_writes_total).
+  controller::WriteObserver& writes() { return writes_; }
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
   // The text exposition format: the registry's families, then the decision metrics.
@@ -62,6 +72,9 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   prometheus::Family<prometheus::Gauge>& cacheObjects_;
   prometheus::Family<prometheus::Gauge>& cacheDigest_;
   prometheus::Gauge& leader_;
+  prometheus::Gauge& runLoopStalled_;
+  prometheus::Family<prometheus::Gauge>& leaderTransitions_;  // one series once seen
+  WriteMetrics writes_;
   DecisionMetrics decisions_;
 };
 

@@ -15,6 +15,12 @@ void removeIfPresent(prometheus::Family<prometheus::Counter>& family, const prom
   if (family.Has(labels)) family.Remove(&family.Add(labels));
 }
 
+const char* resultOf(shadow::Cause cause) { return cause == shadow::Cause::Agree ? "agree" : "diverge"; }
+
+prometheus::Labels comparisonLabels(const std::string& ns, const std::string& name, shadow::Cause cause) {
+  return {{"namespace", ns}, {"name", name}, {"result", resultOf(cause)}, {"cause", shadow::causeName(cause)}};
+}
+
 }  // namespace
 
 ShadowMetrics::ShadowMetrics(prometheus::Registry& registry)
@@ -28,6 +34,10 @@ ShadowMetrics::ShadowMetrics(prometheus::Registry& registry)
                        .Help("Differences from the other HPA controller's decisions in shadow mode, by HPA and kind "
                              "(desiredReplicas or a condition's status and reason).")
                        .Register(registry)) {}
+
+void ShadowMetrics::hpaKnown(const std::string& ns, const std::string& name) {
+  for (auto cause : kCauses) comparisons_.Add(comparisonLabels(ns, name, cause));
+}
 
 void ShadowMetrics::compared(const std::string& ns, const std::string& name, shadow::Cause cause,
                              const std::vector<shadow::Divergence>& divergences) {
@@ -43,11 +53,7 @@ void ShadowMetrics::compared(const std::string& ns, const std::string& name, sha
 }
 
 void ShadowMetrics::hpaForgotten(const std::string& ns, const std::string& name) {
-  for (auto cause : kCauses) {
-    const char* result = cause == shadow::Cause::Agree ? "agree" : "diverge";
-    removeIfPresent(comparisons_,
-                    {{"namespace", ns}, {"name", name}, {"result", result}, {"cause", shadow::causeName(cause)}});
-  }
+  for (auto cause : kCauses) removeIfPresent(comparisons_, comparisonLabels(ns, name, cause));
   for (auto kind : kKinds) {
     removeIfPresent(divergences_, {{"namespace", ns}, {"name", name}, {"kind", shadow::kindName(kind)}});
   }

@@ -15,12 +15,14 @@ namespace hpa::telemetry {
 //   hpa_controller_shadow_comparisons_total{namespace,name,result="agree"|"diverge",cause}
 //   hpa_controller_shadow_divergences_total{namespace,name,kind}
 // (cause: agree, inputs, history, warmup or rules; kind: desiredReplicas, AbleToScale,
-// ScalingActive or ScalingLimited). An HPA's series go
-// when the HPA does.
+// ScalingActive or ScalingLimited). An HPA's five comparison series exist at 0 from when the
+// informer adds it (so that increase() sees its first divergence), and all its series go when the
+// HPA does.
 class ShadowMetrics final : public shadow::ShadowObserver {
  public:
   explicit ShadowMetrics(prometheus::Registry& registry);
 
+  void hpaKnown(const std::string& ns, const std::string& name) override;
   void compared(const std::string& ns, const std::string& name, shadow::Cause cause,
                 const std::vector<shadow::Divergence>& divergences) override;
   void hpaForgotten(const std::string& ns, const std::string& name) override;

@@ -19,7 +19,7 @@ Time addSaturating(Time t, Duration d) {
 }  // namespace
 
 DelayingQueue::DelayingQueue(Clock& clock)
-    : clock_(clock), waitingThread_([this] { waitingLoop(); }) {}
+    : Queue(clock), clock_(clock), waitingThread_([this] { waitingLoop(); }) {}
 
 DelayingQueue::~DelayingQueue() {
   stopWaitingLoop();

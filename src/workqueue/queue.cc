@@ -9,16 +9,14 @@ void Queue::add(const std::string& key) {
   // A key being processed waits in dirty_ until done(): handing it out now would let two
   // workers process it at once.
   if (processing_.count(key) != 0) return;
-  queue_.push_back(key);
-  keyAvailable_.notify_one();
+  enqueueLocked(key);
 }
 
 void Queue::addIfIdle(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
   if (shuttingDown_ || processing_.count(key) != 0) return;
   if (!dirty_.insert(key).second) return;
-  queue_.push_back(key);
-  keyAvailable_.notify_one();
+  enqueueLocked(key);
 }
 
 std::optional<std::string> Queue::get() {
@@ -27,6 +25,8 @@ std::optional<std::string> Queue::get() {
   if (queue_.empty()) return std::nullopt;
   std::string key = std::move(queue_.front());
   queue_.pop_front();
+  // A take is progress: the keys behind it wait from now on.
+  if (clock_) waitingSince_ = queue_.empty() ? std::nullopt : std::optional<Time>(clock_->now());
   dirty_.erase(key);
   processing_.insert(key);
   return key;
@@ -37,10 +37,7 @@ void Queue::done(const std::string& key) {
   if (processing_.erase(key) == 0) return;
   // Re-queued even while shutting down, as client-go does: the add happened before the shut-down
   // and get() still hands out what is queued.
-  if (dirty_.count(key) != 0) {
-    queue_.push_back(key);
-    keyAvailable_.notify_one();
-  }
+  if (dirty_.count(key) != 0) enqueueLocked(key);
   if (processing_.empty()) processingFinished_.notify_all();
 }
 
@@ -52,6 +49,17 @@ std::size_t Queue::len() const {
 std::size_t Queue::inFlight() const {
   std::lock_guard<std::mutex> lock(mu_);
   return processing_.size();
+}
+
+std::optional<Time> Queue::waitingSince() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return waitingSince_;
+}
+
+void Queue::enqueueLocked(const std::string& key) {
+  if (queue_.empty() && clock_) waitingSince_ = clock_->now();
+  queue_.push_back(key);
+  keyAvailable_.notify_one();
 }
 
 void Queue::shutDown() { beginShutDown(/*drain=*/false); }

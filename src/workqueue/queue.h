@@ -8,6 +8,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "common/clock.h"
+
 namespace hpa::workqueue {
 
 // A work queue of string keys with client-go's workqueue contract:
@@ -15,10 +17,12 @@ namespace hpa::workqueue {
 //  * Stingy: a key added several times before a worker takes it is handed out once; a key is
 //    never handed to two workers at once; a key added while a worker processes it is queued
 //    again only when that worker calls done().
-// Thread-safe. Waits here have no deadline, so they need no clock.
+// Thread-safe. Waits here have no deadline, so they need no clock; a queue given one also tells
+// since when its keys have waited for a worker (waitingSince()).
 class Queue {
  public:
   Queue() = default;
+  explicit Queue(const Clock& clock) : clock_(&clock) {}
   virtual ~Queue() = default;
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;
@@ -39,6 +43,11 @@ class Queue {
   std::size_t len() const;
   // Number of keys handed out and not yet done(). Informational only.
   std::size_t inFlight() const;
+  // Since when keys have waited for a worker with none taken: the later of the instant the queue
+  // last went from empty to holding a key and the last get() that left keys behind it. nullopt
+  // while no key waits, and always for a queue built without a clock. A run loop whose workers
+  // stopped taking keys shows here, however long the queue was idle before.
+  std::optional<Time> waitingSince() const;
 
   // Stops accepting keys and wakes every blocked get(); does not wait for workers.
   virtual void shutDown();
@@ -49,6 +58,10 @@ class Queue {
 
  private:
   void beginShutDown(bool drain);
+  // Appends `key` to queue_ (mu_ held), starting the wait when the queue was empty.
+  void enqueueLocked(const std::string& key);
+
+  const Clock* clock_ = nullptr;
 
   mutable std::mutex mu_;
   std::condition_variable_any keyAvailable_;
@@ -63,6 +76,7 @@ class Queue {
   std::unordered_set<std::string> processing_;
   bool shuttingDown_ = false;
   bool drain_ = false;
+  std::optional<Time> waitingSince_;  // set while queue_ is not empty (with a clock)
 };
 
 }  // namespace hpa::workqueue

@@ -224,6 +224,34 @@ TEST_F(InformerTest, StopIsPromptWhileWatching) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
+TEST_F(InformerTest, AnUnreachableServerLeavesTheLoopRunningAndHealthy) {
+  for (int i = 0; i < 5; ++i) source_.listErrors.push_back(Error{"connection refused", 0, ""});
+  informer_->start();
+  for (int i = 1; i <= 5; ++i) {
+    ASSERT_TRUE(eventually([&] { return source_.lists == i && clock_.waiterCount() >= 1; })) << i;
+    EXPECT_TRUE(informer_->health().ok()) << "retrying is running: a restart would not help";
+    clock_.step(seconds(60));
+  }
+  ASSERT_TRUE(eventually([&] { return informer_->hasSynced(); }));
+  informer_->stop();
+  EXPECT_TRUE(informer_->health().ok()) << "stopped as asked";
+}
+
+TEST(InformerHealth, ALoopEndedByAThrowingHandlerFails) {
+  hpa::testing::FakeClock clock;
+  FakeSource source;
+  source.put("a", "1");
+  Informer<Item> informer(source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock,
+                          Logger::discard());
+  informer.addHandlers({[](const auto&) { throw std::runtime_error("handler broke"); }, nullptr, nullptr});
+  EXPECT_TRUE(informer.health().ok());
+  informer.start();
+  ASSERT_TRUE(eventually([&] { return !informer.health().ok(); }));
+  EXPECT_EQ(informer.health().error().message, "list/watch loop ended: handler broke");
+  informer.stop();
+  EXPECT_FALSE(informer.health().ok()) << "a stop afterwards does not hide it";
+}
+
 TEST(InformerResync, ReannouncesEveryObject) {
   hpa::testing::FakeClock clock;
   FakeSource source;

@@ -274,5 +274,70 @@ TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
   EXPECT_EQ(store.lease->holderIdentity, "a") << "a lost Lease is not released";
 }
 
+TEST(LeaderElection, HealthzFailsAHolderPastTheLeaseDurationPlus20sWithoutARenewal) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  EXPECT_TRUE(a.check(kLeaderHealthzTolerance).ok()) << "not holding yet";
+  EXPECT_FALSE(a.lastRenewal());
+  ASSERT_TRUE(a.tryAcquireOrRenew());
+  EXPECT_EQ(a.lastRenewal(), clock.now());
+  ASSERT_FALSE(b.tryAcquireOrRenew());
+  // As a holder whose renewals stopped without its deadline ending anything (a deadlock).
+  clock.step(seconds(15) + kLeaderHealthzTolerance);
+  EXPECT_TRUE(a.check(kLeaderHealthzTolerance).ok()) << "exactly at the limit";
+  clock.step(seconds(1));
+  const Status failed = a.check(kLeaderHealthzTolerance);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message,
+            "failed election to renew leadership on the lease: last renewed 36s ago (limit 35s)");
+  EXPECT_TRUE(b.check(kLeaderHealthzTolerance).ok()) << "a standby is never failed";
+  ASSERT_TRUE(a.tryAcquireOrRenew());
+  EXPECT_TRUE(a.check(kLeaderHealthzTolerance).ok()) << "renewed";
+  EXPECT_EQ(a.lastRenewal(), clock.now());
+}
+
+TEST(LeaderElection, AHolderThatReleasedTheLeasePassesHealthz) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  a.start();
+  ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
+  a.stop();
+  ASSERT_EQ(store.lease->holderIdentity, "");
+  clock.step(seconds(60));
+  EXPECT_TRUE(a.check(kLeaderHealthzTolerance).ok());
+}
+
+TEST(LeaderElection, KnowsTheLeaseTransitionsAsLastSeen) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  EXPECT_FALSE(a.leaseTransitions()) << "absent until seen";
+  ASSERT_TRUE(a.tryAcquireOrRenew());
+  EXPECT_EQ(a.leaseTransitions(), 0);
+  ASSERT_FALSE(b.tryAcquireOrRenew());
+  EXPECT_EQ(b.leaseTransitions(), 0) << "a standby that read it";
+  clock.step(seconds(16));
+  ASSERT_TRUE(b.tryAcquireOrRenew());
+  EXPECT_EQ(b.leaseTransitions(), 1) << "its own acquisition";
+  EXPECT_FALSE(a.tryAcquireOrRenew());
+  EXPECT_EQ(a.leaseTransitions(), 1) << "the old holder read it back";
+}
+
+TEST(LeaderElection, AStandbyLearnsTheLeaseTransitionsFromItsWatch) {
+  hpa::testing::FakeClock clock;
+  FakeLeaseStore store;
+  store.lease = LeaseRecord{"a", 15, clock.now(), clock.now(), 7, ""};
+  store.lease->resourceVersion = std::to_string(++store.version);
+  store.failing = true;  // its reads fail: only the watch shows the Lease
+  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  b.start();
+  ASSERT_TRUE(eventually([&] { return b.leaseTransitions() == 7; }));
+  b.stop();
+}
+
 }  // namespace
 }  // namespace hpa::leaderelection

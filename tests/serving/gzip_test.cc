@@ -57,11 +57,10 @@ TEST(GzipCompress, InflatesToTheSameText) {
 
 TEST(MetricsEndpoint, GzipsForAScraperThatAcceptsIt) {
   const std::string scrape = "# TYPE up gauge\nup 1\n";
-  EndpointHandlers h{[] { return true; }, [] { return std::make_pair(true, std::string()); },
-                     [&] { return scrape; }};
+  EndpointHandlers h{{}, [] { return std::make_pair(true, std::string()); }, [&] { return scrape; }};
   ServerRequest request{"GET", "/metrics", "", std::nullopt, ""};
   request.acceptEncoding = "gzip";
-  const auto gzipped = routeEndpoint(request, h);
+  const auto gzipped = routeEndpoint(request, h, Logger::discard());
   EXPECT_EQ(gzipped.status, 200);
   EXPECT_EQ(gzipped.contentType, "text/plain; version=0.0.4; charset=utf-8");
   ASSERT_EQ(gzipped.headers.size(), 2u);
@@ -69,7 +68,7 @@ TEST(MetricsEndpoint, GzipsForAScraperThatAcceptsIt) {
   EXPECT_EQ(gunzip(gzipped.body), scrape);
 
   request.acceptEncoding = "identity";
-  const auto plain = routeEndpoint(request, h);
+  const auto plain = routeEndpoint(request, h, Logger::discard());
   EXPECT_EQ(plain.body, scrape);
   for (const auto& [name, value] : plain.headers) EXPECT_NE(name, "Content-Encoding");
 }

@@ -4,6 +4,7 @@
 // controller, and the statuses another controller would write.
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,11 +16,32 @@ namespace hpa::shadow::fixture {
 
 class RecordingObserver final : public ShadowObserver {
  public:
+  // From the informer's thread.
+  void hpaKnown(const std::string& ns, const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    known_.push_back(ns + "/" + name);
+  }
   void compared(const std::string&, const std::string&, Cause cause, const std::vector<Divergence>&) override {
     causes.push_back(cause);
   }
-  void hpaForgotten(const std::string&, const std::string&) override {}
+  void hpaForgotten(const std::string& ns, const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    forgotten_.push_back(ns + "/" + name);
+  }
+  std::vector<std::string> known() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return known_;
+  }
+  std::vector<std::string> forgotten() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return forgotten_;
+  }
   std::vector<Cause> causes;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> known_;
+  std::vector<std::string> forgotten_;
 };
 
 class ShadowComparerTest : public controller::fixture::ReconcileTest {

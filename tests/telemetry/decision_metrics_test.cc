@@ -18,7 +18,7 @@ bool has(const std::string& text, const std::string& line) { return text.find(li
 
 DecisionOutcome outcome(int current, int desired, std::optional<int> proposed, DecisionLimit limit, bool active,
                         std::optional<Time> readAt) {
-  return DecisionOutcome{current, desired, proposed, limit, active, readAt};
+  return DecisionOutcome{current, desired, proposed, limit, active, readAt, ""};
 }
 
 TEST(DecisionMetrics, ShowsEachHpasLastDecision) {
@@ -70,6 +70,30 @@ TEST(DecisionMetrics, EscapesLabelValuesAndWritesEachFamilyOnce) {
     ++types;
   }
   EXPECT_EQ(types, 1u) << text;
+}
+
+TEST(DecisionMetrics, AFailingHpaHasOneSeriesWithItsReasonUntilItSucceeds) {
+  DecisionMetrics metrics;
+  const Time t(std::chrono::seconds(5));
+  DecisionOutcome failing = outcome(3, 3, std::nullopt, DecisionLimit::None, false, std::nullopt);
+  failing.failingReason = "FailedGetResourceMetric";
+  metrics.record("shop", "web", failing);
+  metrics.record("shop", "api", outcome(4, 4, 4, DecisionLimit::None, true, t));
+  DecisionOutcome gone = outcome(0, 0, std::nullopt, DecisionLimit::None, false, std::nullopt);
+  gone.failingReason = controller::kTargetNotFoundReason;
+  metrics.record("shop", "orphan", gone);
+  std::string text = scrape(metrics);
+  EXPECT_TRUE(has(text, R"(hpa_controller_reconcile_failing{name="web",namespace="shop",reason="FailedGetResourceMetric"} 1)"))
+      << text;
+  EXPECT_TRUE(has(text, R"(hpa_controller_reconcile_failing{name="orphan",namespace="shop",reason="TargetNotFound"} 1)"))
+      << text;
+  EXPECT_EQ(text.find(R"(hpa_controller_reconcile_failing{name="api")"), std::string::npos) << "a healthy HPA has none";
+
+  metrics.record("shop", "web", outcome(3, 3, 3, DecisionLimit::None, true, t));
+  metrics.forget("shop", "orphan");
+  text = scrape(metrics);
+  EXPECT_EQ(text.find("hpa_controller_reconcile_failing{"), std::string::npos) << text;
+  EXPECT_TRUE(has(text, "# TYPE hpa_controller_reconcile_failing gauge")) << text;
 }
 
 }  // namespace

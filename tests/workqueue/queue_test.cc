@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fakes/eventually.h"
+#include "fakes/fake_clock.h"
 
 namespace hpa::workqueue {
 namespace {
@@ -232,6 +233,37 @@ TEST(Queue, NeverHandsOneKeyToTwoWorkersAtOnce) {
     EXPECT_EQ(inFlight[k], 0);
   }
   EXPECT_EQ(q.len(), 0u);
+}
+
+TEST(Queue, KeysWaitFromWhenTheQueueFilledOrTheLastTakeNotFromAnIdleSpellBefore) {
+  hpa::testing::FakeClock clock;
+  Queue q(clock);
+  EXPECT_FALSE(q.waitingSince()) << "nothing waits in an empty queue";
+  clock.step(std::chrono::hours(1));  // idle: no wait starts
+  const Time filled = clock.now();
+  q.add("a");
+  clock.step(std::chrono::seconds(5));
+  q.add("b");
+  EXPECT_EQ(q.waitingSince(), filled) << "a second key does not restart the wait";
+  clock.step(std::chrono::seconds(5));
+  const Time taken = clock.now();
+  ASSERT_EQ(q.get(), "a");
+  EXPECT_EQ(q.waitingSince(), taken) << "a take is progress: b waits from it";
+  clock.step(std::chrono::seconds(5));
+  ASSERT_EQ(q.get(), "b");
+  EXPECT_FALSE(q.waitingSince()) << "empty again";
+  // A key a worker holds, added again, waits from its done().
+  q.add("b");
+  EXPECT_FALSE(q.waitingSince());
+  clock.step(std::chrono::seconds(5));
+  q.done("b");
+  EXPECT_EQ(q.waitingSince(), clock.now());
+}
+
+TEST(Queue, WithoutAClockNoWaitIsTimed) {
+  Queue q;
+  q.add("a");
+  EXPECT_FALSE(q.waitingSince());
 }
 
 }  // namespace
