@@ -2,16 +2,27 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <map>
+
 namespace hpa::serving {
 namespace {
 
+ServerResponse get(const std::string& path, const EndpointHandlers& h, std::map<std::string, std::string> query = {}) {
+  ServerRequest request{"GET", path, "", std::nullopt, ""};
+  request.query = std::move(query);
+  return routeEndpoint(request, h, Logger::discard());
+}
+
 TEST(Endpoints, Routes) {
-  EndpointHandlers h{[] { return true; }, [] { return std::make_pair(false, std::string("informers syncing")); },
+  EndpointHandlers h{{{"runLoop", [] { return Status(); }}},
+                     [] { return std::make_pair(false, std::string("informers syncing")); },
                      [] { return std::string("up 1\n"); }};
   auto route = [&](const std::string& method, const std::string& path) {
-    return routeEndpoint(ServerRequest{method, path, "", std::nullopt, ""}, h);
+    return routeEndpoint(ServerRequest{method, path, "", std::nullopt, ""}, h, Logger::discard());
   };
   EXPECT_EQ(route("GET", "/healthz").status, 200);
+  EXPECT_EQ(route("GET", "/healthz").body, "ok");
   EXPECT_EQ(route("GET", "/livez").body, "ok");
   EXPECT_EQ(route("GET", "/readyz").status, 503);
   EXPECT_EQ(route("GET", "/readyz").body, "informers syncing");
@@ -21,6 +32,40 @@ TEST(Endpoints, Routes) {
   EXPECT_EQ(metrics.contentType, "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_EQ(route("POST", "/metrics").status, 405);
   EXPECT_EQ(route("GET", "/debug").status, 404);
+}
+
+// The reason goes to the log only: /healthz is open to anonymous callers, and a reason names HPAs.
+TEST(Endpoints, AFailingCheckFailsHealthzWithEachChecksLine) {
+  std::atomic<bool> stalled{true};
+  EndpointHandlers h{{{"leaderElection", [] { return Status(); }},
+                      {"runLoop",
+                       [&]() -> Status {
+                         if (stalled) return Error::of("stalled: 3 keys ready, none taken for 2m1s (limit 2m0s)");
+                         return Status();
+                       }},
+                      {"informers", [] { return Status(); }}},
+                     [] { return std::make_pair(true, std::string()); },
+                     [] { return std::string(); }};
+  const auto failed = get("/healthz", h);
+  EXPECT_EQ(failed.status, 500);
+  EXPECT_EQ(failed.body,
+            "[+]ping ok\n"
+            "[+]leaderElection ok\n"
+            "[-]runLoop failed: reason withheld\n"
+            "[+]informers ok\n"
+            "healthz check failed\n");
+  const auto livez = get("/livez", h);
+  EXPECT_EQ(livez.status, 500);
+  EXPECT_NE(livez.body.find("\nlivez check failed\n"), std::string::npos) << livez.body;
+
+  stalled = false;
+  const auto passing = get("/healthz", h);
+  EXPECT_EQ(passing.status, 200);
+  EXPECT_EQ(passing.body, "ok");
+  const auto verbose = get("/healthz", h, {{"verbose", ""}});
+  EXPECT_EQ(verbose.status, 200);
+  EXPECT_EQ(verbose.body,
+            "[+]ping ok\n[+]leaderElection ok\n[+]runLoop ok\n[+]informers ok\nhealthz check passed\n");
 }
 
 TEST(Endpoints, ServingTlsFromFilesOrSelfSigned) {
