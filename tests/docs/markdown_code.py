@@ -68,3 +68,38 @@ def command_lines(block):
         if line.strip():
             out.append(line.strip())
     return out
+
+
+def section_blocks(doc, heading):
+    """The fenced blocks of the section of `doc` under the heading whose text starts with `heading`
+    (down to the next heading of the same or a higher level), in order."""
+    with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    start = end = None
+    level = 0
+    fenced = False
+    for number, line in enumerate(lines, 1):
+        if FENCE.match(line):
+            fenced = not fenced
+        if fenced or not line.startswith("#"):
+            continue
+        hashes = len(line) - len(line.lstrip("#"))
+        title = line.lstrip("#").strip()
+        if start is None and title.startswith(heading):
+            start, level = number, hashes
+        elif start is not None and hashes <= level:
+            end = number
+            break
+    if start is None:
+        raise KeyError(f"{doc}: no section '{heading}'")
+    end = end or len(lines) + 1
+    return [b for b in parse(doc)[0] if start < b.line < end]
+
+
+def section_commands(doc, heading):
+    """The command lines of the shell blocks of a section, in order."""
+    out = []
+    for block in section_blocks(doc, heading):
+        if block.language in ("sh", "bash", "shell", "console"):
+            out.extend(command_lines(block))
+    return out

@@ -20,7 +20,7 @@ source "$ROOT/tests/e2e/lib/e2e.sh"
 source "$ROOT/hack/lib/metrics-ready.sh"
 case $ROLE in
   daemon) OVERLAY=deploy/overlays/policy-v1beta1 SA_NS=hpa-controller SA=hpa-controller MODE=() ;;
-  shadow) OVERLAY=deploy/overlays/shadow-1.20 SA_NS=hpa-controller-shadow SA=hpa-controller-shadow MODE=(--shadow) ;;
+  shadow) OVERLAY=deploy/overlays/shadow-policy-v1beta1 SA_NS=hpa-controller-shadow SA=hpa-controller-shadow MODE=(--shadow) ;;
   *) echo "usage: $0 daemon|shadow HPA_CONTROLLER HPA_SIM" >&2; exit 2 ;;
 esac
 USER_NAME=system:serviceaccount:$SA_NS:$SA
