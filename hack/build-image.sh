@@ -5,12 +5,15 @@
 #   build-image.sh [--image NAME:TAG] [--engine podman|docker] [--base auto|pull|local]
 #                  [--save FILE]
 #
-#   --image   the tag to give the image (default hpa-controller:<project version>, the name
-#             deploy/controller/deployment.yaml refers to)
+#   --image   the name to give the image (default hpa-controller:<VERSION>, the name
+#             deploy/controller/deployment.yaml runs); a name without a registry is given
+#             docker.io/library/ in front, as the kubelet reads the manifests' `hpa-controller:…`,
+#             so that podman does not name it localhost/… and an archive imported into
+#             containerd carries the name the kubelet looks for
 #   --engine  podman (installed from Debian when missing) or docker (its engine must answer
 #             `docker info`); default: podman when installed, else docker when its engine
 #             answers, else podman
-#   --base    where the Dockerfile's bases (debian:bookworm, debian:bookworm-slim) come from when
+#   --base    where the Dockerfile's bases (its DEBIAN_BASE and DEBIAN_BASE-slim) come from when
 #             the engine does not have them yet:
 #               auto   pull them, and make them from the Debian archive if that fails (default)
 #               pull   pull them only
@@ -18,6 +21,7 @@
 #                      asking any registry
 #             Bases already in the engine's store are used as they are; the build never pulls.
 #   --save    also write the image to FILE (docker-archive), e.g. to import it into containerd
+#   --push    push it afterwards with the engine that built it (the name must be a registry's)
 #
 # With podman and no CONTAINERS_CONF of the caller's, a containers.conf is written beside the
 # base's cache that runs builds with runc (crun refuses cgroup v1 with a hybrid v2 mount) and with
@@ -30,14 +34,16 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/hack/lib/image-engine.sh"
 CACHE_DIR="${HPA_IMAGE_CACHE:-$HOME/.cache/hpa-controller/image}"
 SUITE=bookworm
-BASES=("docker.io/library/debian:$SUITE" "docker.io/library/debian:$SUITE-slim")
+# The Dockerfile's pinned base (its ARG DEBIAN_BASE), and its -slim twin.
+DEBIAN_BASE=$(sed -n 's/^ARG DEBIAN_BASE=//p' "$ROOT/deploy/Dockerfile")
+BASES=("docker.io/library/$DEBIAN_BASE" "docker.io/library/$DEBIAN_BASE-slim")
 # podman's default nproc for containers when the shell allows more.
 MAX_NPROC=32768
 
-IMAGE="" ENGINE="" BASE_MODE=auto SAVE=""
+IMAGE="" ENGINE="" BASE_MODE=auto SAVE="" PUSH=0
 log() { echo "build-image: $*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage() { sed -n '5,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '5,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -45,6 +51,7 @@ while [ $# -gt 0 ]; do
     --engine) ENGINE=${2:?--engine needs a value}; shift 2 ;;
     --base) BASE_MODE=${2:?--base needs a value}; shift 2 ;;
     --save) SAVE=${2:?--save needs a value}; shift 2 ;;
+    --push) PUSH=1; shift ;;
     -h | --help) usage ;;
     *) log "unknown option $1"; usage ;;
   esac
@@ -66,9 +73,20 @@ apt_install() { # <package...>: only those not installed yet
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-project_version() {
-  head -n 1 "$ROOT/VERSION"
+project_version() { tr -d '[:space:]' <"$ROOT/VERSION"; }
+
+# docker.io/library/NAME for a name without a registry (the first component names a registry
+# when it has a dot or a port, or is localhost), as containerd and the kubelet read it.
+qualified_name() { # <name>
+  local first=${1%%/*}
+  if [[ $1 == */* ]] && { [[ $first == *.* || $first == *:* || $first == localhost ]]; }; then echo "$1"
+  elif [[ $1 == */* ]]; then echo "docker.io/$1"
+  else echo "docker.io/library/$1"
+  fi
 }
+
+# What `--version` of the binary in the image reports beside the version (no .git in the context).
+git_describe() { git -C "$ROOT" describe --tags --always --dirty 2>/dev/null || true; }
 
 choose_engine() {
   local chosen
@@ -179,6 +197,7 @@ ensure_bases() {
 
 main() {
   [ -n "$IMAGE" ] || IMAGE="hpa-controller:$(project_version)"
+  IMAGE=$(qualified_name "$IMAGE")
   choose_engine
   configure_podman
   ensure_bases
@@ -186,13 +205,18 @@ main() {
   # podman resolves FROM against registries unless told not to; the bases are in the store now.
   [ "$ENGINE" = podman ] && pull_flag=(--pull=never)
   log "building $IMAGE with $ENGINE from deploy/Dockerfile"
-  "$ENGINE" build "${pull_flag[@]}" -f "$ROOT/deploy/Dockerfile" -t "$IMAGE" "$ROOT"
+  "$ENGINE" build "${pull_flag[@]}" --build-arg HPA_GIT_DESCRIBE="$(git_describe)" \
+    -f "$ROOT/deploy/Dockerfile" -t "$IMAGE" "$ROOT"
   log "built $IMAGE in $((SECONDS - started))s; $("$ENGINE" image inspect --format '{{.Size}}' "$IMAGE") bytes"
   if [ -n "$SAVE" ]; then
     rm -f "$SAVE"
     "$ENGINE" save --format docker-archive -o "$SAVE" "$IMAGE" 2>/dev/null ||
       "$ENGINE" save -o "$SAVE" "$IMAGE"
     log "saved $IMAGE to $SAVE"
+  fi
+  if [ "$PUSH" = 1 ]; then
+    "$ENGINE" push "$IMAGE"
+    log "pushed $IMAGE"
   fi
 }
 
