@@ -9,6 +9,11 @@
 #                       [--advertise-address IP]
 #   local-cluster.sh down --dir DIR [--purge]
 #   local-cluster.sh restart-apiserver --dir DIR     (same flags and port; waits for /readyz)
+#   local-cluster.sh restart-controller-manager --dir DIR [--controllers VALUE]
+#                                                    (same flags, VALUE as its last --controllers,
+#                                                    in place of one an earlier restart or
+#                                                    --controller-manager-arg gave; the first one,
+#                                                    the workload controllers, stays)
 #   local-cluster.sh stop-apiserver --dir DIR | start-apiserver --dir DIR
 #   local-cluster.sh compact --dir DIR               (prints the etcd revision compacted at)
 #   local-cluster.sh status --dir DIR                (exit 0 when every started part is healthy)
@@ -106,7 +111,7 @@ die() {
 }
 
 usage() {
-  sed -n '7,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -554,6 +559,36 @@ cmd_restart_apiserver() {
   log "kube-apiserver restarted in $(elapsed_since "$started")s"
 }
 
+cmd_restart_controller_manager() {
+  local controllers="" argv kept=() arg seen=0 started
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --dir) DIR=${2:?--dir needs a value}; shift 2 ;;
+      --controllers) controllers=${2:?--controllers needs a value}; shift 2 ;;
+      *) die "restart-controller-manager: unknown option $1" ;;
+    esac
+  done
+  resolve_dir
+  load_env
+  [ -f "$RUN_DIR/kube-controller-manager.cmd" ] || die "no kube-controller-manager was started in $DIR"
+  started=$(now)
+  mapfile -t argv <"$RUN_DIR/kube-controller-manager.cmd"
+  for arg in "${argv[@]}"; do
+    if [[ $arg == --controllers=* ]]; then
+      seen=$((seen + 1))
+      [ $seen -gt 1 ] && continue
+    fi
+    kept+=("$arg")
+  done
+  [ -z "$controllers" ] || kept+=("--controllers=$controllers")
+  ! hpa_running "$KCM_PID" || stop_process kube-controller-manager "$KCM_PID"
+  start_daemon kube-controller-manager "${kept[@]}"
+  KCM_PID=$LAST_PID
+  write_env
+  wait_until_ready kube-controller-manager "$KCM_PID" probe_kcm || die "kube-controller-manager did not become ready"
+  log "kube-controller-manager restarted in $(elapsed_since "$started")s${controllers:+ with --controllers=$controllers}"
+}
+
 cmd_stop_apiserver() {
   parse_common stop-apiserver "$@"
   load_env
@@ -620,6 +655,7 @@ main() {
     up) cmd_up "$@" ;;
     down) cmd_down "$@" ;;
     restart-apiserver) cmd_restart_apiserver "$@" ;;
+    restart-controller-manager) cmd_restart_controller_manager "$@" ;;
     stop-apiserver) cmd_stop_apiserver "$@" ;;
     start-apiserver) cmd_start_apiserver "$@" ;;
     compact) cmd_compact "$@" ;;

@@ -11,6 +11,9 @@
 #   local-node.sh restart kubelet|containerd --dir DIR   stops that one (SIGTERM) and starts it
 #                                        again with the same configuration; the pods' containers
 #                                        run on meanwhile (containerd's shims keep them)
+#   local-node.sh stop kubelet --dir DIR | start kubelet --dir DIR
+#                                        the kubelet alone down (SIGKILL, as a crash) and up
+#                                        again: its node stops posting status, its pods run on
 #   local-node.sh status --dir DIR
 # --dir defaults to $HPA_E2E_DIR. Needs root, and hack/ensure-node-deps.sh run once.
 #
@@ -58,7 +61,7 @@ PODS_GONE_SECONDS=60
 DIR=""
 log() { hpa_log "$*"; }
 die() { log "error: $*"; exit 1; }
-usage() { sed -n '6,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 now() { echo "$EPOCHREALTIME"; }
 elapsed_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -496,6 +499,29 @@ cmd_restart() {
   log "$name restarted in $(elapsed_since "$started")s"
 }
 
+# The kubelet gone, as a crash: no graceful stop, no status posted; its pods run on.
+cmd_stop() {
+  [ "${1:-}" = kubelet ] || die "stop takes kubelet"
+  load_cluster
+  local pid
+  pid=$(pid_of kubelet)
+  hpa_running "$pid" || die "no kubelet running"
+  kill -KILL "$pid"
+  hpa_wait_gone "$pid" "$STOP_SECONDS" || die "kubelet (pid $pid) survived SIGKILL"
+  rm -f "$RUN/kubelet.pid"
+  log "kubelet killed"
+}
+
+cmd_start() {
+  [ "${1:-}" = kubelet ] || die "start takes kubelet"
+  load_cluster
+  [ -f "$NODE_ENV" ] || die "no node up in $DIR"
+  PKI_DIR=${PKI_DIR:?}
+  ! hpa_running "$(pid_of kubelet)" || die "the kubelet is running"
+  start_kubelet
+  log "kubelet started"
+}
+
 cmd_status() {
   load_cluster
   local name code=0
@@ -525,6 +551,8 @@ main() {
     down) cmd_down ;;
     import-image) cmd_import_image "${args[@]}" ;;
     restart) cmd_restart "${args[@]}" ;;
+    stop) cmd_stop "${args[@]}" ;;
+    start) cmd_start "${args[@]}" ;;
     status) cmd_status ;;
     *) log "unknown subcommand $sub"; usage ;;
   esac

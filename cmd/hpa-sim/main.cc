@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <condition_variable>
+#include <functional>
 #include <iostream>
 #include <string_view>
 #include <thread>
@@ -165,8 +166,10 @@ Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodI
   return servers;
 }
 
-// Applies the scenario's steps as they fall due, until SIGINT or SIGTERM.
-void runScenario(sim::LoadModel& model, Clock& clock, const Logger& logger, sigset_t signals) {
+// Applies the scenario's steps as they fall due, and beats the nodes' heart every
+// sim::kNodeHeartbeatInterval, until SIGINT or SIGTERM.
+void runScenario(sim::LoadModel& model, Clock& clock, const Logger& logger, sigset_t signals,
+                 const std::function<void()>& heartbeat) {
   std::mutex mu;
   std::condition_variable_any cv;
   bool stopping = false;
@@ -179,9 +182,14 @@ void runScenario(sim::LoadModel& model, Clock& clock, const Logger& logger, sigs
   });
   const Time began = clock.now();
   Duration appliedUntil{0};
+  Time lastBeat = began;
   std::unique_lock<std::mutex> lock(mu);
   while (!stopping) {
     lock.unlock();
+    if (clock.now() - lastBeat >= sim::kNodeHeartbeatInterval) {
+      lastBeat = clock.now();
+      heartbeat();
+    }
     const Duration elapsed = clock.now() - began;
     for (const auto& step : model.dueSteps(appliedUntil, elapsed)) {
       if (auto s = model.apply(step); !s.ok()) logger.error("step failed", "err", s.error().message);
@@ -220,7 +228,9 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
   }
   std::cout << "metrics-port=" << f.metricsPort << " control-port=" << f.controlPort << std::endl;
   logger.info("serving", "metricsPort", f.metricsPort, "controlPort", f.controlPort, "namespaces", f.namespaces.size());
-  runScenario(model, clock, logger, signals);
+  runScenario(model, clock, logger, signals, [&] {
+    if (auto s = sim::renewNodes(**client, f.nodes, clock); !s.ok()) logger.error("node heartbeat failed", "err", s.error().message);
+  });
   logger.info("stopping");
   lifecycle.stop();
   sim::unregisterApiServices(**client);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/meta.h"
+#include "common/thread_name.h"
 #include "controller/decision_outcome.h"
 #include "controller/decision_summary.h"
 #include "controller/last_decision_report.h"
@@ -111,8 +112,16 @@ void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
 }
 
 void RunLoop::startWorkers() {
-  for (int i = 0; i < settings_.workers; ++i) workers_.emplace_back([this, i] { worker(i); });
-  ticker_ = std::thread([this] { ticker(); });
+  for (int i = 0; i < settings_.workers; ++i) {
+    workers_.emplace_back([this, i] {
+      nameThisThread("reconcile-" + std::to_string(i));
+      worker(i);
+    });
+  }
+  ticker_ = std::thread([this] {
+    nameThisThread("sync-ticker");
+    ticker();
+  });
 }
 
 void RunLoop::startedLeading() {

@@ -32,6 +32,31 @@ Status createOrReplace(kube::RestClient& client, const std::string& collection, 
 
 std::string simNodeName(int i) { return fmt::format("sim-node-{}", i); }
 
+namespace {
+
+// A merge patch of a node's status: Ready, heartbeat now. (A merge patch replaces the list of
+// conditions, so the transition time is only given where it is the node's first.)
+Status postNodeStatus(kube::RestClient& client, int i, Clock& clock, bool first) {
+  json ready{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"}, {"message", "hpa-sim node"},
+             {"lastHeartbeatTime", formatRFC3339(clock.now())}};
+  json status{{"conditions", {ready}}};
+  if (first) {
+    status["conditions"][0]["lastTransitionTime"] = formatRFC3339(clock.now());
+    status["capacity"] = {{"cpu", "64"}, {"memory", "256Gi"}, {"pods", "500"}};
+    status["allocatable"] = status["capacity"];
+  } else if (auto node = client.get("/api/v1/nodes/" + simNodeName(i)); node.ok()) {
+    for (const auto& c : (*node)["status"].value("conditions", json::array())) {
+      if (c.value("type", "") == "Ready") status["conditions"][0]["lastTransitionTime"] = c.value("lastTransitionTime", "");
+    }
+  }
+  json body{{"status", status}};
+  auto patched = client.send("PATCH", "/api/v1/nodes/" + simNodeName(i) + "/status", &body,
+                             "application/merge-patch+json");
+  return patched.ok() ? Status() : Status(patched.error());
+}
+
+}  // namespace
+
 Status registerNodes(kube::RestClient& client, int count, Clock& clock) {
   for (int i = 0; i < count; ++i) {
     json node{{"apiVersion", "v1"},
@@ -39,19 +64,18 @@ Status registerNodes(kube::RestClient& client, int count, Clock& clock) {
               {"metadata", {{"name", simNodeName(i)}, {"labels", {{"kubernetes.io/hostname", simNodeName(i)}, {"hpa-sim", "true"}}}}}};
     auto created = client.send("POST", "/api/v1/nodes", &node);
     if (!created.ok() && created.error().httpCode != 409) return created.error();
-    json status{{"status",
-                 {{"capacity", {{"cpu", "64"}, {"memory", "256Gi"}, {"pods", "500"}}},
-                  {"allocatable", {{"cpu", "64"}, {"memory", "256Gi"}, {"pods", "500"}}},
-                  {"conditions",
-                   {{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"}, {"message", "hpa-sim node"},
-                     {"lastHeartbeatTime", formatRFC3339(clock.now())},
-                     {"lastTransitionTime", formatRFC3339(clock.now())}}}}}}};
-    auto patched = client.send("PATCH", "/api/v1/nodes/" + simNodeName(i) + "/status", &status,
-                               "application/merge-patch+json");
-    if (!patched.ok()) return patched.error();
+    if (auto s = postNodeStatus(client, i, clock, true); !s.ok()) return s;
   }
   return Status();
 }
+
+Status renewNodes(kube::RestClient& client, int count, Clock& clock) {
+  for (int i = 0; i < count; ++i) {
+    if (auto s = postNodeStatus(client, i, clock, false); !s.ok()) return s;
+  }
+  return Status();
+}
+
 
 Status registerApiServices(kube::RestClient& client, int port) {
   for (const auto& v : servedVersions()) {

@@ -3,6 +3,9 @@
 
 #include "controller/run_loop.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include "api/codec.h"
 #include "controller/reconcile_fixture.h"
 #include "fakes/eventually.h"
@@ -356,6 +359,20 @@ TEST_F(RunLoopTest, ShutDownOfAStandbyFlushesNothing) {
   hpas_.stop();
   loop_.shutDown();
   EXPECT_EQ(persister_.flushes(), 0);
+}
+
+// The workers carry names an operator (top -H, gdb) and the in-cluster liveness test (which
+// freezes them alone) can find them by.
+TEST_F(RunLoopTest, TheWorkersAreNamedReconcile) {
+  start();
+  int named = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name.rfind("reconcile-", 0) == 0) ++named;
+  }
+  EXPECT_EQ(named, 1);  // the fixture runs one worker
 }
 
 TEST_F(RunLoopTest, EverySyncPeriodRunsOncePerPeriod) {
