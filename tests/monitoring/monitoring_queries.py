@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists every query the monitoring ships, one per line: "<what>\t<PromQL>".
 
-Each recording rule of rules.yaml as the series it records, and each target of each
+Each recording rule of the rule files as the series it records, and each target of each
 dashboard.json panel with the dashboard's variables replaced (--var NAME=VALUE), so that a test
 can run them all against a Prometheus. Fails on a panel query that names a variable not given.
 """
@@ -12,9 +12,11 @@ import re
 import yaml
 
 
-def recording_rules(path):
-    with open(path) as f:
-        groups = yaml.safe_load(f)["groups"]
+def recording_rules(paths):
+    groups = []
+    for path in paths:
+        with open(path) as f:
+            groups += yaml.safe_load(f)["groups"]
     for group in groups:
         for rule in group["rules"]:
             if "record" in rule:
@@ -36,7 +38,7 @@ def panel_queries(path, variables):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--rules", required=True)
+    p.add_argument("--rules", action="append", required=True)
     p.add_argument("--dashboard", required=True)
     p.add_argument("--var", action="append", default=[], help="NAME=VALUE")
     args = p.parse_args()

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # deploy/monitoring/ on a real Prometheus (Debian's) against the local cluster:
 #   - Prometheus scrapes hpa-controller's secure /metrics as scrape-config.yaml says (HTTPS, the
-#     cluster CA, the token of the ServiceAccount monitoring/prometheus that deploy/monitoring's
-#     RBAC lets GET /metrics; the controller asks the real API server with a TokenReview and a
-#     SubjectAccessReview), and a shadow beside it the same way: up == 1 for both jobs;
-#   - every recording rule of rules.yaml and every query of every dashboard.json panel
+#     token of the ServiceAccount monitoring/prometheus-k8s that deploy/monitoring's RBAC lets GET
+#     /metrics; the controller asks the real API server with a TokenReview and a
+#     SubjectAccessReview), with the certificate verified as docs/operations.md says for a serving
+#     certificate of your own (here the cluster CA's), and a shadow beside it the same way: up == 1
+#     for both jobs;
+#   - every recording rule of rules.yaml and rules-shadow.yaml and every query of every
+#     dashboard.json panel
 #     evaluates without error and returns series;
 #   - taking external.metrics.k8s.io away (its APIService pointed at a dead port) makes
 #     HpaScalingInactive pending, then firing, for the HPA on that API only (not for the one on
@@ -41,9 +44,9 @@ trap exit_cleanup EXIT
 # --- RBAC as deploy/ and deploy/monitoring/ ship it; the controller runs as its ServiceAccount
 "${K[@]}" apply -f "$ROOT/deploy/base/namespace.yaml" -f "$ROOT/deploy/base/rbac.yaml" >/dev/null
 "${K[@]}" create namespace monitoring >/dev/null 2>&1 || true
-"${K[@]}" create serviceaccount prometheus -n monitoring >/dev/null 2>&1 || true
+"${K[@]}" create serviceaccount prometheus-k8s -n monitoring >/dev/null 2>&1 || true
 "${K[@]}" apply -f "$MONITORING/rbac.yaml" >/dev/null
-sa_kubeconfig monitoring prometheus "$WORK/prometheus.kubeconfig"
+sa_kubeconfig monitoring prometheus-k8s "$WORK/prometheus.kubeconfig"
 printf '%s' "$TOKEN" >"$WORK/prometheus.token"
 sa_kubeconfig hpa-controller hpa-controller "$WORK/controller.kubeconfig"
 
@@ -76,7 +79,7 @@ PIDS+=("$!")
 # --- Prometheus: the shipped jobs with the cluster's CA and token, the endpoints static (no
 # in-cluster discovery on a bare control plane), the test copy of the rules
 python3 "$HERE/render_prometheus_config.py" --scrape-config "$MONITORING/scrape-config.yaml" \
-  --rules "$MONITORING/rules.yaml" --for "$FOR" --ca "$CA_CERT" --token "$WORK/prometheus.token" \
+  --rules "$MONITORING/rules.yaml" --rules "$MONITORING/rules-shadow.yaml" --for "$FOR" --ca "$CA_CERT" --token "$WORK/prometheus.token" \
   --server-name localhost --target "hpa-controller=127.0.0.1:$CONTROLLER_PORT" \
   --target "hpa-controller-shadow=127.0.0.1:$SHADOW_PORT" --out "$WORK"
 prometheus --config.file "$WORK/prometheus.yml" --storage.tsdb.path "$WORK/data" \
@@ -124,7 +127,7 @@ alert_is pending "" || fail "HpaScalingInactive still pending for $(alerts pendi
 
 # --- every recording rule and every dashboard query returns series (after the outage, so the
 # error series exist too)
-python3 "$HERE/monitoring_queries.py" --rules "$MONITORING/rules.yaml" --dashboard "$MONITORING/dashboard.json" \
+python3 "$HERE/monitoring_queries.py" --rules "$MONITORING/rules.yaml" --rules "$MONITORING/rules-shadow.yaml" --dashboard "$MONITORING/dashboard.json" \
   --var job=hpa-controller --var namespace=.* --var hpa=.* >"$WORK/queries.txt"
 checked=0
 while IFS=$'\t' read -r what expr; do
