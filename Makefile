@@ -18,10 +18,13 @@
 #   make fuzz-replay     time every fuzz corpus input with the Release build (slowest per target)
 #   make build           configure and build (build/)
 #   make image           the container image from deploy/Dockerfile, without a registry where none
-#                        is reachable (IMAGE=, IMAGE_ENGINE=, IMAGE_BASE=; docs/install.md)
+#                        is reachable (IMAGE=, IMAGE_ENGINE=, IMAGE_BASE=, IMAGE_SAVE=; docs/install.md)
+#   make push            make image, then push IMAGE (a registry's name) with the engine that built it
 #   make e2e-incluster   deploy/ applied to the local cluster with a real node (containerd,
 #                        kubelet): the controller runs as pods; changes sysctls while it runs
 #                        (hack/local-node.sh, docs/install.md); not part of `make test`
+#   make e2e-monitoring  the same, with deploy/monitoring/ on Debian's Prometheus (docs/operations.md)
+#   make e2e-journey     the README's migration, shadow to rollback, on the same kind of cluster
 #   make soak-incluster  deploy/ as pods on the local node for 30 min (SOAK_INCLUSTER_FLAGS=--short:
 #                        10 min) under kubelet and containerd restarts, a drain, the leader cut off
 #                        from the API server and an OOM kill (bench/README.md); root; not in `make test`
@@ -45,17 +48,19 @@ PODS ?= 1
 NAMESPACES ?= 10
 DURATION ?= 120
 BENCH_SCALE_FLAGS ?=
-# make image: the tag, the engine (podman or docker; default podman when installed, else docker when
-# its engine answers, else podman) and where the bases come from when missing (auto: pull, else make
-# them from the Debian archive; pull; local).
-VERSION := $(shell sed -n 's/^project.hpa-controller VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+# make image: the name (without a registry it is given docker.io/library/, the name the kubelet
+# reads deploy/'s `hpa-controller:<version>` as), the engine (podman or docker; default podman when
+# installed, else docker when its engine answers, else podman) and where the bases come from when
+# missing (auto: pull, else make them from the Debian archive; pull; local). VERSION is the one
+# source of the version (the binary's --version, the image's tag, deploy/'s image).
+VERSION := $(shell cat VERSION)
 IMAGE ?= hpa-controller:$(VERSION)
 IMAGE_ENGINE ?=
 IMAGE_BASE ?= auto
 IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
 .PHONY: all demo run deps e2e-deps soak soak-incluster fuzz-deps configure build test test-unit test-e2e test-sanitize bench \
-        bench-scale bench-shadow bench-recovery bench-failover fuzz-build fuzz fuzz-replay clean image node-deps e2e-incluster
+        bench-scale bench-shadow bench-recovery bench-failover fuzz-build fuzz fuzz-replay clean image push node-deps e2e-incluster e2e-monitoring e2e-journey
 
 all: build
 
@@ -123,6 +128,9 @@ image:
 	@bash hack/build-image.sh --image $(IMAGE) --base $(IMAGE_BASE) $(if $(IMAGE_ENGINE),--engine $(IMAGE_ENGINE)) \
 	  $(if $(IMAGE_SAVE),--save $(IMAGE_SAVE))
 
+push:
+	@bash hack/build-image.sh --image $(IMAGE) --base $(IMAGE_BASE) $(if $(IMAGE_ENGINE),--engine $(IMAGE_ENGINE)) --push
+
 node-deps: e2e-deps
 	@bash hack/ensure-node-deps.sh
 
@@ -133,11 +141,16 @@ soak-incluster: build node-deps
 	@python3 -B bench/soak-incluster/soak_incluster.py --image-archive $(abspath $(IMAGE_ARCHIVE)) \
 	  --sim $(abspath $(BUILD_DIR))/cmd/hpa-sim/hpa-sim $(SOAK_INCLUSTER_FLAGS)
 
-# Its own cluster and node (build/incluster-ci); the image is saved to IMAGE_ARCHIVE for containerd.
+# Each on its own cluster and node (build/incluster-ci, monitoring-ci, journey-ci), one at a time;
+# each builds and imports the image by the README's commands. Root; not part of `make test`.
 e2e-incluster: build node-deps
-	@$(MAKE) --no-print-directory image IMAGE_SAVE=$(IMAGE_ARCHIVE)
-	HPA_IMAGE=$(IMAGE) HPA_IMAGE_ARCHIVE=$(abspath $(IMAGE_ARCHIVE)) \
-	  ctest --test-dir $(BUILD_DIR) -L incluster --output-on-failure --timeout $(CTEST_TIMEOUT)
+	ctest --test-dir $(BUILD_DIR) -L '^incluster$$' --output-on-failure --timeout $(CTEST_TIMEOUT)
+
+e2e-monitoring: build node-deps
+	ctest --test-dir $(BUILD_DIR) -L '^monitoring-incluster$$' --output-on-failure --timeout 7200
+
+e2e-journey: build node-deps
+	ctest --test-dir $(BUILD_DIR) -L '^journey$$' --output-on-failure --timeout 7200
 
 fuzz-deps: deps
 	@bash hack/install-fuzz-deps.sh

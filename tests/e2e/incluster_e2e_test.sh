@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # deploy/ as a user installs it, on a cluster with a real node: hack/local-cluster.sh (apiserver
 # advertised on the node's bridge) plus hack/local-node.sh (containerd, runc, kubelet, kube-proxy,
-# kube-scheduler). The image of deploy/Dockerfile is imported into containerd and set with
-# kustomize's `images:` on top of deploy/overlays/policy-v1beta1 (the 1.20 cluster's budget API),
-# applied with `kubectl apply -k`; nothing else of deploy/ changes. hpa-sim plays the kubelet for
+# kube-scheduler). The image is built and imported into containerd by the README's own commands,
+# and deploy/overlays/policy-v1beta1 (the 1.20 cluster's budget API) is applied as shipped with
+# `kubectl apply -k`: no name or manifest is rewritten. hpa-sim plays the kubelet for
 # the workloads' pods on its simulated nodes (tainted, so the scheduler keeps the controller off
 # them; the workloads name hpa-sim as their scheduler). Checks:
 #   - both replicas Running and Ready through their HTTPS probes, as uid 65532, read-only root
@@ -12,7 +12,7 @@
 #     mounted ServiceAccount token and deploy/'s RBAC alone: no Forbidden in any log;
 #   - /metrics through the Service's ClusterIP: a token bound to hpa-controller-metrics-reader
 #     reads it, an anonymous caller and a token without the binding are refused;
-#   - the shadow (deploy/overlays/shadow-1.20, the same image) beside the install: both replicas
+#   - the shadow (deploy/overlays/shadow-policy-v1beta1, as shipped) beside the install: both replicas
 #     Ready in their own namespace, its leader compares the install's decisions (a change of an
 #     HPA's minReplicas makes one), no Forbidden in its logs; `kubectl delete -k` of the shadow
 #     removes its namespace, pods and cluster-wide objects, and the install keeps its objects, its
@@ -22,41 +22,33 @@
 #     more than a sync period plus that time (reconciles counted from both replicas' /metrics);
 #   - evicting both replicas: the first eviction passes, the second is refused by the budget.
 #
-#   incluster_e2e_test.sh HPA_SIM --dir DIR --image NAME:TAG --image-archive FILE
-# HPA_IMAGE and HPA_IMAGE_ARCHIVE override --image and --image-archive (make e2e-incluster sets
-# them). Needs root and hack/ensure-node-deps.sh; starts and stops its own cluster in DIR
-# (HPA_INCLUSTER_KEEP=1 leaves it up after a failure, for a look).
+#   incluster_e2e_test.sh HPA_SIM --dir DIR
+# Needs root and hack/ensure-node-deps.sh; builds the image; starts and stops its own cluster in
+# DIR (HPA_INCLUSTER_KEEP=1 leaves it up after a failure, for a look).
 set -euo pipefail
 SIM=$1
 shift
-DIR="" IMAGE="" ARCHIVE=""
+DIR=""
 while [ $# -gt 0 ]; do
   case $1 in
     --dir) DIR=$2; shift 2 ;;
-    --image) IMAGE=$2; shift 2 ;;
-    --image-archive) ARCHIVE=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-IMAGE=${HPA_IMAGE:-$IMAGE}
-ARCHIVE=${HPA_IMAGE_ARCHIVE:-$ARCHIVE}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-HACK=$ROOT/hack
 STARTED=$SECONDS
-SYNC_PERIOD=15  # deploy/controller/deployment.yaml's --horizontal-pod-autoscaler-sync-period
+SYNC_PERIOD=15  # deploy/controller/settings.yaml's horizontal-pod-autoscaler-sync-period
 # deploy/Dockerfile's and deploy/controller/deployment.yaml's allocator settings.
 TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576:glibc.malloc.tcache_count=0
-GATEWAY=10.244.0.1
-CNS=hpa-controller
-APP_LABEL=app.kubernetes.io/name=hpa-controller
 NS=incluster-e2e
 WORK=$(mktemp -d)
 PIDS=()
 
 # shellcheck source=tests/e2e/lib/e2e.sh
 source "$ROOT/tests/e2e/lib/e2e.sh"
+# shellcheck source=tests/e2e/lib/incluster.sh
+source "$ROOT/tests/e2e/lib/incluster.sh"
 [ -n "$DIR" ] || fail "--dir is required"
-[ -f "$ARCHIVE" ] || fail "no image archive at '$ARCHIVE': run make image IMAGE_SAVE=<file> (make e2e-incluster does)"
 [ "$(id -u)" -eq 0 ] || fail "needs root (a real kubelet)"
 
 cleanup() {
@@ -68,44 +60,18 @@ cleanup() {
     done
     [ -n "${K[*]:-}" ] && "${K[@]}" get pods -A -o wide 2>/dev/null
   fi
-  if [ $code -ne 0 ] && [ -n "${HPA_INCLUSTER_KEEP:-}" ]; then
-    echo "HPA_INCLUSTER_KEEP: cluster and node left up in $DIR, files in $WORK"
-  else
-    "$HACK/local-node.sh" down --dir "$DIR" || true
-    "$HACK/local-cluster.sh" down --dir "$DIR" || true
-    rm -rf "$WORK"
-  fi
+  incluster_down "$code"
   echo "incluster e2e: wall time $((SECONDS - STARTED))s"
   exit $code
 }
 trap cleanup EXIT
+wait_for() { incluster_wait "$@"; }
 
-wait_for() { # <seconds> <description> <command...>: polls the command twice a second
-  local limit=$1 what=$2
-  shift 2
-  for _ in $(seq $((limit * 2))); do
-    if "$@" >/dev/null 2>&1; then pass "$what"; return 0; fi
-    sleep 0.5
-  done
-  fail "$what (not within ${limit}s)"
-}
-phase() { echo "--- $* (at $((SECONDS - STARTED))s)"; }
-
-# --- the cluster and its node
+# --- the cluster and its node; the image as the README builds and imports it
 phase "cluster and node"
-"$HACK/local-node.sh" down --dir "$DIR" >/dev/null 2>&1 || true
-"$HACK/local-cluster.sh" down --dir "$DIR" --purge >/dev/null 2>&1 || true
-"$HACK/local-cluster.sh" up --dir "$DIR" --controller-manager --min-request-timeout 60 \
-  --advertise-address "$GATEWAY" --controller-manager-arg --controllers=endpoint,endpointslice,disruption,garbagecollector,namespace
-# shellcheck disable=SC1091
-source "$DIR/env"
-K=("$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG")
-"$HACK/local-node.sh" up --dir "$DIR"
-# shellcheck disable=SC1091
-source "$DIR/node/env"
-IMPORTED=$("$HACK/local-node.sh" import-image --dir "$DIR" "$ARCHIVE" | sed -n 's/^unpacking \([^ ]*\) .*/\1/p' | head -n1)
-[ -n "$IMPORTED" ] || fail "containerd named no image from $ARCHIVE"
-pass "image $IMAGE imported into containerd as $IMPORTED"
+incluster_up
+phase "the image, by the README's step 1"
+incluster_image
 
 # --- hpa-sim with its simulated node, tainted so that only the workloads (scheduled by hpa-sim) go there
 phase "workloads on hpa-sim's node"
@@ -158,21 +124,11 @@ done | "${K[@]}" apply -f - >/dev/null
 pod_metrics() { "${K[@]}" get --raw "/apis/metrics.k8s.io/v1beta1/namespaces/$NS/pods" | jq -e '.items | length >= 6'; }
 wait_for 90 "hpa-sim serves the workloads' pod metrics" pod_metrics
 
-# --- deploy/ as a user applies it: the overlay for this cluster's budget API, the image set with kustomize
-phase "kubectl apply -k deploy/overlays/policy-v1beta1 (image $IMPORTED)"
-mkdir -p "$WORK/install"
-# kustomize v2.0 (kubectl 1.20) takes a base by relative path only.
-OVERLAY=$(realpath --relative-to "$WORK/install" "$ROOT/deploy/overlays/policy-v1beta1")
-cat >"$WORK/install/kustomization.yaml" <<YAML
-bases:
-- $OVERLAY
-images:
-- {name: hpa-controller, newName: ${IMPORTED%:*}, newTag: ${IMPORTED##*:}}
-YAML
-"${K[@]}" apply -k "$WORK/install" >"$WORK/apply.out" 2>&1 || { cat "$WORK/apply.out"; fail "kubectl apply -k"; }
+# --- deploy/ as a user applies it: the overlay for this cluster's budget API, as shipped
+phase "kubectl apply -k deploy/overlays/policy-v1beta1"
+(cd "$ROOT" && "${K[@]}" apply -k deploy/overlays/policy-v1beta1) >"$WORK/apply.out" 2>&1 ||
+  { cat "$WORK/apply.out"; fail "kubectl apply -k"; }
 pass "deploy/ applied: $(grep -c . "$WORK/apply.out") objects"
-APPLIED_IMAGE=$("${K[@]}" get deploy hpa-controller -n $CNS -o jsonpath='{.spec.template.spec.containers[0].image}')
-[ "$APPLIED_IMAGE" = "$IMPORTED" ] || fail "the Deployment runs $APPLIED_IMAGE, not $IMPORTED"
 
 controller_pods() { "${K[@]}" get pods -n $CNS -l $APP_LABEL -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}'; }
 ready_pods() {
@@ -227,7 +183,7 @@ for pod in $(ready_pods); do
 done
 pass "both run as uid 65532 on a read-only root filesystem, with GLIBC_TUNABLES set"
 
-# The shadow (deploy/overlays/shadow-1.20, this cluster's budget API) with the same image, beside
+# The shadow (deploy/overlays/shadow-policy-v1beta1, this cluster's budget API) as shipped, beside
 # the install; then `kubectl delete -k` of it, which must leave the install as it was.
 SNS=hpa-controller-shadow
 SHADOW_LABEL=app.kubernetes.io/name=hpa-controller-shadow
@@ -242,17 +198,11 @@ pod_metric() { # <pod ip> <metric>: the sum of the metric's series on that pod's
     awk -v m="$2" 'index($1, m "{") == 1 || $1 == m { s += $2 } END { print s + 0 }'
 }
 shadow_beside_install() {
-  phase "the shadow beside the install: kubectl apply -k deploy/overlays/shadow-1.20"
-  mkdir -p "$WORK/shadow"
-  cat >"$WORK/shadow/kustomization.yaml" <<YAML
-bases:
-- $(realpath --relative-to "$WORK/shadow" "$ROOT/deploy/overlays/shadow-1.20")
-images:
-- {name: hpa-controller, newName: ${IMPORTED%:*}, newTag: ${IMPORTED##*:}}
-YAML
+  phase "the shadow beside the install: kubectl apply -k deploy/overlays/shadow-policy-v1beta1"
   INSTALL_PODS=$(ready_pods | sort | tr '\n' ' ')
   INSTALL_HOLDER=$(holder)
-  "${K[@]}" apply -k "$WORK/shadow" >"$WORK/shadow-apply.out" 2>&1 || { cat "$WORK/shadow-apply.out"; fail "kubectl apply -k shadow"; }
+  (cd "$ROOT" && "${K[@]}" apply -k deploy/overlays/shadow-policy-v1beta1) >"$WORK/shadow-apply.out" 2>&1 ||
+    { cat "$WORK/shadow-apply.out"; fail "kubectl apply -k shadow"; }
   grep -q "namespace/hpa-controller " "$WORK/shadow-apply.out" && fail "the shadow's apply touched the install's namespace"
   shadow_two_ready() { [ "$(shadow_ready_pods | grep -c .)" -eq 2 ]; }
   wait_for 240 "both shadow replicas Running and Ready in $SNS" shadow_two_ready
@@ -277,9 +227,11 @@ YAML
 }
 shadow_deleted() {
   phase "kubectl delete -k of the shadow"
-  "${K[@]}" delete -k "$WORK/shadow" >"$WORK/shadow-delete.out" 2>&1 || { cat "$WORK/shadow-delete.out"; fail "kubectl delete -k shadow"; }
-  # Every object deleted is the shadow's ("... \"hpa-controller-shadow...\" deleted").
-  if grep ' deleted$' "$WORK/shadow-delete.out" | grep -v '"hpa-controller-shadow'; then
+  (cd "$ROOT" && "${K[@]}" delete -k deploy/overlays/shadow-policy-v1beta1) >"$WORK/shadow-delete.out" 2>&1 ||
+    { cat "$WORK/shadow-delete.out"; fail "kubectl delete -k shadow"; }
+  # Every object deleted is the shadow's ("... \"hpa-controller-shadow...\" deleted"), or its
+  # settings in its own namespace (the ConfigMap keeps the shared name, namespaced apart).
+  if grep ' deleted$' "$WORK/shadow-delete.out" | grep -v '"hpa-controller-shadow' | grep -v '^configmap "hpa-controller-settings-'; then
     fail "deleting the shadow deleted an object that is not the shadow's"
   fi
   grep -q 'namespace "hpa-controller-shadow" deleted' "$WORK/shadow-delete.out" ||
@@ -294,6 +246,8 @@ shadow_deleted() {
            clusterrolebinding/hpa-controller:auth-delegator clusterrole/hpa-controller-metrics-reader; do
     "${K[@]}" get "$o" >/dev/null || fail "$o went with the shadow"
   done
+  "${K[@]}" get configmaps -n $CNS -o name | grep -q '^configmap/hpa-controller-settings-' ||
+    fail "the install's settings went with the shadow"
   for o in deployment/hpa-controller serviceaccount/hpa-controller service/hpa-controller-metrics \
            pdb/hpa-controller role/hpa-controller-leader-election rolebinding/hpa-controller-leader-election; do
     "${K[@]}" get "$o" -n $CNS >/dev/null || fail "$o went with the shadow"
