@@ -20,8 +20,10 @@ import re
 import subprocess
 import sys
 
+import yaml
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from markdown_code import ROOT, command_lines, doc_files, parse  # noqa: E402
+from markdown_code import section_commands, ROOT, command_lines, doc_files, parse  # noqa: E402
 
 TOP_LEVEL = ("src/", "docs/", "deploy/", "hack/", "tests/", "bench/", "cmd/", "cmake/", ".ci/")
 ROOT_FILES = {"Makefile", "README.md", "CMakeLists.txt", ".clang-format"}
@@ -85,6 +87,20 @@ METRIC_LITERAL = re.compile(r'"((?:hpa_controller|horizontal_pod_autoscaler_cont
 
 def registered_metrics(source):
     return set(METRIC_LITERAL.findall(source))
+
+
+def settings_texts():
+    """(where, YAML text) of every settings file shipped or shown: deploy/controller/settings.yaml
+    and the `value: |` of each `# DIR/settings.yaml` block of the docs."""
+    path = os.path.join(ROOT, "deploy", "controller", "settings.yaml")
+    with open(path, encoding="utf-8") as f:
+        yield "deploy/controller/settings.yaml", f.read()
+    for doc in doc_files():
+        for block in parse(doc)[0]:
+            if block.language == "yaml" and re.match(r"^#\s*[\w.-]+/settings\.yaml\s*$", block.text.split("\n", 1)[0]):
+                for op in yaml.safe_load(block.text) or []:
+                    if op.get("path") == "/data/settings.yaml":
+                        yield block.where(), op["value"]
 
 
 def commands_in(text):
@@ -207,7 +223,32 @@ class Checker:
             if m and m.group(1) not in self.flags["hpa-controller"]:
                 self.fail(where[0], where[1] + offset, f"container argument {m.group(1)} is not a flag of hpa-controller")
 
+    def check_migration(self):
+        """The README's migration and docs/operations.md's rollback say the same, and the settings
+        the docs give are settings the daemon takes."""
+        readme = section_commands("README.md", "5. Rolling back")
+        operations = section_commands("docs/operations.md", "Rolling back")
+        if readme != operations:
+            self.fail("docs/operations.md", 1, f"the rollback's commands {operations} are not the README's {readme}")
+        values = {}
+        for doc in ("README.md", "docs/install.md", "docs/operations.md"):
+            with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
+                text = f.read()
+            values[doc] = set(re.findall(r"--controllers=(\*[^`\s)]*)", text))
+            for value in values[doc]:
+                if "bootstrapsigner" not in value or "tokencleaner" not in value:
+                    self.fail(doc, 1, f"--controllers={value} turns kubeadm's bootstrapsigner or tokencleaner off")
+        switch = "*,bootstrapsigner,tokencleaner,-horizontalpodautoscaling"
+        for doc, found in values.items():
+            if switch not in found:
+                self.fail(doc, 1, f"does not give the switch's value --controllers={switch}")
+        for where, text in settings_texts():
+            for key in yaml.safe_load(text) or {}:
+                if f"--{key}" not in self.flags["hpa-controller"]:
+                    self.fail(where, 1, f"setting {key} is not a flag of hpa-controller (--config takes flag names)")
+
     def run(self):
+        self.check_migration()
         docs = doc_files()
         for doc in docs:
             for line, text, kind in code_texts(doc):
