@@ -369,9 +369,9 @@ def main():
     p.add_argument("--min-agreement", type=float, help="percent (default 99; --day: 99.5)")
     p.add_argument("--max-rules", type=int, default=0,
                    help="comparisons with cause rules allowed (not --quick; not checked when the shadow reports no cause)")
-    p.add_argument("--shadow-flags", default="--decision-rules=1.20",
-                   help="more flags for hpa-controller --shadow (default: the stabilization rules of "
-                        "kube-controller-manager 1.20, which the bench runs beside)")
+    p.add_argument("--shadow-flags", default="",
+                   help="more flags for hpa-controller --shadow (default none: the shadow reads the API server's "
+                        "release, 1.20, and decides by kube-controller-manager 1.20's rules)")
     a = p.parse_args()
     if a.quick and a.kcm_tolerance is None:
         a.kcm_tolerance = 0.5

@@ -1,47 +1,24 @@
 #include "decision_flags.h"
 
+#include <iostream>
+
 namespace hpa::cmd {
-namespace {
 
-// A duration flag: its name and help, where its text goes and the setting it makes.
-struct DurationFlag {
-  const char* name;
-  const char* help;
-  std::string DecisionFlags::*text;
-  Duration controller::ControllerOptions::*setting;
-};
-
-constexpr DurationFlag kDurationFlags[] = {
-    {"horizontal-pod-autoscaler-downscale-stabilization", "look-back window for scale-down recommendations",
-     &DecisionFlags::downscaleStabilization, &controller::ControllerOptions::downscaleStabilizationWindow},
-    {"horizontal-pod-autoscaler-cpu-initialization-period", "period after pod start when CPU samples might be skipped",
-     &DecisionFlags::cpuInitializationPeriod, &controller::ControllerOptions::cpuInitializationPeriod},
-    {"horizontal-pod-autoscaler-initial-readiness-delay",
-     "period after pod start during which readiness changes count as initial readiness",
-     &DecisionFlags::initialReadinessDelay, &controller::ControllerOptions::delayOfInitialReadinessStatus},
-};
-
-}  // namespace
-
-void addDecisionFlags(CLI::App& command, DecisionFlags& flags) {
-  command.add_option("--horizontal-pod-autoscaler-tolerance", flags.tolerance,
-                     "minimum change (from 1.0) in the desired-to-actual metrics ratio to scale")
-      ->capture_default_str();
-  for (const auto& d : kDurationFlags) {
-    command.add_option(std::string("--") + d.name, flags.*d.text, d.help)->capture_default_str();
+void addDecisionFlags(CLI::App& command, controller::DecisionFlagValues& values) {
+  for (const auto& flag : controller::decisionFlags()) {
+    command.add_option("--" + std::string(flag.name), values.*flag.value, std::string(flag.help))
+        ->capture_default_str();
   }
 }
 
-Result<controller::ControllerOptions> controllerOptions(const DecisionFlags& flags) {
-  controller::ControllerOptions options;
-  if (!(flags.tolerance >= 0)) return Error::of("--horizontal-pod-autoscaler-tolerance must not be negative");
-  options.tolerance = flags.tolerance;
-  for (const auto& d : kDurationFlags) {
-    auto value = parseDurationFlag(d.name, flags.*d.text);
-    if (!value.ok()) return value.error();
-    options.*d.setting = *value;
-  }
-  return options;
+Result<controller::ControllerOptions> offlineControllerOptions(const controller::DecisionFlagValues& values,
+                                                               const std::string& prefix) {
+  auto settings = controller::parseDecisionFlags(values);
+  if (!settings.ok()) return settings.error();
+  auto chosen = controller::chooseDecisionRules(*settings, std::nullopt);
+  if (!chosen.ok()) return chosen.error();
+  for (const auto& ignored : chosen->ignoredGates) std::cerr << prefix << ignored << "\n";
+  return controller::controllerOptionsOf(*settings, chosen->rules);
 }
 
 }  // namespace hpa::cmd

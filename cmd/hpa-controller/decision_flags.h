@@ -2,25 +2,20 @@
 
 #include <CLI/CLI.hpp>
 
-#include <string>
-
 #include "common/result.h"
+#include "controller/decision_flags.h"
 #include "controller/horizontal_controller.h"
 
 namespace hpa::cmd {
 
-// kube-controller-manager's HPA flags that change a decision, as `explain` and `replay` take
-// them, with its defaults.
-struct DecisionFlags {
-  double tolerance = 0.1;
-  std::string downscaleStabilization = "5m";
-  std::string cpuInitializationPeriod = "5m";
-  std::string initialReadinessDelay = "30s";
-};
+// The decision flags (controller/decision_flags.h) on a command: the daemon's, explain's and
+// replay's are these same options, with the same defaults and help.
+void addDecisionFlags(CLI::App& command, controller::DecisionFlagValues& values);
 
-void addDecisionFlags(CLI::App& command, DecisionFlags& flags);
-
-// The controller settings of the flags; an error names the flag.
-Result<controller::ControllerOptions> controllerOptions(const DecisionFlags& flags);
+// The controller settings of the flags where no API server is asked (offline: auto means the
+// newest rules); an error names the flag. Ignored feature gates are reported on stderr with
+// `prefix` ("hpa-controller explain: ").
+Result<controller::ControllerOptions> offlineControllerOptions(const controller::DecisionFlagValues& values,
+                                                               const std::string& prefix);
 
 }  // namespace hpa::cmd

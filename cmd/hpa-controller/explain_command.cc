@@ -25,7 +25,7 @@ int fail(const std::string& message) { return explainFailure(message); }
 int runSnapshotExplain(const ExplainFlags& flags) {
   explain::ExplainOptions options;
   options.hpaKey = flags.hpa;
-  auto controller = controllerOptions(flags.decision);
+  auto controller = offlineControllerOptions(flags.decision, "hpa-controller explain: ");
   if (!controller.ok()) return fail(controller.error().message);
   options.controller = *controller;
   if (flags.now.empty()) {
@@ -74,7 +74,7 @@ int runExplain(const ExplainFlags& flags) {
 
 }  // namespace
 
-void addExplainCommand(CLI::App& app, std::function<int()>& run) {
+controller::DecisionFlagValues& addExplainCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<ExplainFlags>();
   auto* cmd = app.add_subcommand(
       "explain",
@@ -95,6 +95,7 @@ void addExplainCommand(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--hpa", flags->hpa, "namespace/name of the HPA when the snapshot holds several");
   addDecisionFlags(*cmd, flags->decision);
   cmd->callback([flags, &run]() { run = [flags]() { return runExplain(*flags); }; });
+  return flags->decision;
 }
 
 }  // namespace hpa::cmd

@@ -28,7 +28,7 @@ struct ExplainFlags {
   std::string save;
   // Both.
   std::string output;
-  DecisionFlags decision;
+  controller::DecisionFlagValues decision;
 };
 
 // Prints "hpa-controller explain: <message>" to stderr and returns `code`.

@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <tuple>
 
 #include "command_io.h"
 #include "common/clock.h"
@@ -15,6 +14,7 @@
 #include "explain/snapshot_writer.h"
 #include "explain_flags.h"
 #include "kube/client_config.h"
+#include "kube/discovery.h"
 #include "kube/read_only_client.h"
 
 namespace hpa::cmd {
@@ -49,29 +49,39 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
   return query;
 }
 
-// The command that replays a saved snapshot offline, with the settings of this run.
-std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result, Time now) {
+// The command that replays a saved snapshot offline, with the settings of this run; the release
+// whose rules decided is named, so that offline (where auto means the newest) it decides alike.
+std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result, Time now,
+                          const replicacalc::DecisionRules& rules) {
   std::string command = fmt::format("hpa-controller explain -f {} --now {}", flags.save, formatRFC3339(now));
   if (result.explanations.size() == 1) command += " --hpa " + result.explanations.front().hpaKey;
-  const DecisionFlags& d = flags.decision;
-  const DecisionFlags defaults;
-  if (d.tolerance != defaults.tolerance) command += fmt::format(" --horizontal-pod-autoscaler-tolerance={}", d.tolerance);
-  for (const auto& [name, value, fallback] :
-       {std::tuple{"downscale-stabilization", d.downscaleStabilization, defaults.downscaleStabilization},
-        std::tuple{"cpu-initialization-period", d.cpuInitializationPeriod, defaults.cpuInitializationPeriod},
-        std::tuple{"initial-readiness-delay", d.initialReadinessDelay, defaults.initialReadinessDelay}}) {
-    if (value != fallback) command += fmt::format(" --horizontal-pod-autoscaler-{}={}", name, value);
-  }
+  for (const auto& argument : controller::decisionFlagArguments(flags.decision, rules)) command += " " + argument;
   return command;
+}
+
+// The rules the flags choose beside the cluster (its release from GET /version), the choice's
+// warnings and ignored gates on stderr. An error's exit code is in `code`.
+Result<controller::ControllerOptions> optionsBesideCluster(const controller::DecisionSettings& settings,
+                                                           kube::RestClient& client, int& code) {
+  code = kExitClusterUnreadable;
+  std::optional<controller::ServerRelease> server;
+  auto version = kube::serverVersion(client);
+  if (!version.ok() && !settings.rulesMinor) return version.error();
+  if (version.ok() && version->minorRelease()) server = controller::ServerRelease{*version->minorRelease(), version->gitVersion};
+  auto chosen = controller::chooseDecisionRules(settings, server);
+  code = kExitUnusableInput;
+  if (!chosen.ok()) return chosen.error();
+  for (const auto& message : chosen->warnings) std::cerr << "hpa-controller explain: warning: " << message << "\n";
+  for (const auto& message : chosen->ignoredGates) std::cerr << "hpa-controller explain: " << message << "\n";
+  return controller::controllerOptionsOf(settings, chosen->rules);
 }
 
 }  // namespace
 
 int runLiveExplain(const ExplainFlags& flags) {
   explain::ExplainOptions options;
-  auto controller = controllerOptions(flags.decision);
-  if (!controller.ok()) return explainFailure(controller.error().message);
-  options.controller = *controller;
+  auto settings = controller::parseDecisionFlags(flags.decision);
+  if (!settings.ok()) return explainFailure(settings.error().message);
   // Whole seconds, so that the time printed replays the same decision (--now takes RFC 3339).
   options.now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
 
@@ -85,6 +95,10 @@ int runLiveExplain(const ExplainFlags& flags) {
   RealClock clock;
   auto cluster = kube::ReadOnlyClient::connect(*config, clock);
   if (!cluster.ok()) return explainFailure(cluster.error().message, kExitClusterUnreadable);
+  int code = kExitDecision;
+  auto controller = optionsBesideCluster(*settings, (*cluster)->client(), code);
+  if (!controller.ok()) return explainFailure(controller.error().message, code);
+  options.controller = *controller;
 
   auto result = explain::explainLive((*cluster)->client(), *query, options);
   if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);
@@ -95,7 +109,7 @@ int runLiveExplain(const ExplainFlags& flags) {
   }
 
   if (!flags.save.empty()) {
-    const std::string replay = replayCommand(flags, *result, options.now);
+    const std::string replay = replayCommand(flags, *result, options.now, options.controller.decisionRules);
     std::ofstream out(flags.save, std::ios::binary | std::ios::trunc);
     out << explain::writeSnapshot((*cluster)->responses(), result->histories,
                                   {fmt::format("hpa-controller explain --save: read from {} at {}", config->server,

@@ -25,7 +25,7 @@ struct ReplayFlags {
   std::string cpuRequest;
   std::string memoryRequest;
   std::string syncPeriod = "15s";
-  DecisionFlags decision;
+  controller::DecisionFlagValues decision;
   std::string readinessDelay = "30s";
   std::string metricWindow = "30s";
   std::string reconcileDuration = "50ms";
@@ -44,7 +44,7 @@ Result<std::optional<std::int64_t>> requestFlag(const std::string& flag, const s
 
 Result<replay::ReplayOptions> replayOptions(const ReplayFlags& f) {
   replay::ReplayOptions o;
-  auto controller = controllerOptions(f.decision);
+  auto controller = offlineControllerOptions(f.decision, "hpa-controller replay: ");
   if (!controller.ok()) return controller.error();
   o.controller = *controller;
   const struct {
@@ -109,7 +109,7 @@ int runReplay(const ReplayFlags& flags) {
 
 }  // namespace
 
-void addReplayCommand(CLI::App& app, std::function<int()>& run) {
+controller::DecisionFlagValues& addReplayCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<ReplayFlags>();
   auto* cmd = app.add_subcommand(
       "replay",
@@ -152,6 +152,7 @@ void addReplayCommand(CLI::App& app, std::function<int()>& run) {
                   "write a PNG plot of replicas and the trace (needs gnuplot; its script is written to "
                   "$TMPDIR, else /tmp)");
   cmd->callback([flags, &run]() { run = [flags]() { return runReplay(*flags); }; });
+  return flags->decision;
 }
 
 }  // namespace hpa::cmd

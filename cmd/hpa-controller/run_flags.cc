@@ -60,13 +60,33 @@ Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
   return s;
 }
 
+// A decision flag (controller/decision_flags.h): bound as explain and replay bind it, its value
+// kept as text until validation checks it.
+Setting decisionSetting(const controller::DecisionFlag& flag) {
+  Setting s;
+  s.name = std::string(flag.name);
+  s.help = std::string(flag.help);
+  s.bind = [&flag](CLI::App& app, DaemonOptions& o) {
+    return app.add_option("--" + std::string(flag.name), o.decision.*flag.value, std::string(flag.help))
+        ->capture_default_str();
+  };
+  s.assign = [&flag](DaemonOptions& o, const std::string& text) {
+    o.decision.*flag.value = text;
+    return Status();
+  };
+  return s;
+}
+
+std::vector<Setting> withDecisionSettings(std::vector<Setting> others) {
+  std::vector<Setting> all;
+  for (const auto& flag : controller::decisionFlags()) all.push_back(decisionSetting(flag));
+  all.insert(all.end(), std::make_move_iterator(others.begin()), std::make_move_iterator(others.end()));
+  return all;
+}
+
 const std::vector<Setting>& settings() {
-  static const std::vector<Setting> all = {
+  static const std::vector<Setting> all = withDecisionSettings({
       setting("horizontal-pod-autoscaler-sync-period", "period for syncing the number of pods in horizontal pod autoscaler", &DaemonOptions::syncPeriod),
-      setting("horizontal-pod-autoscaler-tolerance", "minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling", &DaemonOptions::tolerance),
-      setting("horizontal-pod-autoscaler-downscale-stabilization", "period for which autoscaler will look backwards and not scale down below any recommendation it made during that period", &DaemonOptions::downscaleStabilization),
-      setting("horizontal-pod-autoscaler-cpu-initialization-period", "period after pod start when CPU samples might be skipped", &DaemonOptions::cpuInitializationPeriod),
-      setting("horizontal-pod-autoscaler-initial-readiness-delay", "period after pod start during which readiness changes will be treated as initial readiness", &DaemonOptions::initialReadinessDelay),
       setting("concurrent-horizontal-pod-autoscaler-syncs", "number of horizontal pod autoscaler objects that are allowed to sync concurrently", &DaemonOptions::concurrentSyncs),
       setting("kubeconfig", "path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)", &DaemonOptions::kubeconfig),
       setting("master", "the address of the Kubernetes API server (overrides any value in kubeconfig)", &DaemonOptions::master),
@@ -93,9 +113,8 @@ const std::vector<Setting>& settings() {
       setting("address", "the IP address on which to serve the --port port", &DaemonOptions::address),
       setting("namespace", "watch and scale HPAs of this namespace only (default: all namespaces)", &DaemonOptions::namespace_),
       setting("persist-history", "persist stabilization and behavior history on each HPA (annotation) so restarts and failovers keep it", &DaemonOptions::persistHistory),
-      setting("decision-rules", "whose rules decide where kube-controller-manager versions differ: current (upstream today) or 1.20 (kube-controller-manager 1.18 to 1.20: a usage ratio of exactly 1 + tolerance scales, and behavior's stabilization takes the window of the proposal's direction alone, so a low proposal can scale up to a recent higher recommendation); set 1.20 in shadow mode beside such a kube-controller-manager", &DaemonOptions::decisionRules),
       setting("shadow", "run beside another HPA controller (kube-controller-manager's) and write nothing: no scale, status, annotation or Event; compare each of its decisions with ours (hpa_controller_shadow_* on /metrics, a log line per divergence); the default Lease name gains -shadow", &DaemonOptions::shadow),
-  };
+  });
   return all;
 }
 

@@ -21,27 +21,28 @@
 #include "controls/control_chain.h"
 #include "controls/owner_lookup.h"
 #include "metricsclient/metrics_client.h"
+#include "replicacalc/decision_rules.h"
+#include "replicacalc/flag_defaults.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/pod_grouping.h"
 
 namespace hpa::controller {
 
-// Settings that kube-controller-manager takes from its HPA flags (same defaults).
+// Settings that kube-controller-manager takes from its HPA flags (same defaults; the flags are
+// defined in decision_flags.h).
 struct ControllerOptions {
   // --horizontal-pod-autoscaler-sync-period: an HPA without a period of its own is reconciled
   // this often, and reads metrics no older than half of it.
   Duration syncPeriod = std::chrono::seconds(15);
-  Duration downscaleStabilizationWindow = std::chrono::minutes(5);  // --horizontal-pod-autoscaler-downscale-stabilization
-  double tolerance = 0.1;                                           // --horizontal-pod-autoscaler-tolerance
-  Duration cpuInitializationPeriod = std::chrono::minutes(5);       // --horizontal-pod-autoscaler-cpu-initialization-period
-  Duration delayOfInitialReadinessStatus = std::chrono::seconds(30);  // --horizontal-pod-autoscaler-initial-readiness-delay
-  // Gate HPAScaleToZero (beta, on in v1.37): the ScaledToZero condition and scaling from zero.
-  bool scaleToZero = true;
-  // Gate HPAGeneration (beta, on in v1.37): write status.observedGeneration. Servers that do not
-  // know the field drop it; the controller notices and stops writing it (see below).
-  bool writeObservedGeneration = true;
-  // --decision-rules: current upstream's, or kube-controller-manager 1.18-1.20's where they differ.
-  replicacalc::DecisionRules decisionRules = replicacalc::DecisionRules::Current;
+  Duration downscaleStabilizationWindow = replicacalc::kDefaultDownscaleStabilization;  // --horizontal-pod-autoscaler-downscale-stabilization
+  double tolerance = replicacalc::kDefaultTolerance;                                  // --horizontal-pod-autoscaler-tolerance
+  Duration cpuInitializationPeriod = replicacalc::kDefaultCpuInitializationPeriod;    // --horizontal-pod-autoscaler-cpu-initialization-period
+  Duration delayOfInitialReadinessStatus = replicacalc::kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
+  // --decision-rules and --feature-gates: the release whose rules decide where releases differ,
+  // and its gates (HPAScaleToZero: the ScaledToZero condition and scaling from zero;
+  // HPAGeneration: status.observedGeneration is written; servers that do not know the field drop
+  // it, and the controller notices and stops writing it).
+  replicacalc::DecisionRules decisionRules{};
   // The writers are dry-run ones (shadow mode): the logs say "would" where they said
   // "successfully", and a rescale is not recorded in the history (it was not made; the one the
   // other controller makes is, through recordObservedRescale).

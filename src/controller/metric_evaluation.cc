@@ -150,8 +150,10 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
     outcome.error = failures.first->wrap(
         fmt::format("invalid metrics ({} invalid out of {}), first error is", failures.count, specs.size()));
   }
-  // All metrics failed, or some failed and the rest would scale down: do nothing.
-  if (failures.count >= static_cast<int>(specs.size()) || (failures.count > 0 && replicas < scale.specReplicas)) {
+  // All metrics failed, or (since 1.21) some failed and the rest would scale down: do nothing.
+  const bool blocksScaleDown = s_.options.decisionRules.partialInvalidMetricsBlockScaleDown;
+  if (failures.count >= static_cast<int>(specs.size()) ||
+      (blocksScaleDown && failures.count > 0 && replicas < scale.specReplicas)) {
     const auto& c = failures.firstCondition;
     condition(c.type, c.status, c.reason, c.message);
     outcome.metricName.clear();
@@ -172,7 +174,8 @@ void Reconcile::evaluateMetric(std::size_t index, const MetricInputs& in, Metric
   const std::optional<Failure> failure = computeReplicasForMetric(hpa_.spec.metrics[index], in, mr);
   api::HorizontalPodAutoscalerCondition failureCondition;
   if (failure) {
-    failureCondition = unableToCompute(failure->reason, failure->shown);
+    // A failure without a reason has no condition and no Event (upstream returns the error alone).
+    if (!failure->reason.empty()) failureCondition = unableToCompute(failure->reason, failure->shown);
     mr.error = failure->shown.message;
     mr.conditionReason = failure->reason;
   } else {
@@ -247,7 +250,11 @@ std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec
     }
     return std::nullopt;
   }
-  if (spec.type == api::kContainerResourceMetric) {
+  const auto& rules = s_.options.decisionRules;
+  if (spec.type == api::kContainerResourceMetric && rules.containerResourceMetrics) {
+    if (rules.containerMetricsGateChecked && !rules.gates.hpaContainerMetrics) {
+      return Failure::of("", Error::of("ContainerResource metric type is not supported: disabled by the feature gate"));
+    }
     if (!spec.containerResource) return missingSource("FailedGetContainerResourceMetric", "containerResource");
     const auto& src = *spec.containerResource;
     if (auto f = evaluateResource("FailedGetContainerResourceMetric", src.name, src.container, true, src.target, in,
@@ -350,11 +357,11 @@ std::optional<Failure> Reconcile::evaluatePods(
     return Failure{reason, e, e};
   }
   if (setup_.podFilter) keepListedPods(metrics->metrics, *pods);
+  replicacalc::CalculatorOptions options{s_.options.cpuInitializationPeriod, s_.options.delayOfInitialReadinessStatus,
+                                         s_.options.explainPods, replicacalc::RequestsSource::Spec,
+                                         s_.options.decisionRules};
   replicacalc::PlainMetricInput input{in.scale.specReplicas, source.target.averageValue->milliValue(), "", tolerances_,
-                                      *pods, std::move(metrics->metrics), metrics->timestamp, now_,
-                                      replicacalc::CalculatorOptions{s_.options.cpuInitializationPeriod,
-                                                                     s_.options.delayOfInitialReadinessStatus,
-                                                                     s_.options.explainPods}};
+                                      *pods, std::move(metrics->metrics), metrics->timestamp, now_, options};
   auto calc = replicacalc::calcPlainMetricReplicas(input);
   if (!calc.ok()) return Failure{reason, calc.error(), calc.error()};
   api::MetricStatus status;
@@ -382,6 +389,11 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
   };
   auto metrics =
       s_.deps.metrics.getResourceMetric(resource, hpa_.metadata.namespace_, in.podSelector, container, metricsMaxAge());
+  if (metrics.ok() && metrics->podWithoutContainer && !s_.options.decisionRules.missingContainerIsMissingPod) {
+    // Before 1.32 a pod whose metrics lack the named container failed the whole metric.
+    metrics = Error::format("failed to get container metrics: container {} not present in metrics for pod {}",
+                            container, *metrics->podWithoutContainer);
+  }
   if (!metrics.ok()) {
     return failed(metrics.error().wrap(fmt::format("unable to get metrics for resource {}", resource)));
   }
@@ -390,8 +402,9 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
     return failed(pods.error().wrap("unable to get pods while calculating replica count"));
   }
   if (setup_.podFilter) keepListedPods(metrics->metrics, *pods);
+  const auto& rules = s_.options.decisionRules;
   replicacalc::CalculatorOptions options{s_.options.cpuInitializationPeriod, s_.options.delayOfInitialReadinessStatus,
-                                         s_.options.explainPods, setup_.requestsSource};
+                                         s_.options.explainPods, setup_.requestsSource, rules};
   api::MetricValueStatus current;
   if (target.averageValue) {
     replicacalc::PlainMetricInput input{in.scale.specReplicas, target.averageValue->milliValue(), resource, tolerances_,
@@ -411,7 +424,8 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
     if (!calc.ok()) return failed(calc.error());
     current.averageUtilization = calc->utilization;
     current.averageValue = buildQuantity(resource, calc->usage);
-    report.name = containerMetric
+    // Before 1.27 a ContainerResource metric was named as a Resource one.
+    report.name = containerMetric && rules.containerResourceMetricName
                       ? fmt::format("{} container resource utilization (percentage of request)", resource)
                       : fmt::format("{} resource utilization (percentage of request)", resource);
     report.proposal = calc->replicas;
@@ -432,8 +446,9 @@ void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
   auto& noted = report_.controls.resizingPods;
   for (const api::Pod* pod : pods) {
     if (!replicacalc::resizeInProgress(*pod, container, resource)) continue;
-    auto spec = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Spec);
-    auto actuated = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Actuated);
+    const auto& rules = s_.options.decisionRules;
+    auto spec = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Spec, rules);
+    auto actuated = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Actuated, rules);
     if (!spec.ok() || !actuated.ok()) continue;
     controls::ControlsReport::ResizingPod entry{pod->name, resource, *spec, *actuated};
     if (std::find(noted.begin(), noted.end(), entry) == noted.end()) noted.push_back(std::move(entry));

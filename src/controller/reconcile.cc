@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "controller/conditions.h"
+#include "controller/rules_notes.h"
 #include "controls/last_decision.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
@@ -39,6 +40,7 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
       now_(services.deps.clock.now()),
       tolerances_(replicacalc::tolerancesFor(hpa.spec, services.options.tolerance, services.options.decisionRules)) {
   report_.key = key_;
+  report_.rulesNotes = rulesNotes(hpa.spec, services.options.decisionRules);
   report_.controls.controls = s_.controls.read(hpa);
   report_.controls.lastDecisionStored = hpa.metadata.annotations.contains(controls::kLastDecisionAnnotation);
   report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
@@ -122,21 +124,26 @@ Reconcile::Decision Reconcile::decideWithinBounds(
   d.maxReplicas = setup_.maxReplicas;
   report_.minReplicas = d.minReplicas;
   report_.maxReplicas = d.maxReplicas;
-  const bool scaleToZero = s_.options.scaleToZero;
+  const auto& rules = s_.options.decisionRules;
+  const bool scaleToZero = rules.gates.hpaScaleToZero;
   d.hasObjectOrExternalMetrics = hasObjectOrExternalMetrics(hpa_.spec);
   const auto* zeroCondition = findCondition(hpa_.status, api::kScaledToZero);
-  d.scaledToZero = scaleToZero && zeroCondition && zeroCondition->status == api::kConditionTrue;
+  d.scaledToZero = rules.scaledToZeroCondition && scaleToZero && zeroCondition &&
+                   zeroCondition->status == api::kConditionTrue;
   const bool canScaleFromZero = d.scaledToZero && d.hasObjectOrExternalMetrics;
 
   if (d.currentReplicas == 0) {
-    d.computeMetrics = (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero;
+    // Before 1.36 a target at zero was left alone unless minReplicas was 0 (which only the gate
+    // lets the API server accept); since, only one this HPA scaled to zero is scaled from it.
+    d.computeMetrics = rules.scaledToZeroCondition ? (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero
+                                                   : d.minReplicas == 0;
     if (!d.computeMetrics) {
       report_.branch = ReconcileBranch::ScalingDisabled;
       d.desiredReplicas = 0;
       d.rescale = false;
       condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
                 "scaling is disabled since the replica count of the target is zero");
-      if (!scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
+      if (rules.scaledToZeroCondition && !scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
   } else if (d.currentReplicas > d.maxReplicas) {
     report_.branch = ReconcileBranch::AboveMaxReplicas;
@@ -260,7 +267,10 @@ void Reconcile::succeededRescale(const Decision& d) {
   }
   s_.deps.logger.v(2, s_.options.dryRun ? "Would rescale (dry run)" : "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
                     d.desiredReplicas, "reason", d.reason);
-  if (s_.options.scaleToZero) {
+  const auto& rules = s_.options.decisionRules;
+  if (!rules.scaledToZeroCondition) {
+    // Releases before 1.36 do not know the condition.
+  } else if (rules.gates.hpaScaleToZero) {
     if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
       condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
     } else {

@@ -68,6 +68,9 @@ struct ReconcileReport {
   bool statusWritten = false;                 // and written successfully
   std::vector<RecordedEvent> events;
   controls::ControlsReport controls;
+  // Fields of the HPA the decision rules' release does not know or allow, and what that release
+  // does with them (rules_notes.h); empty when the HPA uses none.
+  std::vector<std::string> rulesNotes;
   std::optional<api::AutoscalerHistory> history;  // the controller's memory after this reconcile
   std::string error;                              // the error the reconcile returned, if any
   // Why it returned that error, as the reason of upstream's Warning Event that reported its cause

@@ -74,7 +74,7 @@ void Reconcile::setStatus(std::int32_t currentReplicas, std::int32_t desiredRepl
   status.lastScaleTime = hpa_.status.lastScaleTime;
   status.currentMetrics = std::move(statuses);
   status.conditions = std::move(hpa_.status.conditions);
-  if (s_.options.writeObservedGeneration && s_.observedGenerationAccepted.load()) {
+  if (s_.options.decisionRules.gates.hpaGeneration && s_.observedGenerationAccepted.load()) {
     status.observedGeneration = hpa_.metadata.generation;
   }
   if (rescaled) status.lastScaleTime = now_;

@@ -9,6 +9,7 @@
 #include "api/codec.h"
 #include "daemon/allocator_tuning.h"
 #include "daemon/fatal_exit.h"
+#include "daemon/server_rules.h"
 #include "daemon/write_side.h"
 #include "shadow/comparer.h"
 #include "telemetry/shadow_metrics.h"
@@ -159,14 +160,9 @@ std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
 }
 
 controller::ControllerOptions controllerOptions(const ValidatedOptions& options) {
-  controller::ControllerOptions c;
+  controller::ControllerOptions c = controller::controllerOptionsOf(options.decision, options.rules);
   c.syncPeriod = options.syncPeriod;
-  c.downscaleStabilizationWindow = options.downscaleStabilization;
-  c.tolerance = options.raw.tolerance;
-  c.cpuInitializationPeriod = options.cpuInitializationPeriod;
-  c.delayOfInitialReadinessStatus = options.initialReadinessDelay;
   c.dryRun = options.raw.shadow;
-  c.decisionRules = options.decisionRules;
   return c;
 }
 
@@ -492,8 +488,13 @@ int runDaemon(const ValidatedOptions& options) {
   const std::string hpaApiVersion = "autoscaling/" + *hpaVersion;
   logger.info("starting", "server", config->server, "hpaAPI", hpaApiVersion, "namespace",
               o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod", o.syncPeriod);
+  // The rules of the kube-controller-manager this one replaces or runs beside.
+  auto rules = decisionRulesBesideServer(options.decision, *clients->informers, logger);
+  if (!rules.ok()) return fail(rules.error().message);
+  ValidatedOptions running = options;
+  running.rules = *rules;
   Process process{signals, logger, clock};
-  return runController(options, process, *clients, discovery, observer, hpaApiVersion);
+  return runController(running, process, *clients, discovery, observer, hpaApiVersion);
 }
 
 }  // namespace hpa::daemon

@@ -23,12 +23,6 @@ Status parseDurations(const DaemonOptions& o, ValidatedOptions& v) {
   };
   for (const DurationFlag& d : {
            DurationFlag{"horizontal-pod-autoscaler-sync-period", o.syncPeriod, &v.syncPeriod, false},
-           DurationFlag{"horizontal-pod-autoscaler-downscale-stabilization", o.downscaleStabilization,
-                        &v.downscaleStabilization, true},
-           DurationFlag{"horizontal-pod-autoscaler-cpu-initialization-period", o.cpuInitializationPeriod,
-                        &v.cpuInitializationPeriod, true},
-           DurationFlag{"horizontal-pod-autoscaler-initial-readiness-delay", o.initialReadinessDelay,
-                        &v.initialReadinessDelay, true},
            DurationFlag{"leader-elect-lease-duration", o.leaseDuration, &v.leaseDuration, false},
            DurationFlag{"leader-elect-renew-deadline", o.renewDeadline, &v.renewDeadline, false},
            DurationFlag{"leader-elect-retry-period", o.retryPeriod, &v.retryPeriod, false},
@@ -54,7 +48,6 @@ Status checkNumbers(const DaemonOptions& o) {
     return Error::format("concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got {}",
                          o.concurrentSyncs);
   }
-  if (!(o.tolerance >= 0)) return Error::format("invalid value {} for --horizontal-pod-autoscaler-tolerance: must not be negative", o.tolerance);
   if (!(o.kubeApiQps > 0)) return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
   if (o.kubeApiBurst < 1) return Error::format("invalid value {} for --kube-api-burst: must be at least 1", o.kubeApiBurst);
   return Status();
@@ -98,16 +91,16 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   ValidatedOptions v;
   v.raw = o;
   if (auto durations = parseDurations(o, v); !durations.ok()) return durations.error();
+  auto decision = controller::parseDecisionFlags(o.decision);
+  if (!decision.ok()) return decision.error();
+  v.decision = *decision;
+  auto rules = controller::chooseDecisionRules(v.decision, std::nullopt);
+  if (!rules.ok()) return rules.error();
+  v.rules = rules->rules;
   if (auto numbers = checkNumbers(o); !numbers.ok()) return numbers.error();
   if (auto serving = checkServing(o, v); !serving.ok()) return serving.error();
   if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
   if (auto election = checkLeaderElection(o, v); !election.ok()) return election.error();
-  if (o.decisionRules == "1.20") {
-    v.decisionRules = replicacalc::DecisionRules::Kubernetes120;
-  } else if (o.decisionRules != "current") {
-    return Error::format("invalid value {} for --decision-rules: must be current or 1.20",
-                         quote(o.decisionRules));
-  }
   v.leaseName = o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
   return v;
 }

@@ -6,7 +6,7 @@
 
 #include "common/result.h"
 #include "common/time.h"
-#include "replicacalc/normalization.h"
+#include "controller/decision_flags.h"
 
 namespace hpa::daemon {
 
@@ -14,10 +14,8 @@ namespace hpa::daemon {
 // durations are kept as text until validate() (Go duration syntax, "15s", "5m0s").
 struct DaemonOptions {
   std::string syncPeriod = "15s";                    // --horizontal-pod-autoscaler-sync-period
-  double tolerance = 0.1;                            // --horizontal-pod-autoscaler-tolerance
-  std::string downscaleStabilization = "5m0s";       // --horizontal-pod-autoscaler-downscale-stabilization
-  std::string cpuInitializationPeriod = "5m0s";      // --horizontal-pod-autoscaler-cpu-initialization-period
-  std::string initialReadinessDelay = "30s";         // --horizontal-pod-autoscaler-initial-readiness-delay
+  // The flags that change a decision, as explain and replay take them (controller/decision_flags.h).
+  controller::DecisionFlagValues decision;
   int concurrentSyncs = 5;                           // --concurrent-horizontal-pod-autoscaler-syncs
   std::string kubeconfig;                            // --kubeconfig
   std::string master;                                // --master
@@ -45,9 +43,6 @@ struct DaemonOptions {
   std::string address = "0.0.0.0";                   // --address (for --port)
   std::string namespace_;                            // --namespace: watch one namespace only
   bool persistHistory = true;                        // --persist-history
-  // Whose rules decide where versions differ: "current" upstream's, or "1.20" (those of
-  // kube-controller-manager 1.18-1.20), to agree with such a controller (replicacalc/decision_rules.h).
-  std::string decisionRules = "current";     // --decision-rules
   // Beside another HPA controller: decide, compare with its decisions, write nothing.
   bool shadow = false;                               // --shadow
 };
@@ -56,9 +51,7 @@ struct DaemonOptions {
 struct ValidatedOptions {
   DaemonOptions raw;
   Duration syncPeriod{0};
-  Duration downscaleStabilization{0};
-  Duration cpuInitializationPeriod{0};
-  Duration initialReadinessDelay{0};
+  controller::DecisionSettings decision;
   Duration leaseDuration{0};
   Duration renewDeadline{0};
   Duration retryPeriod{0};
@@ -69,7 +62,9 @@ struct ValidatedOptions {
   // --leader-elect-resource-name; in shadow mode its default gains "-shadow", so a shadow runs
   // beside the controller it watches (each with its own leader) without taking that Lease.
   std::string leaseName;
-  replicacalc::DecisionRules decisionRules = replicacalc::DecisionRules::Current;
+  // The release whose rules decide: validate() sets the one --decision-rules names (the newest
+  // for auto); at start the daemon sets its choice beside the API server (server_rules.h).
+  replicacalc::DecisionRules rules{};
 };
 
 // One clear message for the first invalid value.

@@ -23,6 +23,7 @@ struct Explanation {
   std::string hpaKey;
   Time now;
   bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
+  replicacalc::DecisionRules rules{};  // the release whose rules decided (--decision-rules)
   controller::ReconcileReport report;
   // The HPA's metrics as the controller read them (API defaults applied), one per report.metrics
   // entry: the unit of each metric's values and its selector, for explain's own text.

@@ -41,6 +41,7 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
   out.hpaKey = key;
   out.now = now_;
   out.historyGiven = historyGiven_.contains(key);
+  out.rules = controller_.options().decisionRules;
   out.report = std::move(result.report);
   out.metricSpecs = hpa.spec.metrics;
   // A reconcile whose target's Scale could not be read stops before it applies the bounds; the

@@ -10,6 +10,7 @@
 #include "controller/decision_summary.h"
 #include "controls/last_decision.h"
 #include "explain/metric_text.h"
+#include "replicacalc/feature_gates.h"
 
 namespace hpa::explain {
 namespace {
@@ -282,6 +283,33 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
   }
 }
 
+// The release whose rules decided, its feature gates, and what it does with fields it does not
+// know or allow.
+json rulesJson(const Explanation& e) {
+  json gates = json::object();
+  for (const auto& g : replicacalc::hpaFeatureGates()) {
+    if (e.rules.minor >= g.sinceMinor) gates[std::string(g.name)] = e.rules.gates.*g.gate;
+  }
+  return json{{"release", e.rules.release()}, {"featureGates", std::move(gates)}, {"notes", e.report.rulesNotes}};
+}
+
+// The rules line of the text form: only where they are not the newest release's defaults, or the
+// HPA uses a field they do not know or allow.
+void rulesText(const Explanation& e, const std::function<void(std::string)>& line) {
+  const bool newest = e.rules == replicacalc::DecisionRules{};
+  if (newest && e.report.rulesNotes.empty()) return;
+  std::vector<std::string> changed;
+  const auto defaults = replicacalc::defaultFeatureGates(e.rules.minor);
+  for (const auto& g : replicacalc::hpaFeatureGates()) {
+    if (e.rules.minor >= g.sinceMinor && e.rules.gates.*g.gate != defaults.*g.gate) {
+      changed.push_back(fmt::format("{}={}", g.name, e.rules.gates.*g.gate));
+    }
+  }
+  line(fmt::format("  rules: kube-controller-manager {}'s{}", e.rules.release(),
+                   changed.empty() ? "" : fmt::format(" with feature gates {}", fmt::join(changed, ","))));
+  for (const auto& note : e.report.rulesNotes) line(fmt::format("    note: {}", note));
+}
+
 }  // namespace
 
 std::string explanationsTable(const std::vector<Explanation>& explanations, bool withNamespace) {
@@ -324,7 +352,8 @@ nlohmann::json explanationToJson(const Explanation& e) {
            {"maxReplicas", r.maxReplicas},
            {"desiredReplicas", r.desiredReplicas},
            {"rescale", r.rescale},
-           {"reason", r.reason}};
+           {"reason", r.reason},
+           {"decisionRules", rulesJson(e)}};
   if (r.metricReplicas) {
     out["metricReplicas"] = *r.metricReplicas;
     out["metricName"] = r.metricName;
@@ -381,6 +410,7 @@ std::string explanationToText(const Explanation& e) {
   }
   line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
                    r.maxReplicas, formatRFC3339(e.now)));
+  rulesText(e, line);
   metricsText(e, line);
   if (r.normalization) {
     const auto& n = *r.normalization;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 
 #include "common/json_value.h"
 #include "common/quote.h"
@@ -124,6 +126,37 @@ void Discovery::invalidate() {
   std::lock_guard<std::mutex> lock(mu_);
   groups_.reset();
   resources_.clear();
+}
+
+}  // namespace hpa::kube
+
+namespace hpa::kube {
+namespace {
+
+// The leading digits of `text` as a number; nullopt when it does not start with one.
+std::optional<int> leadingNumber(std::string_view text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<int> ServerVersion::minorRelease() const {
+  if (major == "1") {
+    if (auto fromMinor = leadingNumber(minor)) return fromMinor;
+  }
+  // "v1.20.2-eks-...": the field after "v1.".
+  if (gitVersion.starts_with("v1.")) return leadingNumber(std::string_view(gitVersion).substr(3));
+  return std::nullopt;
+}
+
+Result<ServerVersion> serverVersion(RestClient& client) {
+  auto body = client.get("/version");
+  if (!body.ok()) return body.error().wrap("cannot read the API server's version (GET /version)");
+  if (!body->is_object()) return Error::of("cannot read the API server's version (GET /version): not an object");
+  return ServerVersion{stringValue(*body, "major"), stringValue(*body, "minor"), stringValue(*body, "gitVersion")};
 }
 
 }  // namespace hpa::kube

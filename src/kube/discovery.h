@@ -57,4 +57,15 @@ class Discovery {
 // "/api/v1" or "/apis/<group>/<version>".
 std::string groupVersionPath(const std::string& group, const std::string& version);
 
+// The API server's release, as GET /version answers it (readable without authorization).
+struct ServerVersion {
+  std::string major;       // "1"
+  std::string minor;       // "20", or "20+" as some providers report it
+  std::string gitVersion;  // "v1.20.2", "v1.30.4-eks-a737599"
+  // The minor release number from `minor`, or from gitVersion when `minor` has none; nullopt
+  // for anything but a 1.x release.
+  std::optional<int> minorRelease() const;
+};
+Result<ServerVersion> serverVersion(RestClient& client);
+
 }  // namespace hpa::kube

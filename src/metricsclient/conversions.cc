@@ -10,6 +10,13 @@ namespace {
 constexpr Duration kDefaultCustomMetricWindow = std::chrono::minutes(1);
 constexpr const char* kNoResourceMetrics = "no metrics returned from resource metrics API";
 
+bool hasContainer(const api::PodMetrics& pod, const std::string& container) {
+  for (const auto& c : pod.containers) {
+    if (c.name == container) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
@@ -56,6 +63,8 @@ Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const a
     const api::PodMetrics& pod = *item;
     if (auto value = podResourceUsage(pod, resource, container)) {
       samples.add(pod.metadata.name, replicacalc::PodMetric{*value, pod.timestamp, pod.window});
+    } else if (!container.empty() && !result.podWithoutContainer && !hasContainer(pod, container)) {
+      result.podWithoutContainer = pod.metadata.namespace_ + "/" + pod.metadata.name;
     }
   }
   result.metrics = std::move(samples).build();

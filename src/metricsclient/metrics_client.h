@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ namespace hpa::metricsclient {
 struct PodMetricsResult {
   replicacalc::PodMetricsInfo metrics;
   Time timestamp;
+  // For one named container: the first pod ("namespace/name") whose metrics lack it. Such pods
+  // are left out (missing); releases before 1.32 failed the metric instead.
+  std::optional<std::string> podWithoutContainer;
 };
 
 struct ObjectMetricResult {

@@ -8,6 +8,7 @@
 #include "api/codec.h"
 #include "common/yaml_json.h"
 #include "common/quote.h"
+#include "controller/decision_flags.h"
 
 namespace hpa::replay {
 namespace {
@@ -103,11 +104,16 @@ Result<bool> applyFlag(RunSettings& s, const Override& o) {
     Duration* target;
     bool positive;
   };
+  // The decision flags are checked as the command's own (controller/decision_flags.h).
+  if (const auto* decisionFlag = controller::findDecisionFlag(o.path)) {
+    std::vector<std::string> ignored;  // gates no decision depends on: nothing to replay
+    if (auto applied = controller::applyDecisionFlag(*decisionFlag, o.value, c, ignored); !applied.ok()) {
+      return applied.error();
+    }
+    return true;
+  }
   const DurationFlag durations[] = {
-      {"horizontal-pod-autoscaler-sync-period", &s.options.controller.syncPeriod, true},
-      {"horizontal-pod-autoscaler-downscale-stabilization", &c.downscaleStabilizationWindow, false},
-      {"horizontal-pod-autoscaler-cpu-initialization-period", &c.cpuInitializationPeriod, false},
-      {"horizontal-pod-autoscaler-initial-readiness-delay", &c.delayOfInitialReadinessStatus, false},
+      {"horizontal-pod-autoscaler-sync-period", &c.syncPeriod, true},
       {"readiness-delay", &s.options.readinessDelay, false},
       {"metric-window", &s.options.metricWindow, false},
       {"reconcile-duration", &s.options.reconcileDuration, false},
@@ -118,14 +124,6 @@ Result<bool> applyFlag(RunSettings& s, const Override& o) {
     if (!d.ok()) return d.error();
     if (f.positive && d->count() == 0) return Error::of("must be positive");
     *f.target = *d;
-    return true;
-  }
-  if (o.path == "horizontal-pod-autoscaler-tolerance") {
-    double v = 0;
-    auto [end, ec] = std::from_chars(o.value.data(), o.value.data() + o.value.size(), v);
-    if (ec != std::errc() || end != o.value.data() + o.value.size()) return Error::of("expected a number");
-    if (v < 0) return Error::of("must not be negative");
-    c.tolerance = v;
     return true;
   }
   return false;

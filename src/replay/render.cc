@@ -101,11 +101,11 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
   std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.controller.syncPeriod));
   if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
   return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
-                     "readiness delay {}",
+                     "readiness delay {}, rules {}",
                      spec.minReplicas.value_or(1), spec.maxReplicas, behavior, sync,
                      formatGoDuration(o.reconcileDuration),
                      o.controller.tolerance, formatGoDuration(o.controller.downscaleStabilizationWindow),
-                     formatGoDuration(o.readinessDelay));
+                     formatGoDuration(o.readinessDelay), o.controller.decisionRules.release());
 }
 
 std::string runName(const ReplayRun& run) {
@@ -308,7 +308,8 @@ json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {
                              {"cpuInitializationPeriod", formatGoDuration(o.controller.cpuInitializationPeriod)},
                              {"initialReadinessDelay", formatGoDuration(o.controller.delayOfInitialReadinessStatus)},
                              {"readinessDelay", formatGoDuration(o.readinessDelay)},
-                             {"metricWindow", formatGoDuration(o.metricWindow)}}},
+                             {"metricWindow", formatGoDuration(o.metricWindow)},
+                             {"decisionRules", o.controller.decisionRules.release()}}},
                            {"initialReplicas", r.run->initialReplicas},
                            {"peakReplicas", r.run->peakReplicas},
                            {"finalReplicas", r.run->finalReplicas},

@@ -126,9 +126,9 @@ NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecomme
 
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                           const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now, DecisionRules decisionRules) {
-  // 1.18-1.20 start the period from the scale-ups alone; today the scale-downs count too.
-  const bool both = decisionRules == DecisionRules::Current;
+                          Time now, const DecisionRules& decisionRules) {
+  // Before 1.25 the period started from the scale-ups alone; since, the scale-downs count too.
+  const bool both = decisionRules.policyPeriodCountsBothDirections;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
   if (policy == api::kDisabledPolicySelect) return current;
   const bool pickMin = policy == api::kMinChangePolicySelect;
@@ -153,9 +153,9 @@ std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::Timestamp
 
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                             const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now, DecisionRules decisionRules) {
-  // 1.18-1.20 start the period from the scale-downs alone; today the scale-ups count too.
-  const bool both = decisionRules == DecisionRules::Current;
+                            Time now, const DecisionRules& decisionRules) {
+  // Before 1.25 the period started from the scale-downs alone; since, the scale-ups count too.
+  const bool both = decisionRules.policyPeriodCountsBothDirections;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
   if (policy == api::kDisabledPolicySelect) return current;
   const bool pickMin = policy == api::kMinChangePolicySelect;
@@ -202,10 +202,10 @@ std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendati
   return stabilized;
 }
 
-// kube-controller-manager 1.18-1.20 (DecisionRules::Kubernetes120): the window of the
+// kube-controller-manager 1.18-1.20 (before stabilizationEnvelope): the window of the
 // proposal's direction alone, its lowest (up) or highest (down) recommendation, the proposal
 // included; a recommendation older than both windows is replaced by the proposal.
-std::int32_t stabilizeAsKubernetes120(std::vector<api::TimestampedRecommendation>& recommendations,
+std::int32_t stabilizeInOneWindow(std::vector<api::TimestampedRecommendation>& recommendations,
                                       const NormalizationInput& in, const NormalizationResult& r) {
   const bool up = in.proposedReplicas >= in.currentReplicas;
   const Time cutoff = in.now - std::chrono::seconds(up ? r.upWindowSeconds : r.downWindowSeconds);
@@ -241,9 +241,8 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   r.upWindowSeconds = up.stabilizationWindowSeconds.value_or(0);
   r.downWindowSeconds = *down.stabilizationWindowSeconds;
 
-  const std::int32_t stabilized = in.rules == DecisionRules::Kubernetes120
-                                      ? stabilizeAsKubernetes120(recommendations, in, r)
-                                      : stabilize(recommendations, in, r);
+  const std::int32_t stabilized = in.rules.stabilizationEnvelope ? stabilize(recommendations, in, r)
+                                                                 : stabilizeInOneWindow(recommendations, in, r);
   r.stabilized = stabilized;
   if (stabilized != in.proposedReplicas) {
     r.ableToScale = in.proposedReplicas >= in.currentReplicas

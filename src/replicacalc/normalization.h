@@ -21,7 +21,7 @@ struct NormalizationInput {
   std::int32_t minReplicas = 1;
   std::int32_t maxReplicas = 0;
   Time now;
-  DecisionRules rules = DecisionRules::Current;
+  DecisionRules rules{};  // the release whose stabilization and policy periods apply
 };
 
 // A condition to set, as computed (status "True"/"False").
@@ -68,13 +68,14 @@ NormalizationResult normalize(api::AutoscalerHistory& history,
 
 // Policy limits (a policy's limit, docs/behavior.md section 6), exposed for tests and `explain`.
 // Each policy's period starts from the current count less what that period added and plus what
-// it removed (1.18-1.20: only the changes of the limit's own direction).
+// it removed (before policyPeriodCountsBothDirections: only the changes of the limit's own
+// direction).
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                           const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now, DecisionRules decisionRules = DecisionRules::Current);
+                          Time now, const DecisionRules& decisionRules = DecisionRules{});
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
                             const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now, DecisionRules decisionRules = DecisionRules::Current);
+                            Time now, const DecisionRules& decisionRules = DecisionRules{});
 
 // After a successful rescale with behavior set: marks events older than the longest policy
 // period of that direction outdated and stores the change in the last outdated slot (or appends).

@@ -6,19 +6,23 @@
 #include <vector>
 
 #include "api/pod.h"
+#include "replicacalc/decision_rules.h"
+#include "replicacalc/flag_defaults.h"
 #include "replicacalc/pod_metrics.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::replicacalc {
 
 struct CalculatorOptions {
-  Duration cpuInitializationPeriod = std::chrono::minutes(5);      // --horizontal-pod-autoscaler-cpu-initialization-period
-  Duration delayOfInitialReadinessStatus = std::chrono::seconds(30);  // --horizontal-pod-autoscaler-initial-readiness-delay
+  Duration cpuInitializationPeriod = kDefaultCpuInitializationPeriod;      // --horizontal-pod-autoscaler-cpu-initialization-period
+  Duration delayOfInitialReadinessStatus = kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
   // Fill Calculation::pods (one entry per listed pod). `explain` wants it; the daemon does not
   // pay for it.
   bool explainPods = false;
   // Which requests utilization is computed against (hpa-controller.io/requests-source).
   RequestsSource requestsSource = RequestsSource::Spec;
+  // The release whose rules the calculation follows where releases differ.
+  DecisionRules rules{};
 };
 
 enum class PodGroup { Ready, Unready, Missing, Ignored };

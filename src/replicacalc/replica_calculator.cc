@@ -98,12 +98,21 @@ std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas, s
 
 namespace {
 
+// How a release rebalances, for one calculator.
+struct RebalanceRules {
+  // A ratio of exactly 1 assumes missing pods idle (plain metrics before 1.28), as a scale-up would.
+  bool fillMissingAtExactRatio = false;
+  // A rebalanced count that moves against the ratio keeps the current count (utilization
+  // always; plain metrics since 1.21).
+  bool directionGuard = true;
+};
+
 // What filling does to each group, for one calculator. `missingFill(i)` is the value assumed
 // for missing pod i on a scale-down.
 template <typename MissingFill, typename Ratio>
 Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, const Tolerances& tolerances,
-                           PodView& view, const MissingFill& missingFill, const Ratio& ratioOf,
-                           Calculation calc) {
+                           const RebalanceRules& rebalance, PodView& view, const MissingFill& missingFill,
+                           const Ratio& ratioOf, Calculation calc) {
   const auto& grouping = view.grouping;
   calc.usageRatio = usageRatio;
   calc.readyPodCount = grouping.readyPodCount;
@@ -132,7 +141,7 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
     if (group == PodGroup::Missing) {
       if (usageRatio < 1.0) {
         assumed[i] = missingFill(i);
-      } else if (usageRatio > 1.0) {
+      } else if (usageRatio > 1.0 || rebalance.fillMissingAtExactRatio) {
         assumed[i] = 0;
       }
     } else if (group == PodGroup::Unready && scaleUpWithUnready) {
@@ -154,7 +163,8 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
     return calc;
   }
   const std::int32_t newReplicas = ceilToInt32(newRatio * static_cast<double>(metricCount));
-  if ((newRatio < 1.0 && newReplicas > currentReplicas) || (newRatio > 1.0 && newReplicas < currentReplicas)) {
+  if (rebalance.directionGuard &&
+      ((newRatio < 1.0 && newReplicas > currentReplicas) || (newRatio > 1.0 && newReplicas < currentReplicas))) {
     calc.replicas = currentReplicas;
     calc.decision = fmt::format(
         "rebalanced ratio {:.4g} x {} pods = {} would move against the ratio: keep {} replicas", newRatio,
@@ -192,7 +202,7 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
   std::vector<std::int64_t> requests;
   requests.reserve(in.pods.size());
   for (const api::Pod* pod : in.pods) {
-    auto r = podRequest(*pod, in.container, in.resource, in.options.requestsSource);
+    auto r = podRequest(*pod, in.container, in.resource, in.options.requestsSource, in.options.rules);
     if (!r.ok()) return r.error();
     requests.push_back(*r);
   }
@@ -216,9 +226,11 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
   if (in.options.explainPods) calc.pods = explainPods(view, &requests);
 
   const std::int64_t leftovers = view.remainingCount - view.grouping.readyPodCount;
-  auto missingFill = [&](size_t i) {
-    return toInt64(static_cast<int128>(requests[i]) * std::max<std::int32_t>(100, in.targetUtilization) / 100);
-  };
+  // A missing pod on a scale-down: at its request (100 %), or since 1.26 at the target when that
+  // is higher, so that it cannot pull the average below the target.
+  const std::int32_t missingPercent =
+      in.options.rules.missingPodsAtTargetUtilization ? std::max<std::int32_t>(100, in.targetUtilization) : 100;
+  auto missingFill = [&](size_t i) { return toInt64(static_cast<int128>(requests[i]) * missingPercent / 100); };
   auto ratioOf = [&](const std::vector<std::optional<std::int64_t>>& assumed) {
     int128 total = metricsTotal;
     int128 requested = requestsTotal;
@@ -232,7 +244,8 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
     auto u = utilizationRatio(total, requested, count, in.targetUtilization);
     return std::pair<double, std::int64_t>{u.ok() ? u->ratio : first->ratio, count};
   };
-  return finishPodBased(in.currentReplicas, first->ratio, in.tolerances, view, missingFill, ratioOf, std::move(calc));
+  return finishPodBased(in.currentReplicas, first->ratio, in.tolerances, RebalanceRules{}, view, missingFill, ratioOf,
+                        std::move(calc));
 }
 
 Result<Calculation> calcPlainMetricReplicas(const PlainMetricInput& in) {
@@ -259,7 +272,10 @@ Result<Calculation> calcPlainMetricReplicas(const PlainMetricInput& in) {
     const std::int64_t newUsage = toInt64(total / count);
     return std::pair<double, std::int64_t>{static_cast<double>(newUsage) / static_cast<double>(in.targetUsage), count};
   };
-  return finishPodBased(in.currentReplicas, usageRatio, in.tolerances, view, missingFill, ratioOf, std::move(calc));
+  const RebalanceRules rebalance{!in.options.rules.exactRatioLeavesMissingPodsOut,
+                                 in.options.rules.plainMetricDirectionGuard};
+  return finishPodBased(in.currentReplicas, usageRatio, in.tolerances, rebalance, view, missingFill, ratioOf,
+                        std::move(calc));
 }
 
 namespace {

@@ -41,12 +41,13 @@ std::int64_t aggregatedContainerRequest(const api::Pod& pod, std::string_view re
 }
 
 // Calls f(container) for each container podRequest sums for `container` ("" = all): regular
-// containers and sidecars.
+// containers, and sidecars unless `sidecars` is false (releases before 1.29).
 template <typename F>
-void eachCountedContainer(const api::Pod& pod, std::string_view container, F f) {
+void eachCountedContainer(const api::Pod& pod, std::string_view container, F f, bool sidecars = true) {
   for (const auto& c : pod.containers) {
     if (container.empty() || c.name == container) f(c);
   }
+  if (!sidecars) return;
   for (const auto& c : pod.initContainers) {
     if (c.restartPolicyAlways && (container.empty() || c.name == container)) f(c);
   }
@@ -55,8 +56,8 @@ void eachCountedContainer(const api::Pod& pod, std::string_view container, F f) 
 }  // namespace
 
 Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container, std::string_view resource,
-                                RequestsSource source) {
-  if (container.empty() && hasPodLevelRequests(pod)) {
+                                RequestsSource source, const DecisionRules& rules) {
+  if (container.empty() && rules.usesPodLevelRequests() && hasPodLevelRequests(pod)) {
     std::optional<std::int64_t> value = pod.podRequests->get(resource);
     if (!value && isPodLevelResource(resource)) {
       // Resources not set at pod level fall back to the containers' aggregate.
@@ -69,16 +70,19 @@ Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
   std::int64_t total = 0;
   bool found = false;
   std::optional<Error> missing;
-  eachCountedContainer(pod, container, [&](const api::ContainerRequests& c) {
-    found = true;
-    if (missing) return;
-    auto v = containerRequest(c, resource, source);
-    if (!v) {
-      missing = Error::format("missing request for {} in container {} of Pod {}", resource, c.name, pod.name);
-      return;
-    }
-    total += *v;
-  });
+  eachCountedContainer(
+      pod, container,
+      [&](const api::ContainerRequests& c) {
+        found = true;
+        if (missing) return;
+        auto v = containerRequest(c, resource, source);
+        if (!v) {
+          missing = Error::format("missing request for {} in container {} of Pod {}", resource, c.name, pod.name);
+          return;
+        }
+        total += *v;
+      },
+      rules.sidecarRequests);
   if (missing) return *missing;
   if (!container.empty() && !found) return Error::format("container {} not found in Pod {}", container, pod.name);
   return total;

@@ -8,6 +8,7 @@
 
 #include "api/pod.h"
 #include "common/result.h"
+#include "replicacalc/decision_rules.h"
 
 namespace hpa::replicacalc {
 
@@ -18,12 +19,14 @@ enum class RequestsSource {
 };
 
 // One pod's request for a resource, in milli-units.
-// Pod-level requests (spec.resources, gate PodLevelResources) win when no container is named;
-// otherwise containers plus sidecar init containers are summed, each needing a request. With
-// `Actuated`, a container whose in-place resize has not caught up counts what the kubelet
-// reports as actuated instead of its spec request (pod-level requests are always spec's).
+// Pod-level requests (spec.resources, gate PodLevelResources, since 1.34) win when no container
+// is named; otherwise containers plus sidecar init containers (since 1.29) are summed, each
+// needing a request. With `Actuated`, a container whose in-place resize has not caught up counts
+// what the kubelet reports as actuated instead of its spec request (pod-level requests are
+// always spec's).
 Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container, std::string_view resource,
-                                RequestsSource source = RequestsSource::Spec);
+                                RequestsSource source = RequestsSource::Spec,
+                                const DecisionRules& rules = DecisionRules{});
 
 // Whether a container counted for `resource` has an actuated request different from spec (a
 // resize in progress), so that the two sources give different requests.

@@ -2,9 +2,10 @@
 
 namespace hpa::replicacalc {
 
-Tolerances tolerancesFor(const api::HorizontalPodAutoscalerSpec& spec, double clusterTolerance, DecisionRules rules) {
-  Tolerances t{clusterTolerance, clusterTolerance, rules};
-  if (!spec.behavior) return t;
+Tolerances tolerancesFor(const api::HorizontalPodAutoscalerSpec& spec, double clusterTolerance,
+                         const DecisionRules& rules) {
+  Tolerances t{clusterTolerance, clusterTolerance, rules.inclusiveTolerance};
+  if (!spec.behavior || !rules.behaviorTolerances()) return t;
   const auto& b = *spec.behavior;
   if (b.scaleDown && b.scaleDown->tolerance) t.scaleDown = b.scaleDown->tolerance->asApproximateFloat();
   if (b.scaleUp && b.scaleUp->tolerance) t.scaleUp = b.scaleUp->tolerance->asApproximateFloat();

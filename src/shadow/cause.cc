@@ -275,12 +275,12 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
 
 std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
                                                   const api::HorizontalPodAutoscalerSpec& spec,
-                                                  replicacalc::DecisionRules rules) {
+                                                  const replicacalc::DecisionRules& rules) {
   if (!estimate) return estimate;
   const std::int32_t decided = theirs.desiredReplicas;
   const bool downward = decided < theirs.currentReplicas && decided < spec.maxReplicas;
   const bool upWindowMayLowerIt =
-      spec.behavior && rules == replicacalc::DecisionRules::Kubernetes120 && *estimate >= theirs.currentReplicas;
+      spec.behavior && !rules.stabilizationEnvelope && *estimate >= theirs.currentReplicas;
   if (downward && *estimate > decided && !upWindowMayLowerIt) return decided;
   return estimate;
 }

@@ -67,11 +67,11 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
 // proposal: a decision below the current size (and the maximum) is at least the proposal it came
 // from, since the scale-down path keeps the window's highest value and minReplicas and the
 // scale-down policies only raise it; so an estimate above such a decision is lowered to it.
-// 1.20's `behavior` rules are the exception for a proposal at or above the current size (they take
-// the scale-up window's lowest, which can lie below the current size).
+// The one-window `behavior` rules of 1.18-1.20 are the exception for a proposal at or above the
+// current size (they take the scale-up window's lowest, which can lie below the current size).
 std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
                                                   const api::HorizontalPodAutoscalerSpec& spec,
-                                                  replicacalc::DecisionRules rules);
+                                                  const replicacalc::DecisionRules& rules);
 
 // How long a shadow must have followed an HPA before it knows the other controller's
 // stabilization window: the longest window the HPA's normalization consults.

@@ -11,10 +11,11 @@ TEST(DaemonOptions, DefaultsMirrorKubeControllerManager) {
   auto v = validate(DaemonOptions{});
   ASSERT_TRUE(v.ok()) << v.error().message;
   EXPECT_EQ(v->syncPeriod, std::chrono::seconds(15));
-  EXPECT_EQ(v->downscaleStabilization, std::chrono::minutes(5));
-  EXPECT_EQ(v->cpuInitializationPeriod, std::chrono::minutes(5));
-  EXPECT_EQ(v->initialReadinessDelay, std::chrono::seconds(30));
-  EXPECT_DOUBLE_EQ(v->raw.tolerance, 0.1);
+  EXPECT_EQ(v->decision.downscaleStabilization, std::chrono::minutes(5));
+  EXPECT_EQ(v->decision.cpuInitializationPeriod, std::chrono::minutes(5));
+  EXPECT_EQ(v->decision.initialReadinessDelay, std::chrono::seconds(30));
+  EXPECT_DOUBLE_EQ(v->decision.tolerance, 0.1);
+  EXPECT_EQ(v->decision.rulesMinor, std::nullopt) << "auto: the API server's release, chosen at start";
   EXPECT_EQ(v->raw.concurrentSyncs, 5);
   EXPECT_DOUBLE_EQ(v->raw.kubeApiQps, 20);
   EXPECT_EQ(v->raw.kubeApiBurst, 30);
@@ -51,9 +52,9 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
   };
   for (const auto& c : {
            Case{[](DaemonOptions& o) { o.syncPeriod = "0s"; }, "invalid value \"0s\" for --horizontal-pod-autoscaler-sync-period: must be positive"},
-           Case{[](DaemonOptions& o) { o.downscaleStabilization = "5 minutes"; }, "--horizontal-pod-autoscaler-downscale-stabilization"},
+           Case{[](DaemonOptions& o) { o.decision.downscaleStabilization = "5 minutes"; }, "--horizontal-pod-autoscaler-downscale-stabilization"},
            Case{[](DaemonOptions& o) { o.concurrentSyncs = 0; }, "concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got 0"},
-           Case{[](DaemonOptions& o) { o.tolerance = -0.5; }, "--horizontal-pod-autoscaler-tolerance"},
+           Case{[](DaemonOptions& o) { o.decision.tolerance = "-0.5"; }, "--horizontal-pod-autoscaler-tolerance"},
            Case{[](DaemonOptions& o) { o.renewDeadline = "20s"; }, "leaseDuration must be greater than renewDeadline"},
            Case{[](DaemonOptions& o) { o.retryPeriod = "10s"; }, "renewDeadline must be greater than retryPeriod"},
            Case{[](DaemonOptions& o) { o.kubeApiBurst = 0; }, "--kube-api-burst"},
@@ -61,6 +62,9 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
            Case{[](DaemonOptions& o) { o.tlsCertFile = "tls.crt"; }, "--tls-cert-file and --tls-private-key-file must be given together"},
            Case{[](DaemonOptions& o) { o.alwaysAllowPaths = "healthz"; }, "--authorization-always-allow-paths"},
            Case{[](DaemonOptions& o) { o.tokenCacheTtl = "-1s"; }, "--authentication-token-webhook-cache-ttl"},
+           Case{[](DaemonOptions& o) { o.decision.decisionRules = "1.2"; },
+                "for --decision-rules: must be auto, current or a kube-controller-manager release from 1.18 to 1.37 "
+                "(in a YAML file, quote the release: \"1.20\")"},
        }) {
     DaemonOptions o;
     c.mutate(o);
@@ -69,7 +73,7 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
     EXPECT_NE(v.error().message.find(c.message), std::string::npos) << v.error().message;
   }
   DaemonOptions zeroTolerance;
-  zeroTolerance.tolerance = 0;  // explicitly zero is honored, as upstream
+  zeroTolerance.decision.tolerance = "0";  // explicitly zero is honored, as upstream
   EXPECT_TRUE(validate(zeroTolerance).ok());
 }
 

@@ -4,8 +4,8 @@
 # (--controllers=*,bootstrapsigner,tokencleaner; hpa-sim's nodes post heartbeats, so the node
 # lifecycle controller that `*` starts keeps them Ready):
 #   1. the image, by the README's commands (make image IMAGE_SAVE=..., ctr images import);
-#   2. the README's settings kustomization (with its documented changes for a 1.20 cluster: the
-#      policy/v1beta1 overlays and decision-rules "1.20");
+#   2. the README's settings kustomization (with its documented change for a 1.20 cluster: the
+#      policy/v1beta1 overlays; the rules are the API server's release's, read by the shadow);
 #   3. the shadow from it, by the README's commands; its agreement read: comparisons made, no
 #      `rules` divergence;
 #   4. the switch: the install applied by the README's commands while kube-controller-manager's HPA
@@ -146,9 +146,9 @@ for block in section_blocks("README.md", "2. Your settings"):
         with open(f"{sys.argv[2]}/{named.group(1)}/{named.group(2)}", "w") as f:
             f.write(block.text + "\n")
 PY
-# The README's changes for Kubernetes 1.20 and older: the policy/v1beta1 overlays, and 1.20's rules.
+# The README's change for Kubernetes 1.20 and older: the policy/v1beta1 overlays. No rules setting:
+# the shadow reads the API server's release.
 sed -i 's#deploy/overlays/shadow$#deploy/overlays/shadow-policy-v1beta1#' "$WORK/user/my-hpa-controller/kustomization.yaml"
-echo '    decision-rules: "1.20"' >>"$WORK/user/my-hpa-controller/settings.yaml"
 grep -q 'overlays/shadow-policy-v1beta1$' "$WORK/user/my-hpa-controller/kustomization.yaml" || fail "no mode line in the README's kustomization"
 
 mark "3. the shadow, by the README"
@@ -157,6 +157,9 @@ SNS=hpa-controller-shadow
 SLABEL=app.kubernetes.io/name=hpa-controller-shadow
 shadow_leads() { [ -n "$(holder $SNS hpa-controller-shadow)" ]; }
 incluster_wait 90 "the shadow has a leader" shadow_leads
+follow_pod_logs $SNS $SLABEL
+rules_chosen() { grep -qh "decision rules: kube-controller-manager 1.20's, the API server's release" "$WORK"/pod-hpa-controller-shadow-*.log; }
+incluster_wait 30 "the shadow chose 1.20's rules from the API server's release" rules_chosen
 "${K[@]}" create serviceaccount scraper -n "$NS" >/dev/null
 "${K[@]}" create clusterrolebinding journey-scraper --clusterrole hpa-controller-shadow-metrics-reader --serviceaccount "$NS:scraper" >/dev/null
 "${K[@]}" create clusterrolebinding journey-scraper-install --clusterrole hpa-controller-metrics-reader --serviceaccount "$NS:scraper" >/dev/null 2>&1 || true

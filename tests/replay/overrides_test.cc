@@ -93,6 +93,13 @@ TEST(Overrides, ReplayFlags) {
   EXPECT_EQ(s.options.metricWindow, seconds(15));
   EXPECT_EQ(s.options.controller.cpuInitializationPeriod, seconds(120));
   EXPECT_EQ(s.options.controller.delayOfInitialReadinessStatus, seconds(10));
+
+  // The rules of another release, then a gate over them; the other settings stay.
+  ASSERT_TRUE(apply(s, {"decision-rules=1.34", "feature-gates=HPAConfigurableTolerance=true"}).ok());
+  EXPECT_EQ(s.options.controller.decisionRules.minor, 34);
+  EXPECT_TRUE(s.options.controller.decisionRules.gates.hpaConfigurableTolerance) << "off by default in 1.34";
+  EXPECT_EQ(s.options.controller.tolerance, 0.05);
+  EXPECT_EQ(s.options.controller.syncPeriod, seconds(30));
 }
 
 TEST(Overrides, ErrorsNameTheOverride) {
@@ -120,7 +127,11 @@ TEST(Overrides, ErrorsNameTheOverride) {
   EXPECT_EQ(errorOf({"metrics[x]=1"}), "--set metrics[x]=1: \"metrics[x]\": [x] is not an index");
   EXPECT_EQ(errorOf({"status.desiredReplicas=3"}), "--set status.desiredReplicas=3: only spec fields and replay flags can be set");
   EXPECT_EQ(errorOf({"horizontal-pod-autoscaler-tolerance=-1"}),
-            "--set horizontal-pod-autoscaler-tolerance=-1: must not be negative");
+            "--set horizontal-pod-autoscaler-tolerance=-1: invalid value \"-1\" for --horizontal-pod-autoscaler-tolerance: "
+            "must not be negative");
+  EXPECT_EQ(errorOf({"decision-rules=1.17"}),
+            "--set decision-rules=1.17: invalid value \"1.17\" for --decision-rules: must be auto, current or a "
+            "kube-controller-manager release from 1.18 to 1.37");
   EXPECT_EQ(errorOf({"horizontal-pod-autoscaler-sync-period=0s"}),
             "--set horizontal-pod-autoscaler-sync-period=0s: must be positive");
   EXPECT_THAT(errorOf({"readiness-delay=soon"}), ::testing::HasSubstr("--set readiness-delay=soon: "));

@@ -191,10 +191,10 @@ TEST(WithBehavior, CurrentStabilizationNeverTurnsALowProposalIntoAScaleUp) {
   EXPECT_EQ(r.ableToScale.reason, "ScaleDownStabilized");
 }
 
-TEST(WithBehavior, Kubernetes120StabilizationTakesTheWindowOfTheProposalsDirection) {
+TEST(WithBehavior, OneWindowStabilizationOf120TakesTheWindowOfTheProposalsDirection) {
   std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(20)}};
   NormalizationInput in = input(2, 1);
-  in.rules = DecisionRules::Kubernetes120;
+  in.rules = decisionRulesOf(20);
   auto r = normalizeWithBehavior(recs, {}, {}, windows30And60(), in, minutes(5));
   EXPECT_EQ(r.stabilized, 4) << "1.20: the highest of the scale-down window, above the current size";
   EXPECT_EQ(r.desired, 4);
@@ -205,15 +205,15 @@ TEST(WithBehavior, Kubernetes120StabilizationTakesTheWindowOfTheProposalsDirecti
   // A proposal at or above the current size: the lowest of the scale-up window.
   std::vector<api::TimestampedRecommendation> low{{2, kNow - seconds(20)}, {1, kNow - seconds(40)}};
   NormalizationInput upIn = input(2, 5);
-  upIn.rules = DecisionRules::Kubernetes120;
+  upIn.rules = decisionRulesOf(20);
   auto u = normalizeWithBehavior(low, {}, {}, windows30And60(), upIn, minutes(5));
   EXPECT_EQ(u.stabilized, 2) << "40 s ago is outside the 30 s scale-up window";
   EXPECT_EQ(u.ableToScale.reason, "ScaleUpStabilized");
 }
 
-TEST(Tolerances, Kubernetes120MeasuresTheDistanceFromOne) {
+TEST(Tolerances, ReleasesBefore133MeasureTheDistanceFromOne) {
   Tolerances current{0.1, 0.1};
-  Tolerances old{0.1, 0.1, DecisionRules::Kubernetes120};
+  Tolerances old{0.1, 0.1, /*inclusive=*/false};
   const double ratio = 55.0 / 50.0;  // 55 % of a 50 % target
   EXPECT_TRUE(current.isWithin(ratio)) << "today: 1.1 <= 1.0 + 0.1";
   EXPECT_FALSE(old.isWithin(ratio)) << "1.20: |1 - 1.1| = 0.10000000000000009 > 0.1";
@@ -222,13 +222,14 @@ TEST(Tolerances, Kubernetes120MeasuresTheDistanceFromOne) {
   EXPECT_FALSE(old.isWithin(std::nan("")));
 }
 
-TEST(WithBehavior, Kubernetes120PoliciesCountOnlyTheirOwnDirection) {
+TEST(WithBehavior, PoliciesBefore125CountOnlyTheirOwnDirection) {
   // 6 -> 3 twenty seconds ago; now 3 replicas and "at most 2 pods per 30 s" up.
   api::HPAScalingRules up;
   up.policies = std::vector<api::HPAScalingPolicy>{{"Pods", 2, 30}};
   const std::vector<api::TimestampedScaleEvent> down{{3, kNow - seconds(20), false}};
   EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow), 8) << "today: the period started at 6";
-  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, DecisionRules::Kubernetes120), 5) << "1.20: at 3";
+  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, decisionRulesOf(25)), 8) << "1.25: the period started at 6";
+  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, decisionRulesOf(24)), 5) << "1.24: at 3";
 }
 
 }  // namespace

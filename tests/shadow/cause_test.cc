@@ -87,18 +87,19 @@ TEST(TheirRecordedProposalTest, ADecisionBelowTheCurrentSizeBoundsTheProposalItC
     d.desiredReplicas = desired;
     return d;
   };
-  using replicacalc::DecisionRules;
-  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Current), 2) << "a scale-down";
-  EXPECT_EQ(theirRecordedProposal(1, decided(3, 2), spec, DecisionRules::Current), 1) << "already below it";
-  EXPECT_EQ(theirRecordedProposal(5, decided(3, 5), spec, DecisionRules::Current), 5) << "a scale-up";
-  EXPECT_EQ(theirRecordedProposal(4, decided(3, 3), spec, DecisionRules::Current), 4) << "kept by a limit or window";
-  EXPECT_EQ(theirRecordedProposal(std::nullopt, decided(3, 2), spec, DecisionRules::Current), std::nullopt);
-  EXPECT_EQ(theirRecordedProposal(12, decided(12, 10), spec, DecisionRules::Current), 12) << "lowered to the maximum";
+  const replicacalc::DecisionRules current;
+  const replicacalc::DecisionRules kcm120 = replicacalc::decisionRulesOf(20);
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, current), 2) << "a scale-down";
+  EXPECT_EQ(theirRecordedProposal(1, decided(3, 2), spec, current), 1) << "already below it";
+  EXPECT_EQ(theirRecordedProposal(5, decided(3, 5), spec, current), 5) << "a scale-up";
+  EXPECT_EQ(theirRecordedProposal(4, decided(3, 3), spec, current), 4) << "kept by a limit or window";
+  EXPECT_EQ(theirRecordedProposal(std::nullopt, decided(3, 2), spec, current), std::nullopt);
+  EXPECT_EQ(theirRecordedProposal(12, decided(12, 10), spec, current), 12) << "lowered to the maximum";
   spec.behavior = api::HorizontalPodAutoscalerBehavior{};
-  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Current), 2);
-  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, DecisionRules::Kubernetes120), 3)
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, current), 2);
+  EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, kcm120), 3)
       << "1.20's scale-up window may take a lower value for a proposal at the current size";
-  EXPECT_EQ(theirRecordedProposal(2, decided(4, 1), spec, DecisionRules::Kubernetes120), 1);
+  EXPECT_EQ(theirRecordedProposal(2, decided(4, 1), spec, kcm120), 1);
 }
 
 TEST_F(CauseTest, InputsThatDoNotGiveTheirDecisionAreNotInputs) {
@@ -223,7 +224,7 @@ TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   // zero replicas, an undefined number (the int64 minimum on amd64), while it decided from the total.
   // Taken back into a total it gave a proposal of 0, which a scale-up window then held: 10 s later
   // their 4 came out as our 2.
-  options_.decisionRules = replicacalc::DecisionRules::Kubernetes120;  // the day benchmark's rules
+  options_.decisionRules = replicacalc::decisionRulesOf(20);  // the day benchmark's rules
   api::HorizontalPodAutoscalerBehavior behavior;
   behavior.scaleUp = api::HPAScalingRules{};
   behavior.scaleUp->stabilizationWindowSeconds = 30;
