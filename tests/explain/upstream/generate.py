@@ -587,7 +587,7 @@ def main():
                 lines.append(f"- `{name}` ({'replica_calculator_test.go' if table == 'rc' else 'horizontal_test.go'}): {why}")
         lines += ["", "Converted, with an assertion explain cannot show left out:", "",
                   "* the metric timestamp the replica calculator tests compare: upstream's is Go's zero time (year 1), which "
-                  "explain's clock cannot hold (it reads it as 1823-11-12); the snapshots use the decision time;"]
+                  "explain clamps to 1823-11-12 by design (src/common/time.h); the snapshots use the decision time;"]
         if era_dir != "v1.20":
             lines.append("* the monitor labels every 1.31 testCase expects (reconciliation and metric computation action and "
                          "error labels): explain shows no Prometheus monitor.")
