@@ -10,7 +10,9 @@ command line:
 
 Each line runs `hpa-controller explain -f SNAPSHOT --now NOW -o json ARGS` and checks the JSON
 answer: `PATH == JSON` (equal), `PATH ~ "text"` (a string containing it), `PATH absent`. A PATH is
-dot-separated keys and list indexes; `list[key=value]` picks the entry whose key has that value.
+dot-separated keys and list indexes; `list[key=value]` picks the entry whose key has that value,
+`list[key]` lists that key of every entry (`list[a,b]`: a list of [a, b] per entry), and
+`len(PATH)` is the length of a list.
 `exit` and `stderr` check the process instead. A snapshot without expectations is a mistake.
 Usage: rules_test.py HPA_CONTROLLER RULES_DIR
 """
@@ -20,16 +22,29 @@ import re
 import subprocess
 import sys
 
-CHECK = re.compile(r"^(?P<path>[\w.\[\]=-]+)\s+(?:(?P<op>==|~)\s+(?P<value>.+)|(?P<absent>absent))$")
+CHECK = re.compile(r"^(?P<path>[\w.\[\]=,()-]+)\s+(?:(?P<op>==|~)\s+(?P<value>.+)|(?P<absent>absent))$")
 PICK = re.compile(r"^(?P<list>\w+)\[(?P<key>\w+)=(?P<value>[^\]]+)\]$")
+PROJECT = re.compile(r"^(?P<list>\w+)\[(?P<keys>\w+(?:,\w+)*)\]$")
+LENGTH = re.compile(r"^len\((?P<path>.+)\)$")
 MISSING = object()
 
 
 def resolve(doc, path):
+    length = LENGTH.match(path)
+    if length:
+        node = resolve(doc, length["path"])
+        return len(node) if isinstance(node, list) else MISSING
     node = doc
     for part in path.split("."):
         pick = PICK.match(part)
-        if pick:
+        project = PROJECT.match(part)
+        if project:
+            entries = node.get(project["list"], MISSING) if isinstance(node, dict) else MISSING
+            if not isinstance(entries, list):
+                return MISSING
+            keys = project["keys"].split(",")
+            node = [[e.get(k) for k in keys] if len(keys) > 1 else e.get(keys[0]) for e in entries if isinstance(e, dict)]
+        elif pick:
             entries = node.get(pick["list"], []) if isinstance(node, dict) else []
             node = next((e for e in entries if isinstance(e, dict) and e.get(pick["key"]) == pick["value"]), MISSING)
         elif isinstance(node, list) and part.isdigit():
