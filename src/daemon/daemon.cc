@@ -45,6 +45,10 @@ namespace {
 // Often enough that a relist's free memory does not stay resident for long; a trim of ~50 MiB of
 // arenas takes a few milliseconds.
 constexpr std::chrono::seconds kFreeMemoryReleaseInterval{30};
+// A graceful stop (SIGTERM) hands over in well under a second; a reconcile whose requests all
+// time out (32 s each) could take longer, and then the Lease is left to expire instead. Well inside
+// the pod's 30 s grace period.
+constexpr std::chrono::seconds kGracefulStopDeadline{10};
 
 std::string identity() {
   char host[256] = {};
@@ -443,6 +447,11 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
 
   const int exitCode = stop.wait();
   process.signals.finish();
+  StopDeadline deadline(kGracefulStopDeadline, [&logger] {
+    logger.error("stopping: reconciles still in flight after the deadline; exiting, the Lease left to expire",
+                 "deadline", formatGoDuration(kGracefulStopDeadline));
+    exitAtOnce(1);
+  });
   // Stop taking work and let in-flight reconciles finish, send the Events they queued, then give
   // the lease up: every write of this replica's falls within its term.
   runner.shutDown();

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
+#include <thread>
 
 namespace hpa::daemon {
 namespace {
@@ -73,6 +75,23 @@ TEST(FatalExit, LeavesOtherDescriptorsAlone) {
 
 TEST(FatalExitDeathTest, ExitsAtOnceWithTheCode) {
   EXPECT_EXIT(exitAtOnce(1), ::testing::ExitedWithCode(1), "");
+}
+
+
+// A stop that does not finish in time ends the process; one that finishes disarms the deadline.
+TEST(StopDeadline, CallsItsExpiryWhenTheStopOutlastsIt) {
+  std::atomic<bool> expired{false};
+  {
+    StopDeadline deadline(std::chrono::milliseconds(20), [&] { expired = true; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(expired);
+}
+
+TEST(StopDeadline, AStopThatFinishesInTimeCallsNothing) {
+  std::atomic<bool> expired{false};
+  { StopDeadline deadline(std::chrono::seconds(30), [&] { expired = true; }); }
+  EXPECT_FALSE(expired);
 }
 
 }  // namespace
