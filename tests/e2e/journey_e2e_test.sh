@@ -166,10 +166,10 @@ incluster_wait 30 "the shadow chose 1.20's rules from the API server's release" 
 has_token() { [ -n "$(sa_token "$NS" scraper)" ]; }
 incluster_wait 30 "a scraper's token" has_token
 TOKEN=$(sa_token "$NS" scraper)
-shadow_metric() { # <metric>: on the shadow's leader
+shadow_metric() { # <metric> [<label>=<value>...]: on the shadow's leader
   local leader
   leader=$(holder $SNS hpa-controller-shadow)
-  pod_metric "$(pod_ip $SNS "${leader%%_*}")" "$1" "$TOKEN"
+  pod_metric "$(pod_ip $SNS "${leader%%_*}")" "$1" "$TOKEN" "${@:2}"
 }
 # Load moves, so that kube-controller-manager decides and the shadow compares.
 for load in 250m 100m 300m; do
@@ -178,10 +178,10 @@ for load in 250m 100m 300m; do
 done
 compared() { [ "$(shadow_metric hpa_controller_shadow_comparisons_total)" -ge 3 ]; }
 incluster_wait 120 "the shadow compares kube-controller-manager's decisions" compared
-RULES=$(shadow_metric 'hpa_controller_shadow_comparisons_total{namespace="journey",name="web",result="diverge",cause="rules"')
+RULES=$(shadow_metric hpa_controller_shadow_comparisons_total cause=rules)
 COMPARED=$(shadow_metric hpa_controller_shadow_comparisons_total)
-AGREED=$(shadow_metric 'hpa_controller_shadow_comparisons_total{namespace="journey",name="web",result="agree"')
-mark "the shadow's agreement on web: $AGREED of $COMPARED comparisons in all agree; rules divergences on web: $RULES"
+AGREED=$(shadow_metric hpa_controller_shadow_comparisons_total result=agree)
+mark "the shadow's agreement: $AGREED of $COMPARED comparisons agree; rules divergences: $RULES"
 [ "$RULES" = 0 ] || fail "the shadow found rules divergences beside kube-controller-manager 1.20.2 with the README's settings"
 
 mark "4. the switch: the install while kube-controller-manager's HPA loop still runs (out of order, on purpose)"
@@ -192,16 +192,17 @@ grep -q 'overlays/policy-v1beta1$' "$WORK/user/my-hpa-controller/kustomization.y
 user_shell "kubectl apply -k my-hpa-controller/" >/dev/null
 user_shell "kubectl -n hpa-controller rollout status deployment/hpa-controller" >/dev/null
 follow_pod_logs $CNS $APP_LABEL
-install_metric() { # <metric>: on the install's leader
+install_metric() { # <metric> [<label>=<value>...]: on the install's leader
   local leader
   leader=$(holder $CNS hpa-controller)
-  [ -n "$leader" ] && pod_metric "$(pod_ip $CNS "${leader%%_*}")" "$1" "$TOKEN"
+  [ -n "$leader" ] && pod_metric "$(pod_ip $CNS "${leader%%_*}")" "$1" "$TOKEN" "${@:2}"
 }
 # Both act now: the load changes, each writes status.
 set_load web 400m
-other_writer_seen() { [ "$(install_metric 'hpa_controller_other_status_writers{manager="kube-controller-manager"')" -ge 1 ]; }
+KCM_WRITES=(hpa_controller_other_status_writers manager=kube-controller-manager)
+other_writer_seen() { [ "$(install_metric "${KCM_WRITES[@]}")" -ge 1 ]; }
 incluster_wait 180 "the install's leader names kube-controller-manager as a second writer (metric)" other_writer_seen
-mark "hpa_controller_other_status_writers{manager=kube-controller-manager} = $(install_metric 'hpa_controller_other_status_writers{manager="kube-controller-manager"')"
+mark "hpa_controller_other_status_writers{manager=kube-controller-manager} = $(install_metric "${KCM_WRITES[@]}")"
 warned() { "${K[@]}" get events -A --field-selector reason=AnotherControllerWritesStatus -o name | grep -q .; }
 incluster_wait 30 "and with a Warning Event" warned
 
@@ -242,7 +243,7 @@ for line in $(grep -n '' "$WORK/switch.txt" | grep -v ':sed ' | cut -d: -f1); do
 done
 shadow_gone() { ! "${K[@]}" get namespace $SNS >/dev/null 2>&1; }
 incluster_wait 180 "the shadow deleted" shadow_gone
-no_other_writer() { [ "$(install_metric 'hpa_controller_other_status_writers{manager="kube-controller-manager"')" = 0 ]; }
+no_other_writer() { [ "$(install_metric "${KCM_WRITES[@]}")" = 0 ]; }
 incluster_wait 720 "no second writer within the metric's 10-minute window" no_other_writer
 mark "hpa_controller_other_status_writers back to 0"
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # deploy/monitoring/ as shipped, against deploy/ as shipped, on a cluster with a real node
 # (hack/local-cluster.sh + hack/local-node.sh; the image built and imported by the README's own
-# commands). Debian's Prometheus runs on this machine with the shipped scrape-config.yaml,
-# unchanged: Kubernetes service discovery (role endpoints) and the token and CA of the
-# ServiceAccount monitoring/prometheus-k8s that deploy/monitoring/rbac.yaml binds, written where the
-# file reads them (/var/run/secrets/kubernetes.io/serviceaccount, in a mount namespace of
-# Prometheus' own, so that nothing on the machine changes), and the shipped rule files.
+# commands). Debian's Prometheus runs on this machine with the shipped scrape-config.yaml and rule
+# files, with the token and CA of the ServiceAccount monitoring/prometheus-k8s that
+# deploy/monitoring/rbac.yaml binds written where the file reads them
+# (/var/run/secrets/kubernetes.io/serviceaccount, in a mount namespace of Prometheus' own, so that
+# nothing on the machine changes). Debian builds Prometheus without Kubernetes service discovery:
+# each job's kubernetes_sd_configs (role endpoints) is served by endpoints_sd.py over HTTP SD, the
+# Endpoints listed with that ServiceAccount's token and labelled as Kubernetes discovery labels
+# them; every other key of the shipped jobs is used as shipped.
 #   - both replicas scraped, up == 1;
 #   - the install's alerts silent in steady state, through a rolling update (a graceful handover)
 #     and through the leader's pod deleted;
@@ -90,21 +93,23 @@ sa_token monitoring prometheus-k8s >"$WORK/sa/token"
 cp "$CA_CERT" "$WORK/sa/ca.crt"
 echo monitoring >"$WORK/sa/namespace"
 [ -d "$SA_DIR" ] || { mkdir -p "$SA_DIR"; MADE_SA_DIR=1; }
-hpa_pick_ports PROM_PORT
+hpa_pick_ports PROM_PORT SD_PORT
 PROM=http://127.0.0.1:$PROM_PORT
-# prometheus.yml: a global section of the test's, the rule files, and scrape-config.yaml as shipped.
+# The jobs' discovery, through the API server as a pod sees it: the kubernetes Service's ClusterIP
+# (kube-proxy runs here).
+python3 -B "$HERE/endpoints_sd.py" serve --scrape-config "$ROOT/deploy/monitoring/scrape-config.yaml" \
+  --port "$SD_PORT" --api https://10.0.0.1:443 --token "$WORK/sa/token" --ca "$WORK/sa/ca.crt" >"$WORK/sd.log" 2>&1 &
+PIDS+=("$!")
+# prometheus.yml: the shipped jobs (their discovery served as above) and the rule files given.
 prometheus_config() { # <rule file>...
-  {
-    echo "global: {evaluation_interval: 15s}"
-    echo "rule_files:"
-    for f in "$@"; do echo "- $ROOT/deploy/monitoring/$f"; done
-    cat "$ROOT/deploy/monitoring/scrape-config.yaml"
-  } >"$WORK/prometheus.yml"
+  local rules=() f
+  for f in "$@"; do rules+=(--rules "$ROOT/deploy/monitoring/$f"); done
+  python3 -B "$HERE/endpoints_sd.py" render --scrape-config "$ROOT/deploy/monitoring/scrape-config.yaml" \
+    --port "$SD_PORT" "${rules[@]}" --out "$WORK/prometheus.yml"
 }
 prometheus_config rules.yaml
-# The API server as a pod sees it: the kubernetes Service's ClusterIP (kube-proxy runs here).
 unshare --mount --propagation private -- bash -c \
-  'mount --bind "$1" "$2" && exec env KUBERNETES_SERVICE_HOST=10.0.0.1 KUBERNETES_SERVICE_PORT=443 prometheus \
+  'mount --bind "$1" "$2" && exec prometheus \
      --config.file "$3" --storage.tsdb.path "$4" --web.listen-address "127.0.0.1:$5" --web.enable-lifecycle --log.level warn' \
   _ "$WORK/sa" "$SA_DIR" "$WORK/prometheus.yml" "$WORK/data" "$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
 PIDS+=("$!")
@@ -163,13 +168,14 @@ STANDBY=$(ready_pods $CNS $APP_LABEL | grep -vx "$LEADER" | head -n1)
 PID=$(container_pid "$LEADER")
 [ -n "$PID" ] || fail "no container process for the leader $LEADER"
 RESTARTS=$("${K[@]}" get pod "$LEADER" -n $CNS -o jsonpath='{.status.containerStatuses[0].restartCount}')
-python3 -B "$ROOT/tests/e2e/lib/freeze_threads.py" "$PID" reconcile >"$WORK/freeze.log" 2>&1 &
-FREEZER=$!
-PIDS+=("$FREEZER")
-frozen() { grep -q '^frozen ' "$WORK/freeze.log"; }
-incluster_wait 10 "the leader's reconcile threads frozen ($(grep -c '^froze' "$WORK/freeze.log" 2>/dev/null || echo 0) threads)" frozen
-T=$(date +%s)
 LEADER_IP=$(pod_ip $CNS "$LEADER")
+python3 -B "$ROOT/tests/e2e/lib/freeze_threads.py" "$PID" reconcile --check "https://$LEADER_IP:10258/healthz" \
+  >"$WORK/freeze.log" 2>&1 &
+PIDS+=("$!")
+frozen() { grep -q '^frozen ' "$WORK/freeze.log"; }
+incluster_wait 60 "the leader's reconcile threads frozen" frozen
+sed 's/^/  /' "$WORK/freeze.log"
+T=$(date +%s)
 healthz_fails() {
   curl -sk --max-time 4 -o "$WORK/healthz.body" -w '%{http_code}' "https://$LEADER_IP:10258/healthz" | grep -q 500 &&
     grep -q '\[-\]runLoop' "$WORK/healthz.body"

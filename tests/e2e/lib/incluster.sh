@@ -161,10 +161,23 @@ sa_token() {
   [ -n "$secret" ] && "${K[@]}" get secret "$secret" -n "$1" -o jsonpath='{.data.token}' | base64 -d
 }
 
-# pod_metric <pod ip> <metric> <token>: the sum of the metric's series on that pod's /metrics.
+# pod_metric <pod ip> <metric> <token> [<label>=<value>...]: the sum of the metric's series on
+# that pod's /metrics, of those with every label given.
 pod_metric() {
-  curl -sk --max-time 5 -H "Authorization: Bearer $3" "https://$1:10258/metrics" |
-    awk -v m="$2" 'index($1, m "{") == 1 || $1 == m { s += $2 } END { print s + 0 }'
+  local ip=$1 metric=$2 token=$3
+  shift 3
+  curl -sk --max-time 5 -H "Authorization: Bearer $token" "https://$ip:10258/metrics" |
+    python3 -c 'import re, sys
+metric, wanted = sys.argv[1], dict(a.split("=", 1) for a in sys.argv[2:])
+total = 0.0
+for line in sys.stdin:
+    m = re.match(r"^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)", line)
+    if not m or m.group(1) != metric:
+        continue
+    labels = dict(re.findall(r"(\w+)=\"((?:[^\"\\]|\\.)*)\"", m.group(2) or ""))
+    if all(labels.get(k) == v for k, v in wanted.items()):
+        total += float(m.group(3))
+print(int(total) if total == int(total) else total)' "$metric" "$@"
 }
 
 # The PID, on this machine, of a pod's hpa-controller container.
