@@ -1,10 +1,18 @@
-"""The benchmark's table: markdown (printed and written) and CSV, from the measured results."""
+"""The benchmark's table: markdown (printed and written) and CSV, from the measured results; and
+the rows of bench/results/scale.json (results_tables)."""
 import csv
 import json
 import os
 import statistics
+import sys
 
 import memory
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results"))
+import render  # noqa: E402
+
+MEASURES = ("hpa-controller beside kube-controller-manager 1.20.2 on one local cluster of N HPAs at target: "
+            "period, API requests and writes, CPU and memory per steady reconcile, cold start, load steps.")
 
 
 def percentile(values, p):
@@ -124,3 +132,75 @@ def write(directory, results):
         json.dump(results, f, indent=1, default=str)
     print()
     print(text)
+
+
+def flags(run):
+    """hpa-controller's flags and annotations beyond the defaults, as the results name them."""
+    parts = [run["controllerArgs"]] if run.get("controllerArgs") else []
+    if run.get("hpaAnnotations"):
+        parts.append("annotations " + ", ".join(a.split("=", 1)[0].rsplit("/", 1)[-1] for a in run["hpaAnnotations"]))
+    return "; ".join(parts) or "default"
+
+
+def step_all_values(waits, timeout):
+    """The seconds until 50, 90 and 100 % of the targets were at their new size ('>timeout' if not)."""
+    n, got = len(waits), sorted(w for w in waits if w is not None)
+    return [round(got[k - 1]) if k <= len(got) else f">{timeout}" for k in (-(-p * n // 100) for p in (50, 90, 100))]
+
+
+def controller_row(res, run, shape, name):
+    w = res.get("window", {})
+    minutes = (res["windowEnd"] - res["windowStart"]) / 60
+    rec = res.get("reconciles") or 0
+    per = (lambda x: x / rec) if rec else (lambda x: None)
+    got = [x for x in res["sampleWaits"] if x is not None]
+    return {"n": run["n"], "shape": shape, "controller": name, "flags": flags(run),
+            "period_s": run["n"] / (rec / (minutes * 60)) if rec else None,
+            "requests": per(w.get("requests", 0)), "reads": per(w.get("reads", 0)), "writes": per(w.get("writes", 0)),
+            "writes_per_min": w.get("writes", 0) / minutes, "hpa_writes_per_min": w.get("hpaWrites", 0) / minutes,
+            "cpu_ms": per(res["cpuSeconds"] * 1000), "rss_mib": res["rssMiB"],
+            "cold_start_s": res["coldStart"] if res["coldStart"] is not None else f">{run['coldTimeout']}",
+            "cold_requests": res["coldStartRequests"]["requests"] / run["n"],
+            "step_all_s": step_all_values(res["allWaits"], run["stepTimeout"]),
+            "sample_wait_s": [statistics.mean(got), percentile(got, 90), max(got)] if got else None,
+            "sample": len(res["sampleWaits"]), "sample_missing": len(res["sampleWaits"]) - len(got),
+            "duration": run["duration"], "scale_changes": res["scaleChangesInWindow"], "load": res["loadInWindow"]}
+
+
+def results_tables(results):
+    """The tables of bench/results/scale.json: per controller, hpa-sim's figures, memory by mapping."""
+    run, sim = results["run"], results["sim"]
+    shape = [run["pods"], run["namespaces"]]
+    rows, memory_rows = [], []
+    for name, res in results["controllers"].items():
+        rows.append(controller_row(res, run, shape, name))
+        b = res.get("memory") or {}
+        memory_rows.append({"n": run["n"], "shape": shape, "controller": name, "flags": flags(run),
+                            "binary_mib": b.get("binary"), "libraries_mib": b.get("libraries"),
+                            "heap_mib": b.get("heap"), "threads": b.get("threads"), "memory": b or None})
+    lat = sim.get("latency", {}).get("apiserver-namespace")
+    sim_row = {"n": run["n"], "shape": shape, "ready_s": sim.get("readySeconds"),
+               "list_ms": [lat["p50_ms"], lat["p90_ms"]] if lat else None, "list_items": lat["items"] if lat else None,
+               "latency": sim.get("latency")}
+    shape_columns = [("n", "N"), ("shape", "pods each / namespaces")]
+    who = shape_columns + [("controller", "controller"), ("flags", "hpa-controller's flags")]
+    return [
+        render.table("controllers", None, [c[0] for c in who], who + [
+            ("period_s", "each HPA reconciled every (s)", {"digits": 1}),
+            ("requests", "API requests per steady reconcile", {"digits": 2}),
+            ("writes_per_min", "objects written per minute, steady", {"digits": 0}),
+            ("cpu_ms", "CPU per steady reconcile (ms)", {"digits": 2}),
+            ("rss_mib", "resident memory (MiB)", {"digits": 1}),
+            ("cold_start_s", "cold start (s)", {"digits": 1}),
+            ("cold_requests", "requests per HPA in cold start", {"digits": 1}),
+            ("step_all_s", "load step on all: 50 / 90 / 100 % (s)", {"digits": 0}),
+            ("sample_wait_s", "load step on the sample: mean / p90 / max (s)", {"digits": 1})], rows),
+        render.table("sim", "hpa-sim in the same runs:", [c[0] for c in shape_columns], shape_columns + [
+            ("ready_s", "all pods Ready after the first Deployment's creation (s)", {"digits": 1}),
+            ("list_ms", "PodMetrics LIST of a namespace through kube-apiserver, p50 / p90 (ms)", {"digits": 2}),
+            ("list_items", "pods in that list")], [sim_row]),
+        render.table("memory", "Resident memory at the end of the steady window, by mapping (MiB):",
+                     [c[0] for c in who], who + [
+                         ("binary_mib", "binary", {"digits": 1}), ("libraries_mib", "shared libraries", {"digits": 1}),
+                         ("heap_mib", "heap and thread stacks", {"digits": 1}), ("threads", "threads")], memory_rows),
+    ]
