@@ -181,26 +181,30 @@ class Recovery(Bench):
 
 
 def results_tables(results):
-    """bench/results/recovery.json's rows: per controller and scenario, the waits' mean / median /
-    max and (hpa-controller) the range of 'every HPA reconciled again' over the trials."""
+    """bench/results/recovery.json's rows, one per controller: per scenario, the waits' mean /
+    median / max and (hpa-controller) the range of 'every HPA reconciled again' over the trials."""
     rows = []
     for controller, res in results["controllers"].items():
+        row = {"n": results["n"], "namespaces": results.get("namespaces"), "sync": results["sync"],
+               "trials": results["trials"], "k": results["k"], "controller": controller, "never": 0}
         for scenario in SCENARIOS:
             waits = [w for t in res[scenario] for w in t["waits"]]
             got = [w for w in waits if w is not None]
             again = [t["allReconciled"] for t in res[scenario] if t.get("allReconciled") is not None]
-            rows.append({"n": results["n"], "namespaces": results.get("namespaces"), "sync": results["sync"],
-                         "trials": results["trials"], "k": results["k"], "controller": controller, "scenario": scenario,
-                         "acted_s": [statistics.mean(got), statistics.median(got), max(got)] if got else None,
-                         "never": len(waits) - len(got), "again_s": [min(again), max(again)] if again else None,
-                         "waits": waits})
+            row[f"{scenario}_s"] = [statistics.mean(got), statistics.median(got), max(got)] if got else None
+            row[f"{scenario}_again_s"] = [min(again), max(again)] if again else None
+            row[f"{scenario}_waits"] = waits
+            row["never"] += len(waits) - len(got)
+        rows.append(row)
     columns = [("n", "N"), ("namespaces", "namespaces"), ("sync", "sync period (s)"), ("trials", "trials"),
-               ("k", "workloads stepped per trial"), ("controller", "controller"), ("scenario", "scenario"),
-               ("acted_s", "load step acted on, s after /readyz: mean / median / max", {"digits": 1}),
+               ("k", "workloads stepped per trial"), ("controller", "controller"),
+               ("restart_s", "restart: load step acted on, mean / median / max (s)", {"digits": 1}),
+               ("compaction_s", "compaction + restart: acted on, mean / median / max (s)", {"digits": 1}),
                ("never", "steps never acted on"),
-               ("again_s", "every HPA reconciled again, s after /readyz: min / max over trials", {"digits": 1})]
-    return [render.table("recovery", None, ["n", "namespaces", "sync", "controller", "scenario"], columns, rows)]
-
+               ("restart_again_s", "restart: every HPA reconciled again, min / max (s)", {"digits": 1}),
+               ("compaction_again_s", "compaction + restart: every HPA reconciled again, min / max (s)",
+                {"digits": 1})]
+    return [render.table("recovery", None, ["n", "namespaces", "sync", "controller"], columns, rows)]
 
 
 def table(results):

@@ -84,26 +84,27 @@ def gbench_tables(report):
 
 
 def inprocess_tables(report):
-    """inprocess_scale_bench --json: heap, the phases of one reconcile, steady reconciles per worker count."""
+    """inprocess_scale_bench --json: steady reconciles per worker count; per shape, the heap and the
+    phases of one reconcile."""
     shape = {"hpas": report["hpas"], "pods": report["pods_per_hpa"], "namespaces": report["namespaces"]}
     shape_columns = [("hpas", "HPAs"), ("pods", "pods each"), ("namespaces", "namespaces")]
+    key = [c[0] for c in shape_columns]
     steady = [dict(shape, period=report["period_s"], workers=s["workers"], per_s=s["reconciles_per_s"],
                    per_cpu_s=s["per_cpu_s"], without_api=s.get("per_cpu_s_without_api")) for s in report["steady"]]
-    phases = [dict(shape, phase=name, us=us) for name, us in report["phases_us"].items()]
-    heap = [dict(shape, bytes_per_pod=report["heap"]["bytes_per_pod"], bytes_per_hpa=report["heap"]["bytes_per_hpa"])]
-    key = [c[0] for c in shape_columns]
+    per_shape = dict(shape, bytes_per_pod=report["heap"]["bytes_per_pod"], bytes_per_hpa=report["heap"]["bytes_per_hpa"],
+                     **report["phases_us"])
     return [
-        render.table("steady", "Steady reconciles (the clock standing still at 0 s per round):", key + ["period", "workers"],
-                     shape_columns + [("period", "clock per round (s)"), ("workers", "workers"),
+        render.table("steady", None, key + ["period", "workers"],
+                     shape_columns + [("period", "clock per round (s; 0: standing still)"), ("workers", "workers"),
                                       ("per_s", "reconciles/s", {"digits": 0}),
                                       ("per_cpu_s", "per CPU-second", {"digits": 0}),
                                       ("without_api", "per CPU-second without the fake API's copying", {"digits": 0})],
                      steady),
-        render.table("phases", "The phases of a steady reconcile, one thread, per HPA:", key + ["phase"],
-                     shape_columns + [("phase", "phase"), ("us", "µs", {"digits": 2})], phases),
-        render.table("heap", "Heap:", key, shape_columns + [("bytes_per_pod", "bytes per cached pod", {"digits": 0}),
-                                                          ("bytes_per_hpa", "bytes per HPA after its first syncs",
-                                                           {"digits": 0})], heap),
+        render.table("shape", None, key,
+                     shape_columns + [("bytes_per_pod", "heap per cached pod (bytes)", {"digits": 0}),
+                                      ("bytes_per_hpa", "heap per HPA after its first syncs (bytes)", {"digits": 0})]
+                     + [(name, f"{name}, µs per HPA (one thread)", {"significant": 3}) for name in report["phases_us"]],
+                     [per_shape]),
     ]
 
 

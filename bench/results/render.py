@@ -24,6 +24,7 @@ Every driver records its run through record(); nothing else writes these files.
 """
 import argparse
 import datetime
+import decimal
 import json
 import math
 import os
@@ -41,8 +42,9 @@ MARKER = re.compile(r"<!-- results:([a-z0-9_-]+) -->\n(.*?)<!-- /results -->", r
 def number(v, column):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    if column.get("digits") is not None:
-        return f"{v:,.{column['digits']}f}"
+    if column.get("digits") is not None:  # half up, on the decimal the JSON holds (1.15 -> 1.2)
+        exact = decimal.Decimal(repr(v)).quantize(decimal.Decimal(1).scaleb(-column["digits"]), decimal.ROUND_HALF_UP)
+        return f"{exact:,.{column['digits']}f}"
     if column.get("significant") and v != 0:
         decimals = column["significant"] - 1 - math.floor(math.log10(abs(v)))
         if decimals <= 0:
@@ -96,7 +98,7 @@ def render_run(run_id, run, only):
     text += "."
     if run.get("note"):
         text += f" {run['note'].rstrip('.')}."
-    return ("Run: " if only else f"- {run_id}: ") + text
+    return ("Run: " if only else f"**{run_id}**: ") + text
 
 
 def render(doc):
@@ -107,9 +109,9 @@ def render(doc):
         if table.get("title"):
             lines += [table["title"], ""]
         lines += render_table(table, len(runs) > 1) + [""]
-    if len(runs) > 1:
-        lines.append("Runs:")
-    lines += [render_run(i, runs[i], len(runs) == 1) for i in sorted(runs, key=lambda i: (len(i), i))]
+    ids = sorted(runs, key=lambda i: (len(i), i))
+    lines.append(render_run(ids[0], runs[ids[0]], True) if len(ids) == 1 else
+                 "Runs: " + " ".join(render_run(i, runs[i], False) for i in ids))
     return "\n".join(lines) + "\n"
 
 

@@ -168,39 +168,31 @@ def controller_row(res, run, shape, name):
 
 
 def results_tables(results):
-    """The tables of bench/results/scale.json: per controller, hpa-sim's figures, memory by mapping."""
+    """bench/results/scale.json's table: per controller, with its memory by mapping and hpa-sim's
+    own figures of the run."""
     run, sim = results["run"], results["sim"]
     shape = [run["pods"], run["namespaces"]]
-    rows, memory_rows = [], []
-    for name, res in results["controllers"].items():
-        rows.append(controller_row(res, run, shape, name))
-        b = res.get("memory") or {}
-        memory_rows.append({"n": run["n"], "shape": shape, "controller": name, "flags": flags(run),
-                            "binary_mib": b.get("binary"), "libraries_mib": b.get("libraries"),
-                            "heap_mib": b.get("heap"), "threads": b.get("threads"), "memory": b or None})
     lat = sim.get("latency", {}).get("apiserver-namespace")
-    sim_row = {"n": run["n"], "shape": shape, "ready_s": sim.get("readySeconds"),
-               "list_ms": [lat["p50_ms"], lat["p90_ms"]] if lat else None, "list_items": lat["items"] if lat else None,
-               "latency": sim.get("latency")}
-    shape_columns = [("n", "N"), ("shape", "pods each / namespaces")]
-    who = shape_columns + [("controller", "controller"), ("flags", "hpa-controller's flags")]
-    return [
-        render.table("controllers", None, [c[0] for c in who], who + [
-            ("period_s", "each HPA reconciled every (s)", {"digits": 1}),
-            ("requests", "API requests per steady reconcile", {"digits": 2}),
-            ("writes_per_min", "objects written per minute, steady", {"digits": 0}),
-            ("cpu_ms", "CPU per steady reconcile (ms)", {"digits": 2}),
-            ("rss_mib", "resident memory (MiB)", {"digits": 1}),
-            ("cold_start_s", "cold start (s)", {"digits": 1}),
-            ("cold_requests", "requests per HPA in cold start", {"digits": 1}),
-            ("step_all_s", "load step on all: 50 / 90 / 100 % (s)", {"digits": 0}),
-            ("sample_wait_s", "load step on the sample: mean / p90 / max (s)", {"digits": 1})], rows),
-        render.table("sim", "hpa-sim in the same runs:", [c[0] for c in shape_columns], shape_columns + [
-            ("ready_s", "all pods Ready after the first Deployment's creation (s)", {"digits": 1}),
-            ("list_ms", "PodMetrics LIST of a namespace through kube-apiserver, p50 / p90 (ms)", {"digits": 2}),
-            ("list_items", "pods in that list")], [sim_row]),
-        render.table("memory", "Resident memory at the end of the steady window, by mapping (MiB):",
-                     [c[0] for c in who], who + [
-                         ("binary_mib", "binary", {"digits": 1}), ("libraries_mib", "shared libraries", {"digits": 1}),
-                         ("heap_mib", "heap and thread stacks", {"digits": 1}), ("threads", "threads")], memory_rows),
-    ]
+    rows = []
+    for name, res in results["controllers"].items():
+        row = controller_row(res, run, shape, name)
+        b = res.get("memory") or {}
+        row.update(memory_mib=[b.get("binary"), b.get("libraries"), b.get("heap")] if b else None,
+                   threads=b.get("threads"), memory=b or None, sim_ready_s=sim.get("readySeconds"),
+                   sim_list_ms=[lat["p50_ms"], lat["p90_ms"]] if lat else None, sim_latency=sim.get("latency"))
+        rows.append(row)
+    who = [("n", "N"), ("shape", "pods each / namespaces"), ("controller", "controller"),
+           ("flags", "hpa-controller's flags")]
+    return [render.table("controllers", None, [c[0] for c in who], who + [
+        ("period_s", "each HPA reconciled every (s)", {"digits": 1}),
+        ("requests", "API requests per steady reconcile", {"digits": 2}),
+        ("writes_per_min", "objects written per minute, steady", {"digits": 0}),
+        ("cpu_ms", "CPU per steady reconcile (ms)", {"digits": 2}),
+        ("rss_mib", "resident memory (MiB)", {"digits": 1}),
+        ("memory_mib", "of which binary / shared libraries / heap and thread stacks (MiB)", {"digits": 1}),
+        ("cold_start_s", "cold start (s)", {"digits": 1}),
+        ("cold_requests", "requests per HPA in cold start", {"digits": 1}),
+        ("step_all_s", "load step on all: 50 / 90 / 100 % (s)", {"digits": 0}),
+        ("sample_wait_s", "load step on the sample: mean / p90 / max (s)", {"digits": 1}),
+        ("sim_ready_s", "hpa-sim: all pods Ready (s)", {"digits": 1}),
+        ("sim_list_ms", "hpa-sim: a namespace's PodMetrics LIST through kube-apiserver, p50 / p90 (ms)")], rows)]

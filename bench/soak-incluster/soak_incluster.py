@@ -825,11 +825,11 @@ def results_tables(result):
     variant = [("minutes", "minutes"), ("per_kind", "faults of each kind"), ("seed", "seed")]
     key = [c[0] for c in variant]
     return [
-        render.table("faults", "Per kind of fault:", key + ["fault"], variant + [
+        render.table("faults", None, key + ["fault"], variant + [
             ("fault", "fault"), ("injected", "injected"), ("handovers", "handovers"),
             ("handover_s", "handover, s: median / max", {"digits": 1}),
             ("recovery_s", "recovery, s (max)", {"significant": 2}), ("failed_scrapes", "failed scrapes")], faults),
-        render.table("checks", "Checks:", key, variant + [
+        render.table("checks", None, key, variant + [
             ("writes", "writes in the audit log, accepted / refused"), ("terms", "leadership terms"),
             ("pods_writing", "pods that wrote"), ("outside", "writes outside the writer's term"),
             ("early", "early downscales"), ("scrapes", "/metrics scrapes failed / made"),
