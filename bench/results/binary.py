@@ -6,11 +6,11 @@
 
 A Google Benchmark binary runs with ARGS plus --benchmark_out=<temp> --benchmark_out_format=json
 (its console output as usual); --from records a report written before instead (the JSON of
---benchmark_out or of --benchmark_format=json; ARGS, those it ran with, are recorded as its command). Each benchmark instance is a row (with --benchmark_repetitions, its
-median); a later run's row replaces the earlier one of the same name. inprocess_scale_bench
-runs with --json <temp>. The results file is named after the binary without `_bench`
-(build/bench/replicacalc_bench -> bench/results/replicacalc.json); --results DIR records it
-there instead (none: nowhere).
+--benchmark_out or of --benchmark_format=json; ARGS, those it ran with, are recorded as its
+command). Each benchmark instance is a row (with --benchmark_repetitions, its median); a later
+run's row replaces the earlier one of the same name. inprocess_scale_bench runs with --json <temp>.
+The results file is named after the binary without `_bench` (build/bench/replicacalc_bench ->
+bench/results/replicacalc.json); --results DIR records it there instead (none: nowhere).
 """
 import json
 import os
