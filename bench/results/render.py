@@ -76,8 +76,10 @@ def numeric(v):
 
 
 def render_table(table, with_run):
-    """A markdown table: the columns that hold anything, numbers right-aligned."""
-    columns = [c for c in table["columns"] if any(r.get(c["key"]) not in (None, "", [], {}) for r in table["rows"])]
+    """A markdown table: the columns that hold anything (all of them without rows), numbers
+    right-aligned."""
+    columns = [c for c in table["columns"]
+               if not table["rows"] or any(r.get(c["key"]) not in (None, "", [], {}) for r in table["rows"])]
     if with_run:
         columns.append({"key": "run", "label": "run"})
     align = ["---:" if i and all(numeric(r.get(c["key"])) for r in table["rows"]) else "---"
@@ -110,9 +112,11 @@ def render(doc):
             lines += [table["title"], ""]
         lines += render_table(table, len(runs) > 1) + [""]
     ids = sorted(runs, key=lambda i: (len(i), i))
-    lines.append(render_run(ids[0], runs[ids[0]], True) if len(ids) == 1 else
-                 "Runs: " + " ".join(render_run(i, runs[i], False) for i in ids))
-    return "\n".join(lines) + "\n"
+    if len(ids) == 1:
+        lines.append(render_run(ids[0], runs[ids[0]], True))
+    elif ids:
+        lines.append("Runs: " + " ".join(render_run(i, runs[i], False) for i in ids))
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 # ------------------------------------------------------------------ checking
@@ -263,7 +267,10 @@ def check(directory=HERE, readme=README, write=False):
     for name in results_files(directory):
         rendered[name] = render(load(os.path.join(directory, f"{name}.json")))
         md = os.path.join(directory, f"{name}.md")
-        current = open(md, encoding="utf-8").read() if os.path.exists(md) else None
+        current = None
+        if os.path.exists(md):
+            with open(md, encoding="utf-8") as f:
+                current = f.read()
         if current != rendered[name]:
             problems.append(f"{os.path.relpath(md, ROOT)} is not what {name}.json renders")
             if write:

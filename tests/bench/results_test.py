@@ -154,6 +154,10 @@ class Rendering(unittest.TestCase):
             "Runs: **a**: 2026-12-01 10:00 UTC, commit abc1234; 2 cores; `make bench-x`. "
             "**b**: 2026-12-01 10:00 UTC; 2 cores; `make bench-x`. transcribed.", ""]))
 
+    def test_a_file_without_runs_renders(self):
+        doc = {"benchmark": "x", "measures": "m", "runs": {}, "tables": [render.table("t", None, ["k"], [("k", "key")], [])]}
+        self.assertEqual(render.render(doc), "| key |\n| --- |\n")
+
     def test_validate_names_what_is_wrong(self):
         doc = {"benchmark": "x", "measures": "m", "runs": {"a": RUN},
                "tables": [render.table("t", None, ["k"], [("k", "key")], [{"k": 1, "run": "b"}])]}
