@@ -5,7 +5,8 @@
 #   make test            unit + end-to-end tests (real etcd + kube-apiserver), as CI runs them
 #   make test-unit       unit tests only
 #   make test-sanitize   unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make bench           benchmarks (Release build), figures in bench/README.md
+#   make bench           benchmarks (Release build); bench/results/binary.py runs one and records
+#                        its figures (bench/README.md)
 #   make bench-scale     hpa-controller beside kube-controller-manager at scale (N=, PODS=,
 #                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
 #   make bench-recovery  how soon hpa-controller and kube-controller-manager act once kube-apiserver
