@@ -75,8 +75,12 @@ incluster_image() {
   done < <(readme_commands "1. The image" 1)
   local version
   version=$(tr -d '[:space:]' <"$ROOT/VERSION")
-  ctr --address "$CONTAINERD_SOCK" -n k8s.io images ls -q | grep -qx "docker.io/library/hpa-controller:$version" ||
-    fail "containerd has no docker.io/library/hpa-controller:$version after the README's import: $(ctr --address "$CONTAINERD_SOCK" -n k8s.io images ls -q | tr '\n' ' ')"
+  # Listed first, then searched: grep -q stops reading at its match, and under pipefail the lister's
+  # broken pipe would fail the check it just passed.
+  local images
+  images=$(ctr --address "$CONTAINERD_SOCK" -n k8s.io images ls -q)
+  grep -qx "docker.io/library/hpa-controller:$version" <<<"$images" ||
+    fail "containerd has no docker.io/library/hpa-controller:$version after the README's import: $(tr '\n' ' ' <<<"$images")"
   pass "the image imported as the README says: docker.io/library/hpa-controller:$version"
   rm -f "$ROOT/hpa-controller.tar"
 }
