@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/heap_optional.h"
@@ -220,6 +221,11 @@ struct HorizontalPodAutoscaler {
   std::optional<StatusWrite> lastForeignStatusWrite;
   bool operator==(const HorizontalPodAutoscaler&) const = default;
 };
+
+// The condition of `type` in `status`, or null when it has none.
+const HorizontalPodAutoscalerCondition* findCondition(const HorizontalPodAutoscalerStatus& status,
+                                                      std::string_view type);
+HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status, std::string_view type);
 
 // Semantic equality as upstream's updateStatusIfNeeded uses it: quantities by value, times by
 // instant at second precision (the wire form), a missing list equal to an empty one.

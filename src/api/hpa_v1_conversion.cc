@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <functional>
 #include <string_view>
 #include <utility>
 
 #include "api/codec_internal.h"
 #include "api/defaults.h"
+#include "common/text.h"
 #include "common/json_value.h"
 
 namespace hpa::api {
@@ -119,15 +118,8 @@ MetricStatus readMetricStatus(const JsonFields& f) {
 const json* goField(const json& object, std::string_view name) {
   if (!object.is_object()) return nullptr;
   if (auto it = object.find(name); it != object.end()) return &*it;
-  auto sameIgnoringCase = [name](const std::string& key) {
-    return key.size() == name.size() &&
-           std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) ==
-                    std::tolower(static_cast<unsigned char>(b));
-           });
-  };
   for (auto it = object.begin(); it != object.end(); ++it) {
-    if (sameIgnoringCase(it.key())) return &*it;
+    if (equalsIgnoringCase(it.key(), name)) return &*it;
   }
   return nullptr;
 }

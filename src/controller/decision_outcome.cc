@@ -66,7 +66,7 @@ const char* limitName(DecisionLimit limit) {
 std::optional<std::pair<std::string, std::string>> limitingCondition(const ReconcileReport& r) {
   // A schedule window's bound decided (in the metrics path or outside it): its condition says so.
   if (r.controls.schedule && r.controls.schedule->held) {
-    if (const auto* limited = findCondition(r.status, api::kScalingLimited)) {
+    if (const auto* limited = api::findCondition(r.status, api::kScalingLimited)) {
       return std::pair{limited->reason, limited->message};
     }
   }
@@ -83,7 +83,7 @@ DecisionOutcome outcomeOf(const ReconcileReport& r, Time decidedAt) {
   o.desiredReplicas = r.desiredReplicas;
   o.proposedReplicas = r.metricReplicas;
   o.limitedBy = limitOf(r);
-  const auto* active = findCondition(r.status, api::kScalingActive);
+  const auto* active = api::findCondition(r.status, api::kScalingActive);
   o.scalingActive = active && active->status == api::kConditionTrue;
   if (metricRead(r)) o.metricsReadAt = decidedAt;
   if (!r.error.empty()) {

@@ -5,13 +5,6 @@
 namespace hpa::controller {
 namespace {
 
-const api::HorizontalPodAutoscalerCondition* conditionOf(const ReconcileReport& r, const std::string& type) {
-  for (const auto& c : r.status.conditions) {
-    if (c.type == type) return &c;
-  }
-  return nullptr;
-}
-
 std::string eventMessage(const ReconcileReport& r, const std::string& reason) {
   for (const auto& e : r.events) {
     if (e.reason == reason) return e.message;
@@ -63,7 +56,7 @@ std::string metricsFailedWhy(const ReconcileReport& r, std::string& metric) {
     return fmt::format("{}: {}", m.conditionReason, *m.error);
   }
   // Failing before any metric was evaluated: the selector checks (InvalidSelector, ...).
-  if (const auto* active = conditionOf(r, api::kScalingActive)) {
+  if (const auto* active = api::findCondition(r.status, api::kScalingActive)) {
     return fmt::format("{}: {}", active->reason, active->message);
   }
   return "metrics-failed";

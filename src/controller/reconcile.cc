@@ -127,7 +127,7 @@ Reconcile::Decision Reconcile::decideWithinBounds(
   const auto& rules = s_.options.decisionRules;
   const bool scaleToZero = rules.gates.hpaScaleToZero;
   d.hasObjectOrExternalMetrics = hasObjectOrExternalMetrics(hpa_.spec);
-  const auto* zeroCondition = findCondition(hpa_.status, api::kScaledToZero);
+  const auto* zeroCondition = api::findCondition(hpa_.status, api::kScaledToZero);
   d.scaledToZero = rules.scaledToZeroCondition && scaleToZero && zeroCondition &&
                    zeroCondition->status == api::kConditionTrue;
   const bool canScaleFromZero = d.scaledToZero && d.hasObjectOrExternalMetrics;

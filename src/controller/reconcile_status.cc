@@ -37,14 +37,11 @@ void Reconcile::warningEvent(const std::string& reason, const std::string& messa
 }
 
 const api::HorizontalPodAutoscalerCondition* Reconcile::conditionRead(const std::string& type) const {
-  return findCondition(originalStatus_, type);
+  return api::findCondition(originalStatus_, type);
 }
 
 api::HorizontalPodAutoscalerCondition* Reconcile::conditionNow(const std::string& type) {
-  for (auto& c : hpa_.status.conditions) {
-    if (c.type == type) return &c;
-  }
-  return nullptr;
+  return api::findCondition(hpa_.status, type);
 }
 
 void Reconcile::storeHistory() {

@@ -11,16 +11,12 @@
 #include "controls/last_decision.h"
 #include "explain/metric_text.h"
 #include "replicacalc/feature_gates.h"
+#include "common/text.h"
 
 namespace hpa::explain {
 namespace {
 
 using nlohmann::json;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 json conditionOutcome(const replicacalc::ConditionOutcome& c) {
   return json{{"status", c.status}, {"reason", c.reason}, {"message", c.message}};
@@ -40,7 +36,7 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
   if (!c.pods.empty()) {
     json pods = json::array();
     for (const auto& p : c.pods) {
-      json pod{{"name", p.name}, {"group", lower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
+      json pod{{"name", p.name}, {"group", asciiLower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
       if (p.value) pod["valueMilli"] = *p.value;
       if (p.request) pod["requestMilli"] = *p.request;
       if (p.assumedValue) pod["assumedValueMilli"] = *p.assumedValue;
@@ -276,7 +272,7 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
                      counts[3]));
     for (const auto& p : c.pods) {
       if (p.group == replicacalc::PodGroup::Ready) continue;
-      line(fmt::format("        {} {}: {}{}", lower(replicacalc::podGroupName(p.group)), p.name, p.reason,
+      line(fmt::format("        {} {}: {}{}", asciiLower(replicacalc::podGroupName(p.group)), p.name, p.reason,
                        p.assumedValue ? fmt::format(" (assumed {})", api::formatMilli(*p.assumedValue, unit))
                                       : std::string()));
     }

@@ -196,7 +196,7 @@ class ReplayWorld {
     }
     // A schedule window's bound decided: its condition names it (normalization saw only bounds).
     if (report.controls.schedule && report.controls.schedule->held) {
-      if (const auto* limited = controller::findCondition(report.status, api::kScalingLimited)) {
+      if (const auto* limited = api::findCondition(report.status, api::kScalingLimited)) {
         tick.limitedReason = limited->reason;
         tick.limitedMessage = limited->message;
       }

@@ -110,7 +110,7 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
     std::lock_guard<std::mutex> lock(windowsMu_);
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
     // Their first reconcile, once it had read the target's scale, held its current size.
-    const auto* able = controller::findCondition(hpa.status, api::kAbleToScale);
+    const auto* able = api::findCondition(hpa.status, api::kAbleToScale);
     if (theirFirstDecision && !(able && able->reason == "FailedGetScale")) {
       window.startedAt(at, hpa.status.currentReplicas);
     }

@@ -8,7 +8,7 @@ namespace hpa::shadow {
 namespace {
 
 std::string conditionOf(const api::HorizontalPodAutoscalerStatus& status, const char* type) {
-  const auto* condition = controller::findCondition(status, type);
+  const auto* condition = api::findCondition(status, type);
   return condition ? condition->status + "/" + condition->reason : std::string();
 }
 

@@ -153,7 +153,7 @@ class HostileAdapterReconcile : public ::testing::Test {
 
   static const api::HorizontalPodAutoscalerCondition* condition(const api::HorizontalPodAutoscaler& hpa,
                                                                 const std::string& type) {
-    return controller::findCondition(hpa.status, type);
+    return api::findCondition(hpa.status, type);
   }
 
   // The reconcile's time, 20 s after the samples; the REST client's retries wait in real time.
