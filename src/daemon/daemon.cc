@@ -13,15 +13,15 @@
 #include "daemon/write_side.h"
 #include "shadow/comparer.h"
 #include "telemetry/shadow_metrics.h"
-#include "live/api_clients.h"
-#include "live/api_event_recorder.h"
+#include "adapters/api_clients.h"
+#include "adapters/api_event_recorder.h"
 #include "serving/auth_cache.h"
 #include "telemetry/cache_metrics.h"
-#include "live/cached_owner_lookup.h"
-#include "live/cached_scale_client.h"
-#include "live/client_set.h"
+#include "adapters/cached_owner_lookup.h"
+#include "adapters/cached_scale_client.h"
+#include "adapters/client_set.h"
 #include "serving/delegated_auth.h"
-#include "live/history_persister.h"
+#include "adapters/history_persister.h"
 #include "controller/other_status_writer_watch.h"
 #include "controller/run_loop.h"
 #include "serving/http_endpoints.h"
@@ -29,8 +29,8 @@
 #include "telemetry/other_status_writers.h"
 #include "telemetry/prometheus_observer.h"
 #include "serving/request_auth.h"
-#include "live/cache_listers.h"
-#include "live/workload_cache_warmer.h"
+#include "adapters/cache_listers.h"
+#include "adapters/workload_cache_warmer.h"
 #include "informer/pod_selector_index.h"
 #include "informer/recently_deleted_pods.h"
 #include "informer/workload_caches.h"
@@ -280,7 +280,7 @@ struct Caches {
         deletedPods(clock) {
     pods.addHandlers(podIndex.handlers());
     pods.addHandlers(deletedPods.handlers());
-    hpas.addHandlers(live::warmWorkloadCaches(workloads));
+    hpas.addHandlers(adapters::warmWorkloadCaches(workloads));
   }
 
   // The metrics client over `api`, with the pods' labels (of pods deleted lately too) and each
@@ -332,7 +332,7 @@ struct Caches {
 // go, the controller and the run loop around it. Members are built in this order and destroyed in
 // the reverse one: the run loop before the controller it drives, the controller before its clients.
 struct Decider {
-  Decider(const ValidatedOptions& options, Caches& caches, live::ClientSet& clients, kube::Discovery& discovery,
+  Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients, kube::Discovery& discovery,
           telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion, Clock& clock,
           const Logger& logger)
       : hpaLister(caches.hpas.cache()),
@@ -348,7 +348,7 @@ struct Decider {
                                                       &owners},
                    controllerOptions(options)),
         persister(options.raw.persistHistory && !options.raw.shadow
-                      ? std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion,
+                      ? std::make_unique<adapters::ApiHistoryPersister>(*clients.history, hpaApiVersion,
                                                                     logger.child("history"), &observer.writes())
                       : nullptr),
         runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
@@ -357,17 +357,17 @@ struct Decider {
     runner.registerHandlers();
   }
 
-  live::CacheHpaLister hpaLister;
-  live::CachePodLister podLister;
+  adapters::CacheHpaLister hpaLister;
+  adapters::CachePodLister podLister;
   metricsclient::RestMetricsClient metricsApi;
   metricsclient::BatchingMetricsClient metrics;
-  live::ApiScaleClient scaleApi;
-  live::CachedScaleClient scales;
-  live::CachedOwnerLookup owners;
+  adapters::ApiScaleClient scaleApi;
+  adapters::CachedScaleClient scales;
+  adapters::CachedOwnerLookup owners;
   controller::StalenessGuard stalenessGuard;
   WriteSide writes;
   controller::HorizontalController controller;
-  std::unique_ptr<live::ApiHistoryPersister> persister;
+  std::unique_ptr<adapters::ApiHistoryPersister> persister;
   controller::RunLoop runner;
 };
 
@@ -396,7 +396,7 @@ class OtherStatusWriters {
 };
 
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
-int runController(const ValidatedOptions& options, Process& process, live::ClientSet& clients,
+int runController(const ValidatedOptions& options, Process& process, adapters::ClientSet& clients,
                   kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
   const DaemonOptions& o = options.raw;
   Clock& clock = process.clock;
@@ -484,7 +484,7 @@ int runDaemon(const ValidatedOptions& options) {
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
   telemetry::PrometheusObserver observer;
-  auto clients = live::ClientSet::create(
+  auto clients = adapters::ClientSet::create(
       *config, clock, logger,
       [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
         observer.apiRequest(purpose, verb, code, latency);

@@ -12,7 +12,7 @@
 #include "controller/status_writer.h"
 #include "controller/staleness_guard.h"
 #include "controller/write_observer.h"
-#include "live/client_set.h"
+#include "adapters/client_set.h"
 
 namespace hpa::daemon {
 
@@ -21,7 +21,7 @@ namespace hpa::daemon {
 // (controller/dry_run.h: recorded as if they succeeded, never sent, never reported).
 class WriteSide {
  public:
-  WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
+  WriteSide(bool shadow, adapters::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
             controller::StalenessGuard& stalenessGuard, controller::WriteObserver& writeObserver, Clock& clock,
             const Logger& logger);
   ~WriteSide();

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "live/api_clients.h"
+#include "adapters/api_clients.h"
 #include "controller/history_annotation.h"
 #include "explain/explainer.h"
 #include "explain/live_clients.h"
@@ -34,7 +34,7 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
-  live::ApiScaleClient scales(client, discovery);
+  adapters::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
   Explainer explainer(hpas, pods, metrics, scales, options, &owners);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
