@@ -7,7 +7,7 @@
 #include <string>
 
 #include "controller/horizontal_controller.h"
-#include "controller/last_decision_report.h"
+#include "report/last_decision_report.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
 #include "fakes/pod_builder.h"
@@ -95,7 +95,7 @@ struct Rig {
     clock.step(seconds(15));
     auto result = controller.reconcileKey("default/web");
     if (!controls) return;
-    auto decision = controller::lastDecisionOf(result.report);
+    auto decision = report::lastDecisionOf(result.report);
     if (!stored) {
       stored = decision;
     } else if (!(*stored == *decision)) {

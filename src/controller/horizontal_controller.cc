@@ -54,7 +54,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
     history_.erase(key);
     controls_.forget(key);
     result.deleted = true;
-    result.report.branch = ReconcileBranch::Deleted;
+    result.report.branch = report::ReconcileBranch::Deleted;
     return result;
   }
 

@@ -14,7 +14,7 @@
 #include "controller/history_store.h"
 #include "controller/listers.h"
 #include "controller/reconcile_observer.h"
-#include "controller/reconcile_report.h"
+#include "report/reconcile_report.h"
 #include "controller/scale_client.h"
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
@@ -88,7 +88,7 @@ struct ReconcileServices;
 struct ReconcileResult {
   bool deleted = false;  // the HPA is gone: do not requeue
   Status status;         // the error upstream's reconcileKey would return
-  ReconcileReport report;
+  report::ReconcileReport report;
 };
 
 // The reconcile of one HorizontalPodAutoscaler, as upstream's HorizontalController does it

@@ -220,7 +220,7 @@ std::int32_t Reconcile::largestProposal(std::string& metricName) const {
 }
 
 std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
-                                                           MetricReport& report) {
+                                                           report::MetricReport& report) {
   // Upstream dereferences the source without a check (API validation guarantees it); a missing
   // source here is reported like an invalid target instead of crashing.
   auto missingSource = [](const char* reason, const char* what) {
@@ -276,7 +276,7 @@ std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec
 
 std::optional<Failure> Reconcile::evaluateObject(
     const api::ObjectMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
-    MetricReport& report) {
+    report::MetricReport& report) {
   const std::string reason = "FailedGetObjectMetric";
   api::MetricStatus status;
   status.type = api::kObjectMetric;
@@ -338,7 +338,7 @@ std::optional<Failure> Reconcile::evaluateObject(
 
 std::optional<Failure> Reconcile::evaluatePods(
     const api::PodsMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
-    MetricReport& report) {
+    report::MetricReport& report) {
   const std::string reason = "FailedGetPodsMetric";
   if (!source.target.averageValue) {
     Error e = Error::of("invalid pods metric source: an average value target was not set");
@@ -378,7 +378,7 @@ std::optional<Failure> Reconcile::evaluatePods(
 std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, const std::string& resource,
                                                    const std::string& container, bool containerMetric,
                                                    const api::MetricTarget& target, const MetricInputs& in,
-                                                   MetricReport& report) {
+                                                   report::MetricReport& report) {
   if (!target.averageValue && !target.averageUtilization) {
     return Failure::of(reason, Error::of("invalid resource metric source: neither an average utilization target nor "
                                          "an average value (usage) target was set"));
@@ -456,7 +456,7 @@ void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
 }
 
 std::optional<Failure> Reconcile::evaluateExternal(
-    const api::ExternalMetricSource& source, const MetricInputs& in, MetricReport& report) {
+    const api::ExternalMetricSource& source, const MetricInputs& in, report::MetricReport& report) {
   const std::string reason = "FailedGetExternalMetric";
   const auto& target = source.target;
   const auto& name = source.metric.name;

@@ -72,7 +72,7 @@ Result<api::Scale> Reconcile::resolveScale() {
 }
 
 Error Reconcile::failedGetScale(const Failure& failure) {
-  report_.branch = ReconcileBranch::FailedGetScale;
+  report_.branch = report::ReconcileBranch::FailedGetScale;
   report_.failureReason = failure.reason;
   event(kEventWarning, failure.reason, failure.shown.message);
   condition(api::kAbleToScale, api::kConditionFalse, failure.reason,
@@ -138,7 +138,7 @@ Reconcile::Decision Reconcile::decideWithinBounds(
     d.computeMetrics = rules.scaledToZeroCondition ? (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero
                                                    : d.minReplicas == 0;
     if (!d.computeMetrics) {
-      report_.branch = ReconcileBranch::ScalingDisabled;
+      report_.branch = report::ReconcileBranch::ScalingDisabled;
       d.desiredReplicas = 0;
       d.rescale = false;
       condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
@@ -146,14 +146,14 @@ Reconcile::Decision Reconcile::decideWithinBounds(
       if (rules.scaledToZeroCondition && !scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
   } else if (d.currentReplicas > d.maxReplicas) {
-    report_.branch = ReconcileBranch::AboveMaxReplicas;
+    report_.branch = report::ReconcileBranch::AboveMaxReplicas;
     d.reason = "Current number of replicas above Spec.MaxReplicas";
     d.desiredReplicas = d.maxReplicas;
     d.computeMetrics = false;
     d.aboveMax = true;
     s_.controls.afterProposal(*this, controls::Proposal::Stage::OutsideBounds, d);
   } else if (d.currentReplicas < d.minReplicas) {
-    report_.branch = ReconcileBranch::BelowMinReplicas;
+    report_.branch = report::ReconcileBranch::BelowMinReplicas;
     d.reason = "Current number of replicas below Spec.MinReplicas";
     d.desiredReplicas = d.minReplicas;
     d.computeMetrics = false;
@@ -166,7 +166,7 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   auto outcome = computeReplicasForMetrics(scale);
   d.metricStatuses = outcome.statuses;
   if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, outcome.errorReason, d);
-  report_.branch = ReconcileBranch::Metrics;
+  report_.branch = report::ReconcileBranch::Metrics;
   if (outcome.error) {  // some metrics failed but scaling may proceed
     d.metricsError = outcome.error;
     d.metricsErrorReason = outcome.errorReason;
@@ -197,7 +197,7 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
 }
 
 Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d) {
-  report_.branch = ReconcileBranch::MetricsFailed;
+  report_.branch = report::ReconcileBranch::MetricsFailed;
   report_.failureReason = reason.empty() ? "FailedComputeMetricsReplicas" : reason;
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;

@@ -59,7 +59,7 @@ class Reconcile final : private controls::ReconcileView {
             ReconcileMode mode, const DecideOptions& decide = {});
 
   Status run();
-  ReconcileReport& report() { return report_; }
+  report::ReconcileReport& report() { return report_; }
   const std::string& action() const { return action_; }
 
  private:
@@ -123,19 +123,19 @@ class Reconcile final : private controls::ReconcileView {
   // earlier metric); 0 when none did.
   std::int32_t largestProposal(std::string& metricName) const;
   std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
-                                                  const MetricInputs& in, MetricReport& report);
+                                                  const MetricInputs& in, report::MetricReport& report);
   std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source,
                                         const api::Selector& metricSelector, const MetricInputs& in,
-                                        MetricReport& report);
+                                        report::MetricReport& report);
   std::optional<Failure> evaluatePods(const api::PodsMetricSource& source,
                                       const api::Selector& metricSelector, const MetricInputs& in,
-                                      MetricReport& report);
+                                      report::MetricReport& report);
   std::optional<Failure> evaluateResource(const std::string& reason, const std::string& resource,
                                           const std::string& container, bool containerMetric,
                                           const api::MetricTarget& target, const MetricInputs& in,
-                                          MetricReport& report);
+                                          report::MetricReport& report);
   std::optional<Failure> evaluateExternal(const api::ExternalMetricSource& source,
-                                          const MetricInputs& in, MetricReport& report);
+                                          const MetricInputs& in, report::MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
   // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
@@ -198,7 +198,7 @@ class Reconcile final : private controls::ReconcileView {
   Time now_;
   replicacalc::Tolerances tolerances_;
   controls::MetricsSetup setup_;  // as the controls set it before the metrics
-  ReconcileReport report_;
+  report::ReconcileReport report_;
   std::optional<api::AutoscalerHistory> history_;
   std::string action_ = kActionNone;
   GroupVersionResource targetResource_;

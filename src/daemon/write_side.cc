@@ -1,6 +1,6 @@
 #include "daemon/write_side.h"
 
-#include "controller/dry_run.h"
+#include "adapters/dry_run.h"
 #include "adapters/api_clients.h"
 #include "adapters/api_event_recorder.h"
 #include "adapters/decision_publisher.h"
@@ -11,10 +11,10 @@ WriteSide::WriteSide(bool shadow, adapters::ClientSet& clients, controller::Scal
                      const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard,
                      controller::WriteObserver& writeObserver, Clock& clock, const Logger& logger) {
   if (shadow) {
-    dryRunScales_ = std::make_unique<controller::DryRunScaleClient>(scales);
+    dryRunScales_ = std::make_unique<adapters::DryRunScaleClient>(scales);
     scales_ = dryRunScales_.get();
-    status_ = std::make_unique<controller::DryRunStatusWriter>();
-    events_ = std::make_unique<controller::DiscardingEventRecorder>();
+    status_ = std::make_unique<adapters::DryRunStatusWriter>();
+    events_ = std::make_unique<adapters::DiscardingEventRecorder>();
     return;
   }
   scales_ = &scales;

@@ -7,7 +7,7 @@
 
 #include "api/codec.h"
 #include "api/metric_units.h"
-#include "controller/decision_summary.h"
+#include "report/decision_summary.h"
 #include "controls/last_decision.h"
 #include "explain/metric_text.h"
 #include "replicacalc/feature_gates.h"
@@ -47,7 +47,7 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
   return out;
 }
 
-json metricJson(const controller::MetricReport& m, api::MetricUnit unit) {
+json metricJson(const report::MetricReport& m, api::MetricUnit unit) {
   json out{{"type", m.type}, {"name", m.name}};
   out["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
   if (m.error) {
@@ -154,7 +154,7 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
 }
 
 // The controls section of the text form: one line per control that departs from upstream.
-void scheduleText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void scheduleText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line(fmt::format("  schedule ({}): {} windows", controls::kScheduleAnnotation, c.schedule.size()));
   if (r.controls.schedule) {
@@ -179,7 +179,7 @@ void scheduleText(const controller::ReconcileReport& r, Time now, const std::fun
   }
 }
 
-void controlsText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void controlsText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line("controls:");
   if (c.syncPeriod) line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
@@ -313,7 +313,7 @@ std::string explanationsTable(const std::vector<Explanation>& explanations, bool
   rows.push_back({"NAME", "REPLICAS", "METRIC", "WHY"});
   if (withNamespace) rows.front().insert(rows.front().begin(), "NAMESPACE");
   for (const auto& e : explanations) {
-    const auto s = controller::summarize(e.report);
+    const auto s = report::summarize(e.report);
     const auto slash = e.hpaKey.find('/');
     std::vector<std::string> row{e.hpaKey.substr(slash + 1),
                                  s.rescale ? fmt::format("{} -> {}", s.current, s.next)
@@ -341,7 +341,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
   const auto& r = e.report;
   json out{{"hpa", e.hpaKey},
            {"now", formatRFC3339Nano(e.now)},
-           {"branch", controller::branchName(r.branch)},
+           {"branch", report::branchName(r.branch)},
            {"scaleTarget", r.scaleTarget},
            {"currentReplicas", r.currentReplicas},
            {"minReplicas", r.minReplicas},
@@ -404,7 +404,7 @@ std::string explanationToText(const Explanation& e) {
                      r.controls.pausedScaleTo ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
                                               : std::string()));
   }
-  line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
+  line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch), r.minReplicas,
                    r.maxReplicas, formatRFC3339(e.now)));
   rulesText(e, line);
   metricsText(e, line);

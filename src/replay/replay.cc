@@ -7,7 +7,7 @@
 #include "api/label_selector.h"
 #include "api/workload.h"
 #include "controller/conditions.h"
-#include "controller/dry_run.h"
+#include "adapters/dry_run.h"
 #include "explain/snapshot_clients.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
@@ -76,7 +76,7 @@ class WorldStatusWriter final : public controller::StatusWriter {
   explain::Snapshot& world_;
 };
 
-TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricReport* report, const Trace& trace,
+TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* report, const Trace& trace,
                       Duration at) {
   TickMetric m;
   m.name = seriesNameFor(spec);
@@ -132,7 +132,7 @@ class ReplayWorld {
 
   struct Sync {
     Tick tick;
-    controller::ReconcileReport report;
+    report::ReconcileReport report;
   };
 
   // One sync at `at`: the pods and metrics of that moment, then the controller's reconcile.
@@ -176,7 +176,7 @@ class ReplayWorld {
   }
 
   // What the sync decided, and the workload after it.
-  void recordReport(const controller::ReconcileReport& report, Tick& tick) const {
+  void recordReport(const report::ReconcileReport& report, Tick& tick) const {
     for (size_t i = 0; i < hpa_.spec.metrics.size(); ++i) {
       tick.metrics.push_back(tickMetric(hpa_.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
                                         trace_, tick.at));
@@ -204,7 +204,7 @@ class ReplayWorld {
     tick.desiredReplicas = report.desiredReplicas;
     tick.replicas = workload_.replicas();
     tick.pods = static_cast<int>(workload_.pods().size());
-    tick.branch = controller::branchName(report.branch);
+    tick.branch = report::branchName(report.branch);
     tick.events = report.events;
     tick.error = report.error;
   }
@@ -222,11 +222,11 @@ class ReplayWorld {
   explain::SnapshotMetricsClient metrics_;
   WorkloadScaleClient scales_;
   WorldStatusWriter status_;
-  controller::DiscardingEventRecorder events_;  // events are in each reconcile's report
+  adapters::DiscardingEventRecorder events_;  // events are in each reconcile's report
   controller::HorizontalController controller_;
 };
 
-std::string rescaleMessage(const controller::ReconcileReport& report) {
+std::string rescaleMessage(const report::ReconcileReport& report) {
   std::string message;
   for (const auto& e : report.events) {
     if (e.reason == "SuccessfulRescale") message = e.message;

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "api/defaults.h"
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
 #include "replicacalc/tolerances.h"
@@ -60,7 +60,7 @@ const api::MetricTarget* targetOf(const api::MetricSpec& spec) {
 
 // The metrics whose values differ between their status and ours: "cpu: theirs 65%, ours 40%".
 std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hpa,
-                                          const controller::ReconcileReport& ours) {
+                                          const report::ReconcileReport& ours) {
   std::vector<std::string> out;
   const auto& theirs = hpa.status.currentMetrics;
   for (std::size_t i = 0; i < ours.metrics.size(); ++i) {
@@ -79,7 +79,7 @@ bool failedReason(const std::string& condition) {
 }
 
 // Metric `i`'s proposal from their reported value, as our calculation would have made it.
-std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const controller::MetricReport& mine,
+std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const report::MetricReport& mine,
                                              const api::MetricValueStatus& their, std::int32_t current,
                                              const replicacalc::Tolerances& tolerances) {
   const api::MetricTarget* target = targetOf(spec);
@@ -191,7 +191,7 @@ bool phaseGivesTheirs(const CauseInputs& in, std::int32_t proposed, const Status
 
 std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
   const auto& ours = *in.ours;
-  const auto outcome = controller::outcomeOf(ours, in.decidedAt);
+  const auto outcome = report::outcomeOf(ours, in.decidedAt);
   std::string metric;
   for (const auto& m : ours.metrics) {
     if (m.calculation && m.proposal && ours.metricReplicas && *m.proposal == *ours.metricReplicas) {
@@ -200,15 +200,15 @@ std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
     }
   }
   if (!ours.metricReplicas) {
-    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", controller::branchName(ours.branch),
-                       controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", report::branchName(ours.branch),
+                       report::limitName(outcome.limitedBy), theirs.desiredReplicas);
   }
   const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
   return fmt::format(
       "ours: proposal {} ({}), window holds [{}, {}], desired {} limited by {}; theirs {} needs a proposal or a "
       "window bound that gives it (another tolerance, window or limit)",
       *ours.metricReplicas, metric.empty() ? "no metric" : metric, lo, hi, ours.desiredReplicas,
-      controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+      report::limitName(outcome.limitedBy), theirs.desiredReplicas);
 }
 
 // The proposal had the other controller not counted the pods our calculations assumed at the
@@ -252,7 +252,7 @@ const char* causeName(Cause cause) {
 }
 
 std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
-                                                 const controller::ReconcileReport& ours,
+                                                 const report::ReconcileReport& ours,
                                                  const controller::ControllerOptions& options) {
   const auto tolerances = replicacalc::tolerancesFor(hpa.spec, options.tolerance, options.decisionRules);
   const auto& theirs = hpa.status.currentMetrics;

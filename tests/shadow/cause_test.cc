@@ -205,7 +205,7 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
   hpa_.status = after.status;  // not their first decision: that would hold the 3 they started from
   const auto first = compareNow(after);
   ASSERT_EQ(first.ours.desiredReplicas, 4);
-  controller::ReconcileReport ours = first.report;
+  report::ReconcileReport ours = first.report;
   std::vector<Divergence> divergences = first.divergences;
   CauseInputs in;
   in.hpa = &after;

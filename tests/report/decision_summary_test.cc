@@ -1,8 +1,8 @@
-#include "controller/decision_summary.h"
+#include "report/decision_summary.h"
 
 #include <gtest/gtest.h>
 
-namespace hpa::controller {
+namespace hpa::report {
 namespace {
 
 ReconcileReport metricsReport(std::int32_t current, std::int32_t proposed, std::int32_t stabilized,
@@ -91,4 +91,4 @@ TEST(DecisionSummary, WhyItScales) {
 }
 
 }  // namespace
-}  // namespace hpa::controller
+}  // namespace hpa::report

@@ -1,8 +1,8 @@
-#include "controller/decision_summary.h"
+#include "report/decision_summary.h"
 
 #include <fmt/format.h>
 
-namespace hpa::controller {
+namespace hpa::report {
 namespace {
 
 std::string eventMessage(const ReconcileReport& r, const std::string& reason) {
@@ -101,4 +101,4 @@ DecisionSummary summarize(const ReconcileReport& r) {
   return s;
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

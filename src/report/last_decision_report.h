@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "common/time.h"
-#include "controller/reconcile_report.h"
 #include "controls/last_decision.h"
+#include "report/reconcile_report.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 
 // The decision of a reconcile; nullopt for one that decided nothing (a deleted HPA).
 std::optional<controls::LastDecision> lastDecisionOf(const ReconcileReport& report);
 // Its annotation document at `now` (explain, tests).
 std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& report, Time now);
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

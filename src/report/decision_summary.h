@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
-#include "controller/reconcile_report.h"
+#include "report/reconcile_report.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 
 // A reconcile's outcome in a few words: the daemon's one log line per decision and the rows of
 // `explain --all` say the same thing.
@@ -24,4 +24,4 @@ struct DecisionSummary {
 
 DecisionSummary summarize(const ReconcileReport& report);
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

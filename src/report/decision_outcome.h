@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "common/time.h"
-#include "controller/reconcile_report.h"
+#include "report/reconcile_report.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 
 // What held the size where it is: a fixed vocabulary, so a label of it stays small.
 enum class DecisionLimit {
@@ -60,4 +60,4 @@ std::optional<std::pair<std::string, std::string>> limitingCondition(const Recon
 // The outcome of a reconcile made at `decidedAt`.
 DecisionOutcome outcomeOf(const ReconcileReport& report, Time decidedAt);
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

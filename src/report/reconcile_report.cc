@@ -1,6 +1,6 @@
-#include "controller/reconcile_report.h"
+#include "report/reconcile_report.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 
 const char* branchName(ReconcileBranch branch) {
   switch (branch) {
@@ -15,4 +15,4 @@ const char* branchName(ReconcileBranch branch) {
   return "unknown";
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

@@ -1,10 +1,10 @@
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 
 #include <gtest/gtest.h>
 
 #include "controller/conditions.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 namespace {
 
 const Time kNow = Time(std::chrono::seconds(1'700'000'000));
@@ -31,7 +31,7 @@ ReconcileReport report(std::int32_t current, std::int32_t proposed, std::int32_t
                       ""};
   r.normalization = n;
   r.desiredReplicas = desired;
-  setCondition(r.status, api::kScalingActive, api::kConditionTrue, "ValidMetricFound", "", kNow);
+  controller::setCondition(r.status, api::kScalingActive, api::kConditionTrue, "ValidMetricFound", "", kNow);
   return r;
 }
 
@@ -51,7 +51,7 @@ TEST(DecisionOutcome, NamesTheLimitTheReconcileReported) {
   auto scheduled = report(2, 2, 2, 5);
   scheduled.controls.schedule = controls::ControlsReport::Schedule{};
   scheduled.controls.schedule->held = true;
-  setCondition(scheduled.status, api::kScalingLimited, api::kConditionTrue, "ScheduledMinReplicas", "", kNow);
+  controller::setCondition(scheduled.status, api::kScalingLimited, api::kConditionTrue, "ScheduledMinReplicas", "", kNow);
   EXPECT_EQ(outcomeOf(scheduled, kNow).limitedBy, DecisionLimit::ScheduleWindow);
 
   ReconcileReport above;
@@ -89,7 +89,7 @@ TEST(DecisionOutcome, CarriesTheSizesTheConditionAndTheReadTime) {
   MetricReport m;
   m.error = "no metrics returned";
   failed.metrics.push_back(m);
-  setCondition(failed.status, api::kScalingActive, api::kConditionFalse, "FailedGetResourceMetric", "", kNow);
+  controller::setCondition(failed.status, api::kScalingActive, api::kConditionFalse, "FailedGetResourceMetric", "", kNow);
   o = outcomeOf(failed, kNow);
   EXPECT_FALSE(o.scalingActive);
   EXPECT_FALSE(o.proposedReplicas);
@@ -104,4 +104,4 @@ TEST(DecisionOutcome, LimitNamesAreTheFixedVocabulary) {
 }
 
 }  // namespace
-}  // namespace hpa::controller
+}  // namespace hpa::report

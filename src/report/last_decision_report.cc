@@ -1,8 +1,8 @@
-#include "controller/last_decision_report.h"
+#include "report/last_decision_report.h"
 
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 namespace {
 
 using controls::LastDecision;
@@ -45,4 +45,4 @@ std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& r, Tim
   return controls::lastDecisionJson(*d, now);
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

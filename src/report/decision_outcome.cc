@@ -1,10 +1,10 @@
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 
 #include <string_view>
 
-#include "controller/conditions.h"
+#include "api/hpa.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 namespace {
 
 // The condition reasons of normalization (replicacalc/normalization.cc) and of the schedule
@@ -94,4 +94,4 @@ DecisionOutcome outcomeOf(const ReconcileReport& r, Time decidedAt) {
   return o;
 }
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

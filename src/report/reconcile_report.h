@@ -12,7 +12,7 @@
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
 
-namespace hpa::controller {
+namespace hpa::report {
 
 // What one reconcile saw and decided, step by step. The daemon logs a line of it; `explain`
 // prints all of it. Building it costs little next to the API calls a reconcile makes.
@@ -83,4 +83,4 @@ struct ReconcileReport {
   bool targetNotFound = false;
 };
 
-}  // namespace hpa::controller
+}  // namespace hpa::report

@@ -10,13 +10,13 @@
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
 
-namespace hpa::controller {
+namespace hpa::adapters {
 
 // The controller's write side when nothing may be written: `explain` (one decision, shown) and
 // shadow mode (every decision, compared with another controller's). Reads go through; writes
 // are recorded as if they succeeded and never sent. Thread-safe.
 
-class DryRunStatusWriter final : public StatusWriter {
+class DryRunStatusWriter final : public controller::StatusWriter {
  public:
   Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -40,23 +40,23 @@ class DryRunStatusWriter final : public StatusWriter {
 };
 
 // Events are in the reconcile report already; nothing is sent.
-class DiscardingEventRecorder final : public EventRecorder {
+class DiscardingEventRecorder final : public controller::EventRecorder {
  public:
   void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
 };
 
 // Reads the Scale through `reads`; an update is recorded as if it succeeded and never sent.
-class DryRunScaleClient final : public ScaleClient {
+class DryRunScaleClient final : public controller::ScaleClient {
  public:
-  explicit DryRunScaleClient(ScaleClient& reads) : reads_(reads) {}
-  Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind) override {
+  explicit DryRunScaleClient(controller::ScaleClient& reads) : reads_(reads) {}
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind) override {
     return reads_.mappingsFor(group, kind);
   }
-  Result<api::Scale> getScale(const std::string& ns, const GroupVersionResource& resource,
+  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
                               const std::string& name) override {
     return reads_.getScale(ns, resource, name);
   }
-  Result<api::Scale> updateScale(const std::string& ns, const GroupVersionResource&, const api::Scale& scale) override {
+  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource&, const api::Scale& scale) override {
     std::lock_guard<std::mutex> lock(mu_);
     updated_[ns + "/" + scale.metadata.name] = scale;
     return scale;
@@ -69,9 +69,9 @@ class DryRunScaleClient final : public ScaleClient {
   }
 
  private:
-  ScaleClient& reads_;
+  controller::ScaleClient& reads_;
   mutable std::mutex mu_;
   std::map<std::string, api::Scale> updated_;
 };
 
-}  // namespace hpa::controller
+}  // namespace hpa::adapters
