@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/conditions.h"
 #include "api/heap_optional.h"
 #include "api/label_selector.h"
 #include "api/meta.h"
@@ -180,16 +181,6 @@ struct MetricStatus {
   HeapOptional<ExternalMetricStatus> external;
   bool operator==(const MetricStatus&) const = default;
 };
-
-// Condition types.
-inline constexpr const char* kAbleToScale = "AbleToScale";
-inline constexpr const char* kScalingActive = "ScalingActive";
-inline constexpr const char* kScalingLimited = "ScalingLimited";
-inline constexpr const char* kScaledToZero = "ScaledToZero";
-
-inline constexpr const char* kConditionTrue = "True";
-inline constexpr const char* kConditionFalse = "False";
-inline constexpr const char* kConditionUnknown = "Unknown";
 
 struct HorizontalPodAutoscalerCondition {
   std::string type;

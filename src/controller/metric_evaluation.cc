@@ -50,18 +50,18 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
                                                           std::string& failureReason) {
   if (selectorText.empty()) {
     const std::string msg = "selector is required";
-    failureReason = "SelectorRequired";
+    failureReason = api::kSelectorRequired;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", "the HPA target's scale is missing a selector");
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidSelector, "the HPA target's scale is missing a selector");
     return Error::of(msg);
   }
   auto selector = api::Selector::parse(selectorText);
   if (!selector.ok()) {
     std::string msg =
         fmt::format("couldn't convert selector into a corresponding internal selector object: {}", selector.error().message);
-    failureReason = "InvalidSelector";
+    failureReason = api::kInvalidSelector;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", msg);
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidSelector, msg);
     return Error::of(msg);
   }
   if (!s_.selectors.update(key_, *selector)) {
@@ -72,9 +72,9 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
   auto selecting = s_.selectors.hpasSelectingAny(hpa_.metadata.namespace_, *pods, 2);
   if (selecting.size() > 1) {
     std::string msg = fmt::format("pods by selector {} are controlled by multiple HPAs: {}", selectorText, joinKeys(selecting));
-    failureReason = "AmbiguousSelector";
+    failureReason = api::kAmbiguousSelector;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "AmbiguousSelector", msg);
+    condition(api::kScalingActive, api::kConditionFalse, api::kAmbiguousSelector, msg);
     return Error::of(msg);
   }
   return selector;
@@ -132,7 +132,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
   if (specs.empty()) {
     // API defaulting always adds the CPU metric; an object without metrics cannot reach here
     // from a server, and must not scale on nothing.
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidMetricSourceType",
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidMetricSourceType,
               "the HPA was unable to compute the replica count: no metrics specified");
     outcome.error = Error::of("no metrics specified");
     return outcome;
@@ -160,7 +160,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
     s_.controls.afterMetrics(*this, /*decided=*/false);
     return outcome;
   }
-  condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound",
+  condition(api::kScalingActive, api::kConditionTrue, api::kValidMetricFound,
             fmt::format("the HPA was able to successfully calculate a replica count from {}", outcome.metricName));
   s_.controls.afterMetrics(*this, /*decided=*/true);
   outcome.replicas = replicas;
@@ -227,25 +227,25 @@ std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec
     return Failure::of(reason, Error::format("invalid {} metric source: the {} field is not set", what, what));
   };
   if (spec.type == api::kObjectMetric) {
-    if (!spec.object) return missingSource("FailedGetObjectMetric", "object");
+    if (!spec.object) return missingSource(api::kFailedGetObjectMetric, "object");
     auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.object->metric.selector));
     std::optional<Failure> f = metricSelector.ok() ? evaluateObject(*spec.object, *metricSelector, in, report)
-                                                   : Failure::of("FailedGetObjectMetric", metricSelector.error());
+                                                   : Failure::of(api::kFailedGetObjectMetric, metricSelector.error());
     if (f) return f->wrap("failed to get object metric value");
     return std::nullopt;
   }
   if (spec.type == api::kPodsMetric) {
-    if (!spec.pods) return missingSource("FailedGetPodsMetric", "pods");
+    if (!spec.pods) return missingSource(api::kFailedGetPodsMetric, "pods");
     auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.pods->metric.selector));
     std::optional<Failure> f = metricSelector.ok() ? evaluatePods(*spec.pods, *metricSelector, in, report)
-                                                   : Failure::of("FailedGetPodsMetric", metricSelector.error());
+                                                   : Failure::of(api::kFailedGetPodsMetric, metricSelector.error());
     if (f) return f->wrap("failed to get pods metric value");
     return std::nullopt;
   }
   if (spec.type == api::kResourceMetric) {
-    if (!spec.resource) return missingSource("FailedGetResourceMetric", "resource");
+    if (!spec.resource) return missingSource(api::kFailedGetResourceMetric, "resource");
     const auto& src = *spec.resource;
-    if (auto f = evaluateResource("FailedGetResourceMetric", src.name, "", false, src.target, in, report)) {
+    if (auto f = evaluateResource(api::kFailedGetResourceMetric, src.name, "", false, src.target, in, report)) {
       return f->wrap(fmt::format("failed to get {} resource metric value", src.name));
     }
     return std::nullopt;
@@ -255,29 +255,29 @@ std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec
     if (rules.containerMetricsGateChecked && !rules.gates.hpaContainerMetrics) {
       return Failure::of("", Error::of("ContainerResource metric type is not supported: disabled by the feature gate"));
     }
-    if (!spec.containerResource) return missingSource("FailedGetContainerResourceMetric", "containerResource");
+    if (!spec.containerResource) return missingSource(api::kFailedGetContainerResourceMetric, "containerResource");
     const auto& src = *spec.containerResource;
-    if (auto f = evaluateResource("FailedGetContainerResourceMetric", src.name, src.container, true, src.target, in,
+    if (auto f = evaluateResource(api::kFailedGetContainerResourceMetric, src.name, src.container, true, src.target, in,
                                   report)) {
       return f->wrap(fmt::format("failed to get {} container metric value", src.container));
     }
     return std::nullopt;
   }
   if (spec.type == api::kExternalMetric) {
-    if (!spec.external) return missingSource("FailedGetExternalMetric", "external");
+    if (!spec.external) return missingSource(api::kFailedGetExternalMetric, "external");
     if (auto f = evaluateExternal(*spec.external, in, report)) {
       return f->wrap(fmt::format("failed to get {} external metric value", spec.external->metric.name));
     }
     return std::nullopt;
   }
-  return Failure::of("InvalidMetricSourceType",
+  return Failure::of(api::kInvalidMetricSourceType,
                      specError(Error::format("unknown metric source type {}", quote(spec.type))));
 }
 
 std::optional<Failure> Reconcile::evaluateObject(
     const api::ObjectMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
     report::MetricReport& report) {
-  const std::string reason = "FailedGetObjectMetric";
+  const std::string reason = api::kFailedGetObjectMetric;
   api::MetricStatus status;
   status.type = api::kObjectMetric;
   status.object = api::ObjectMetricStatus{source.metric, {}, source.describedObject};
@@ -339,7 +339,7 @@ std::optional<Failure> Reconcile::evaluateObject(
 std::optional<Failure> Reconcile::evaluatePods(
     const api::PodsMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
     report::MetricReport& report) {
-  const std::string reason = "FailedGetPodsMetric";
+  const std::string reason = api::kFailedGetPodsMetric;
   if (!source.target.averageValue) {
     Error e = Error::of("invalid pods metric source: an average value target was not set");
     return Failure{reason, e, e};
@@ -457,7 +457,7 @@ void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
 
 std::optional<Failure> Reconcile::evaluateExternal(
     const api::ExternalMetricSource& source, const MetricInputs& in, report::MetricReport& report) {
-  const std::string reason = "FailedGetExternalMetric";
+  const std::string reason = api::kFailedGetExternalMetric;
   const auto& target = source.target;
   const auto& name = source.metric.name;
   const std::string selectorText = api::goDebugString(ptr(source.metric.selector));

@@ -55,7 +55,7 @@ Result<api::Scale> Reconcile::resolveScale() {
     targetResource_ = target->resource;
     return std::move(target->scale);
   }
-  const auto failure = Failure::of("FailedGetScale", std::get<ScaleTargetError>(found).error);
+  const auto failure = Failure::of(api::kFailedGetScale, std::get<ScaleTargetError>(found).error);
   switch (std::get<ScaleTargetError>(found).step) {
     case ScaleTargetError::Step::ApiVersion: {
       Failure wrapped = failure.wrap("invalid API version in scale target reference");
@@ -103,7 +103,7 @@ Result<api::Scale> Reconcile::readScale() {
   if (!scale.ok()) return scale;
   if (decide_.currentReplicas) scale->specReplicas = *decide_.currentReplicas;
   report_.scale = *scale;
-  condition(api::kAbleToScale, api::kConditionTrue, "SucceededGetScale",
+  condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededGetScale,
             "the HPA controller was able to get the target's current scale");
   report_.currentReplicas = scale->specReplicas;
   // recordInitialRecommendation: an HPA seen for the first time starts from its current size,
@@ -141,7 +141,7 @@ Reconcile::Decision Reconcile::decideWithinBounds(
       report_.branch = report::ReconcileBranch::ScalingDisabled;
       d.desiredReplicas = 0;
       d.rescale = false;
-      condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
+      condition(api::kScalingActive, api::kConditionFalse, api::kScalingDisabled,
                 "scaling is disabled since the replica count of the target is zero");
       if (rules.scaledToZeroCondition && !scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
@@ -198,11 +198,11 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
 
 Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d) {
   report_.branch = report::ReconcileBranch::MetricsFailed;
-  report_.failureReason = reason.empty() ? "FailedComputeMetricsReplicas" : reason;
+  report_.failureReason = reason.empty() ? api::kFailedComputeMetricsReplicas : reason;
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
   updateStatusOrLog();
-  event(kEventWarning, "FailedComputeMetricsReplicas", error.message);
+  event(kEventWarning, api::kFailedComputeMetricsReplicas, error.message);
   storeHistory();
   return error.wrap(fmt::format("failed to compute desired number of replicas based on listed metrics for {}", report_.scaleTarget));
 }
@@ -243,10 +243,10 @@ Status Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredRe
 }
 
 Error Reconcile::failedRescale(const Error& err, const Decision& d) {
-  report_.failureReason = "FailedRescale";
-  event(kEventWarning, "FailedRescale",
+  report_.failureReason = api::kFailedRescale;
+  event(kEventWarning, api::kFailedRescale,
         fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
-  condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
+  condition(api::kAbleToScale, api::kConditionFalse, api::kFailedUpdateScale,
             fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
@@ -257,9 +257,9 @@ Error Reconcile::failedRescale(const Error& err, const Decision& d) {
 
 void Reconcile::succeededRescale(const Decision& d) {
   report_.rescaled = true;
-  condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
+  condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededRescale,
             fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
-  event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
+  event(kEventNormal, api::kSuccessfulRescale, fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
   if (hpa_.spec.behavior && !s_.options.dryRun) {
     auto& h = history();
     replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
@@ -272,9 +272,9 @@ void Reconcile::succeededRescale(const Decision& d) {
     // Releases before 1.36 do not know the condition.
   } else if (rules.gates.hpaScaleToZero) {
     if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
-      condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
+      condition(api::kScaledToZero, api::kConditionTrue, api::kScaledToZeroReason, "the HPA controller scaled the workload to zero");
     } else {
-      condition(api::kScaledToZero, api::kConditionFalse, "NotScaledToZero",
+      condition(api::kScaledToZero, api::kConditionFalse, api::kNotScaledToZero,
                 "the HPA controller did not scale the workload to zero");
     }
   } else {
@@ -296,7 +296,7 @@ Status Reconcile::writeStatus(Decision& d) {
   s_.deps.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, d.desiredReplicas);
   storeHistory();
   if (auto written = updateStatusIfNeeded(); !written.ok()) {
-    report_.failureReason = "FailedUpdateStatus";
+    report_.failureReason = api::kFailedUpdateStatus;
     return written;
   }
   if (d.metricsError) {

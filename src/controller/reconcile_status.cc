@@ -91,7 +91,7 @@ Status Reconcile::updateStatusIfNeeded() {
   report_.statusChanged = true;
   auto stored = s_.deps.statusWriter.updateStatus(hpa_);
   if (!stored.ok()) {
-    event(kEventWarning, "FailedUpdateStatus", stored.error().message);
+    event(kEventWarning, api::kFailedUpdateStatus, stored.error().message);
     return stored.error().wrap(fmt::format("failed to update status for {}", hpa_.metadata.name));
   }
   report_.statusWritten = true;

@@ -5,9 +5,6 @@
 namespace hpa::controls {
 namespace {
 
-constexpr const char* kMetricFallback = "MetricFallback";
-constexpr const char* kMetricFallbackEnded = "MetricFallbackEnded";
-
 std::string failures(int count) {
   return count == 1 ? "once" : fmt::format("{} times in a row", count);
 }
@@ -53,11 +50,11 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
       fallbackCount += reconcile.metricFallback(i) ? 1 : 0;
   }
   const auto* before = reconcile.conditionRead(api::kScalingActive);
-  const bool wasFallingBack = before && before->reason == kMetricFallback;
+  const bool wasFallingBack = before && before->reason == api::kMetricFallback;
   if (fallbackCount == 0) {
     if (wasFallingBack) {
       reconcile.controlsReport().fallbackEnded = true;
-      reconcile.normalEvent(kMetricFallbackEnded,
+      reconcile.normalEvent(api::kMetricFallbackEnded,
                             "No metric proposes its fallback any more: the metrics decide again");
     }
     return;
@@ -71,7 +68,7 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
   // No counts or times here: the message stays the same while the fallback lasts, so the status
   // is not rewritten every sync.
   reconcile.condition(
-      api::kScalingActive, api::kConditionTrue, kMetricFallback,
+      api::kScalingActive, api::kConditionTrue, api::kMetricFallback,
       fmt::format(
           "the HPA computed the replica count with the fallback of failed metrics ({}: {}); "
           "the working metrics still count",
@@ -82,7 +79,7 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
     const auto& f = reconcile.metricFallback(i);
     if (!f) continue;
     reconcile.warningEvent(
-        kMetricFallback,
+        api::kMetricFallback,
         fmt::format(
             "The {} failed {} since {}: its fallback ({}) proposes {} replicas; last error: {}",
             f->metric, failures(f->run.failures), formatRFC3339(f->run.since),

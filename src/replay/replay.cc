@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
+#include "adapters/dry_run.h"
 #include "api/label_selector.h"
 #include "api/workload.h"
-#include "controller/conditions.h"
-#include "adapters/dry_run.h"
 #include "explain/snapshot_clients.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::replay {
 namespace {
@@ -185,21 +185,15 @@ class ReplayWorld {
     tick.proposed = report.metricReplicas;
     if (report.normalization) {
       tick.stabilized = report.normalization->stabilized;
-      if (report.normalization->ableToScale.reason.ends_with("Stabilized")) {
+      if (report::isStabilizationReason(report.normalization->ableToScale.reason)) {
         tick.stabilizedReason = report.normalization->ableToScale.reason;
         tick.stabilizedMessage = report.normalization->ableToScale.message;
       }
-      if (report.normalization->scalingLimited.status == api::kConditionTrue) {
-        tick.limitedReason = report.normalization->scalingLimited.reason;
-        tick.limitedMessage = report.normalization->scalingLimited.message;
-      }
     }
-    // A schedule window's bound decided: its condition names it (normalization saw only bounds).
-    if (report.controls.schedule && report.controls.schedule->held) {
-      if (const auto* limited = api::findCondition(report.status, api::kScalingLimited)) {
-        tick.limitedReason = limited->reason;
-        tick.limitedMessage = limited->message;
-      }
+    // A limit or a schedule window's bound (not the window, shown above) held the size.
+    if (auto limited = report::limitingCondition(report); limited && !report::isStabilizationReason(limited->first)) {
+      tick.limitedReason = std::move(limited->first);
+      tick.limitedMessage = std::move(limited->second);
     }
     tick.desiredReplicas = report.desiredReplicas;
     tick.replicas = workload_.replicas();
@@ -229,7 +223,7 @@ class ReplayWorld {
 std::string rescaleMessage(const report::ReconcileReport& report) {
   std::string message;
   for (const auto& e : report.events) {
-    if (e.reason == "SuccessfulRescale") message = e.message;
+    if (e.reason == api::kSuccessfulRescale) message = e.message;
   }
   return message;
 }

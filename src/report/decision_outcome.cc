@@ -10,12 +10,12 @@ namespace {
 // The condition reasons of normalization (replicacalc/normalization.cc) and of the schedule
 // control (controls/schedule_control.cc), in the vocabulary of DecisionLimit.
 DecisionLimit limitOfReason(std::string_view reason, bool behaviorPolicies) {
-  if (reason == "TooManyReplicas") return DecisionLimit::MaxReplicas;
-  if (reason == "TooFewReplicas") return DecisionLimit::MinReplicas;
-  if (reason == "ScaleUpLimit") return behaviorPolicies ? DecisionLimit::BehaviorPolicy : DecisionLimit::ScaleUpLimit;
-  if (reason == "ScaleDownLimit") return DecisionLimit::BehaviorPolicy;
-  if (reason == "ScaleUpStabilized" || reason == "ScaleDownStabilized") return DecisionLimit::StabilizationWindow;
-  if (reason == "ScheduledMinReplicas" || reason == "ScheduledMaxReplicas") return DecisionLimit::ScheduleWindow;
+  if (reason == api::kTooManyReplicas) return DecisionLimit::MaxReplicas;
+  if (reason == api::kTooFewReplicas) return DecisionLimit::MinReplicas;
+  if (reason == api::kScaleUpLimit) return behaviorPolicies ? DecisionLimit::BehaviorPolicy : DecisionLimit::ScaleUpLimit;
+  if (reason == api::kScaleDownLimit) return DecisionLimit::BehaviorPolicy;
+  if (isStabilizationReason(reason)) return DecisionLimit::StabilizationWindow;
+  if (reason == api::kScheduledMinReplicas || reason == api::kScheduledMaxReplicas) return DecisionLimit::ScheduleWindow;
   return DecisionLimit::None;
 }
 
@@ -75,6 +75,10 @@ std::optional<std::pair<std::string, std::string>> limitingCondition(const Recon
   if (n.scalingLimited.status == api::kConditionTrue) return std::pair{n.scalingLimited.reason, n.scalingLimited.message};
   if (n.stabilized != n.proposed) return std::pair{n.ableToScale.reason, n.ableToScale.message};
   return std::nullopt;
+}
+
+bool isStabilizationReason(std::string_view reason) {
+  return reason == api::kScaleUpStabilized || reason == api::kScaleDownStabilized;
 }
 
 DecisionOutcome outcomeOf(const ReconcileReport& r, Time decidedAt) {

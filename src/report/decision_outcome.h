@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "common/time.h"
@@ -53,9 +54,15 @@ struct DecisionOutcome {
   std::string failingReason;
 };
 
-// The condition (reason, message) of the limit that held the recommendation back: a rate or
-// replica-bound limit, else a stabilization window; a schedule window's bound when it decided.
+// Why the replicas did not follow the metrics' proposal, as the condition (reason, message) that
+// says so: a schedule window's bound when it decided, else normalization's rate or replica-bound
+// limit, else its stabilization window; nullopt when the size is the proposal. The one answer to
+// that question: the summary, the outcome's limit (so /metrics and shadow's causes) and the
+// recorded decision read it.
 std::optional<std::pair<std::string, std::string>> limitingCondition(const ReconcileReport& report);
+
+// Whether a condition reason names a stabilization window (ScaleUpStabilized, ScaleDownStabilized).
+bool isStabilizationReason(std::string_view reason);
 
 // The outcome of a reconcile made at `decidedAt`.
 DecisionOutcome outcomeOf(const ReconcileReport& report, Time decidedAt);

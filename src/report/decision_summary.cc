@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/decision_outcome.h"
+
 namespace hpa::report {
 namespace {
 
@@ -12,19 +14,23 @@ std::string eventMessage(const ReconcileReport& r, const std::string& reason) {
   return "";
 }
 
-// Why normalization kept or moved the proposal: the stabilization window, then the limits.
+// Why the size is not the metrics' proposal (limitingCondition), in a few words: the bound, the
+// window or the limit that held it.
 std::string normalizationWhy(const ReconcileReport& r) {
+  const auto limited = limitingCondition(r);
+  if (!limited) return "";
+  const std::string& reason = limited->first;
   const auto& n = *r.normalization;
-  if (n.desired != n.stabilized && n.scalingLimited.status == "True") {
-    const std::string& reason = n.scalingLimited.reason;
-    if (reason == "TooManyReplicas") return fmt::format("TooManyReplicas (max {})", r.maxReplicas);
-    if (reason == "TooFewReplicas") return fmt::format("TooFewReplicas (min {})", r.minReplicas);
-    return fmt::format("{} (at most {})", reason, n.desired);
+  if (reason == api::kTooManyReplicas || reason == api::kScheduledMaxReplicas) {
+    return fmt::format("{} (max {})", reason, r.maxReplicas);
   }
-  if (n.stabilized != n.proposed) {
-    return fmt::format("{} (proposed {}, window keeps {})", n.ableToScale.reason, n.proposed, n.stabilized);
+  if (reason == api::kTooFewReplicas || reason == api::kScheduledMinReplicas) {
+    return fmt::format("{} (min {})", reason, r.minReplicas);
   }
-  return "";
+  if (isStabilizationReason(reason)) {
+    return fmt::format("{} (proposed {}, window keeps {})", reason, n.proposed, n.stabilized);
+  }
+  return fmt::format("{} (at most {})", reason, n.desired);
 }
 
 const MetricReport* decidingMetric(const ReconcileReport& r) {
@@ -38,8 +44,8 @@ const MetricReport* decidingMetric(const ReconcileReport& r) {
 std::string branchWhy(const ReconcileReport& r) {
   switch (r.branch) {
     case ReconcileBranch::Deleted: return "deleted";
-    case ReconcileBranch::FailedGetScale: return fmt::format("FailedGetScale: {}", eventMessage(r, "FailedGetScale"));
-    case ReconcileBranch::ScalingDisabled: return "ScalingDisabled: the target has 0 replicas";
+    case ReconcileBranch::FailedGetScale: return fmt::format("{}: {}", api::kFailedGetScale, eventMessage(r, api::kFailedGetScale));
+    case ReconcileBranch::ScalingDisabled: return fmt::format("{}: the target has 0 replicas", api::kScalingDisabled);
     case ReconcileBranch::AboveMaxReplicas:
     case ReconcileBranch::BelowMinReplicas:
     case ReconcileBranch::MetricsFailed:

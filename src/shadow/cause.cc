@@ -6,7 +6,6 @@
 #include <limits>
 #include <optional>
 
-#include "api/defaults.h"
 #include "report/decision_outcome.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
@@ -74,8 +73,15 @@ std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hp
   return out;
 }
 
-bool failedReason(const std::string& condition) {
-  return condition.find("/FailedGet") != std::string::npos || condition.find("/InvalidSelector") != std::string::npos;
+// Whether a ScalingActive condition says a metric (or the selector it reads by) failed.
+bool failedReason(const std::string& scalingActive) {
+  const std::string_view reason = reasonOf(scalingActive);
+  for (const char* failed : {api::kFailedGetObjectMetric, api::kFailedGetPodsMetric, api::kFailedGetResourceMetric,
+                             api::kFailedGetContainerResourceMetric, api::kFailedGetExternalMetric,
+                             api::kInvalidSelector}) {
+    if (reason == failed) return true;
+  }
+  return false;
 }
 
 // Metric `i`'s proposal from their reported value, as our calculation would have made it.
@@ -133,9 +139,9 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
   const auto r = replicacalc::normalize(history, in.hpa->spec.behavior, input, in.options->downscaleStabilizationWindow);
   Phase phase;
   phase.desired = r.desired;
-  phase.ableToScale = r.desired != ours.currentReplicas ? "True/SucceededRescale"
-                                                         : r.ableToScale.status + "/" + r.ableToScale.reason;
-  phase.scalingLimited = r.scalingLimited.status + "/" + r.scalingLimited.reason;
+  phase.ableToScale = r.desired != ours.currentReplicas ? conditionText(api::kConditionTrue, api::kSucceededRescale)
+                                                         : conditionText(r.ableToScale.status, r.ableToScale.reason);
+  phase.scalingLimited = conditionText(r.scalingLimited.status, r.scalingLimited.reason);
   return phase;
 }
 
@@ -143,10 +149,9 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
 // controllers record at instants up to a period apart): [lowest of the scale-up window, highest
 // of the scale-down window], the proposal included.
 std::pair<std::int32_t, std::int32_t> windowRange(const CauseInputs& in, std::int32_t proposed) {
-  const auto& n = in.ours->normalization;
   const auto period = in.options->syncPeriod;
-  const Duration up = n ? Duration(std::chrono::seconds(n->upWindowSeconds)) : Duration::zero();
-  const Duration down = n ? Duration(std::chrono::seconds(n->downWindowSeconds)) : in.options->downscaleStabilizationWindow;
+  const auto [up, down] =
+      replicacalc::stabilizationWindows(in.hpa->spec.behavior, in.options->downscaleStabilizationWindow);
   std::int32_t lo = proposed;
   std::int32_t hi = proposed;
   for (const auto& r : in.recommendations) {
@@ -286,11 +291,8 @@ std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> es
 }
 
 Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options) {
-  if (!spec.behavior) return options.downscaleStabilizationWindow;
-  const auto up = api::defaultedScaleUpRules(spec.behavior->scaleUp).stabilizationWindowSeconds.value_or(0);
-  const auto down = api::defaultedScaleDownRules(spec.behavior->scaleDown).stabilizationWindowSeconds;
-  const Duration downWindow = down ? Duration(std::chrono::seconds(*down)) : options.downscaleStabilizationWindow;
-  return std::max<Duration>(std::chrono::seconds(up), downWindow);
+  const auto windows = replicacalc::stabilizationWindows(spec.behavior, options.downscaleStabilizationWindow);
+  return std::max(windows.up, windows.down);
 }
 
 CauseFinding findCause(const CauseInputs& in) {

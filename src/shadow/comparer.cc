@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "controller/conditions.h"
 #include "report/decision_summary.h"
 
 namespace hpa::shadow {
@@ -111,7 +110,7 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
     // Their first reconcile, once it had read the target's scale, held its current size.
     const auto* able = api::findCondition(hpa.status, api::kAbleToScale);
-    if (theirFirstDecision && !(able && able->reason == "FailedGetScale")) {
+    if (theirFirstDecision && !(able && able->reason == api::kFailedGetScale)) {
       window.startedAt(at, hpa.status.currentReplicas);
     }
     since = window.since();

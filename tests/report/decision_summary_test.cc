@@ -90,5 +90,21 @@ TEST(DecisionSummary, WhyItScales) {
   EXPECT_EQ(summarize(failed).why, "FailedGetScale: deployments.apps \"web\" not found");
 }
 
+// The summary and the recorded decision answer "why not the proposal" with one function: a
+// schedule window's bound that decided is named in both.
+TEST(DecisionSummary, AScheduleWindowThatHeldTheSizeIsTheReason) {
+  auto r = metricsReport(6, 6, 6, 6);
+  r.maxReplicas = 6;
+  r.controls.schedule = controls::ControlsReport::Schedule{};
+  r.controls.schedule->held = true;
+  r.status.conditions.push_back({api::kScalingLimited, api::kConditionTrue, std::nullopt, api::kScheduledMaxReplicas,
+                                 "the desired replica count is more than the maximum replica count 6 of schedule "
+                                 "window weekday-cap",
+                                 std::nullopt});
+  EXPECT_EQ(summarize(r).why, "ScheduledMaxReplicas (max 6)");
+  r.controls.schedule->held = false;
+  EXPECT_EQ(summarize(r).why, "metrics at target");
+}
+
 }  // namespace
 }  // namespace hpa::report
