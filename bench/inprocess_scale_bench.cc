@@ -188,8 +188,7 @@ api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& a
   hpa.spec.minReplicas = 1;
   hpa.spec.maxReplicas = 1000;
   api::MetricSpec cpu;
-  cpu.type = api::kResourceMetric;
-  cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+  cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
   hpa.spec.metrics = {cpu};
   return hpa;
 }

@@ -52,8 +52,7 @@ struct Rig {
     hpa.spec.minReplicas = 1;
     hpa.spec.maxReplicas = 20;
     api::MetricSpec cpu;
-    cpu.type = api::kResourceMetric;
-    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     if (controls) {
       hpa.metadata.annotations[controls::kFallbackAnnotation] = "after=3,replicas=4";

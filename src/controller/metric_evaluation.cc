@@ -36,6 +36,18 @@ std::string joinKeys(const std::vector<std::string>& keys) {
 
 const api::LabelSelector* ptr(const std::optional<api::LabelSelector>& s) { return s ? &*s : nullptr; }
 
+// The reason a metric of each type fails with: its ScalingActive condition's and Warning Event's.
+const char* failureReason(const api::ObjectMetricSource&) { return api::kFailedGetObjectMetric; }
+const char* failureReason(const api::PodsMetricSource&) { return api::kFailedGetPodsMetric; }
+const char* failureReason(const api::ResourceMetricSource&) { return api::kFailedGetResourceMetric; }
+const char* failureReason(const api::ContainerResourceMetricSource&) { return api::kFailedGetContainerResourceMetric; }
+const char* failureReason(const api::ExternalMetricSource&) { return api::kFailedGetExternalMetric; }
+
+// A type this controller (or the release whose rules decide) does not know: a spec error.
+Failure unknownType(std::string_view type) {
+  return Failure::of(api::kInvalidMetricSourceType, specError(Error::format("unknown metric source type {}", quote(type))));
+}
+
 }  // namespace
 
 api::HorizontalPodAutoscalerCondition Reconcile::unableToCompute(const std::string& reason,
@@ -169,7 +181,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
 
 void Reconcile::evaluateMetric(std::size_t index, const MetricInputs& in, MetricFailures& failures) {
   auto& mr = report_.metrics[index];
-  mr.type = hpa_.spec.metrics[index].type;
+  mr.type = api::typeOf(hpa_.spec.metrics[index]);
   const auto started = std::chrono::steady_clock::now();
   const std::optional<Failure> failure = computeReplicasForMetric(hpa_.spec.metrics[index], in, mr);
   api::HorizontalPodAutoscalerCondition failureCondition;
@@ -221,63 +233,85 @@ std::int32_t Reconcile::largestProposal(std::string& metricName) const {
 
 std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
                                                            report::MetricReport& report) {
-  // Upstream dereferences the source without a check (API validation guarantees it); a missing
-  // source here is reported like an invalid target instead of crashing.
-  auto missingSource = [](const char* reason, const char* what) {
-    return Failure::of(reason, Error::format("invalid {} metric source: the {} field is not set", what, what));
-  };
-  if (spec.type == api::kObjectMetric) {
-    if (!spec.object) return missingSource(api::kFailedGetObjectMetric, "object");
-    auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.object->metric.selector));
-    std::optional<Failure> f = metricSelector.ok() ? evaluateObject(*spec.object, *metricSelector, in, report)
-                                                   : Failure::of(api::kFailedGetObjectMetric, metricSelector.error());
-    if (f) return f->wrap("failed to get object metric value");
-    return std::nullopt;
-  }
-  if (spec.type == api::kPodsMetric) {
-    if (!spec.pods) return missingSource(api::kFailedGetPodsMetric, "pods");
-    auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.pods->metric.selector));
-    std::optional<Failure> f = metricSelector.ok() ? evaluatePods(*spec.pods, *metricSelector, in, report)
-                                                   : Failure::of(api::kFailedGetPodsMetric, metricSelector.error());
-    if (f) return f->wrap("failed to get pods metric value");
-    return std::nullopt;
-  }
-  if (spec.type == api::kResourceMetric) {
-    if (!spec.resource) return missingSource(api::kFailedGetResourceMetric, "resource");
-    const auto& src = *spec.resource;
-    if (auto f = evaluateResource(api::kFailedGetResourceMetric, src.name, "", false, src.target, in, report)) {
-      return f->wrap(fmt::format("failed to get {} resource metric value", src.name));
-    }
-    return std::nullopt;
-  }
-  const auto& rules = s_.options.decisionRules;
-  if (spec.type == api::kContainerResourceMetric && rules.containerResourceMetrics) {
+  if (api::namesType<api::ContainerResourceMetricSource>(spec)) {
+    const auto& rules = s_.options.decisionRules;
+    // Before 1.20 the type does not exist; with its gate checked and off it is refused.
+    if (!rules.containerResourceMetrics) return unknownType(api::typeOf(spec));
     if (rules.containerMetricsGateChecked && !rules.gates.hpaContainerMetrics) {
       return Failure::of("", Error::of("ContainerResource metric type is not supported: disabled by the feature gate"));
     }
-    if (!spec.containerResource) return missingSource(api::kFailedGetContainerResourceMetric, "containerResource");
-    const auto& src = *spec.containerResource;
-    if (auto f = evaluateResource(api::kFailedGetContainerResourceMetric, src.name, src.container, true, src.target, in,
-                                  report)) {
-      return f->wrap(fmt::format("failed to get {} container metric value", src.container));
-    }
-    return std::nullopt;
   }
-  if (spec.type == api::kExternalMetric) {
-    if (!spec.external) return missingSource(api::kFailedGetExternalMetric, "external");
-    if (auto f = evaluateExternal(*spec.external, in, report)) {
-      return f->wrap(fmt::format("failed to get {} external metric value", spec.external->metric.name));
-    }
-    return std::nullopt;
+  // One evaluator per type: a type of api::MetricSource without one does not compile.
+  return std::visit([&](const auto& source) { return evaluate(source, in, report); }, spec.source);
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
+  std::optional<Failure> f = metricSelector.ok() ? evaluateObject(source, *metricSelector, in, report)
+                                                 : Failure::of(failureReason(source), metricSelector.error());
+  if (f) return f->wrap("failed to get object metric value");
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::PodsMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
+  std::optional<Failure> f = metricSelector.ok() ? evaluatePods(source, *metricSelector, in, report)
+                                                 : Failure::of(failureReason(source), metricSelector.error());
+  if (f) return f->wrap("failed to get pods metric value");
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateResource(failureReason(source), source.name, "", false, source.target, in, report)) {
+    return f->wrap(fmt::format("failed to get {} resource metric value", source.name));
   }
-  return Failure::of(api::kInvalidMetricSourceType,
-                     specError(Error::format("unknown metric source type {}", quote(spec.type))));
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ContainerResourceMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateResource(failureReason(source), source.name, source.container, true, source.target, in,
+                                report)) {
+    return f->wrap(fmt::format("failed to get {} container metric value", source.container));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ExternalMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateExternal(source, in, report)) {
+    return f->wrap(fmt::format("failed to get {} external metric value", source.metric.name));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::UnknownMetricSource& source, const MetricInputs&,
+                                           report::MetricReport&) {
+  // A type this controller knows whose field is absent: upstream dereferences the source without
+  // a check (API validation guarantees it); here it is reported like an invalid target instead.
+  if (const auto named = api::emptySourceOfType(source.type)) {
+    return std::visit(
+        [](const auto& empty) -> std::optional<Failure> {
+          using Source = std::decay_t<decltype(empty)>;
+          if constexpr (std::is_same_v<Source, api::UnknownMetricSource>) {
+            return std::nullopt;  // emptySourceOfType names known types only
+          } else {
+            return Failure::of(failureReason(empty), Error::format("invalid {} metric source: the {} field is not set",
+                                                                   Source::kField, Source::kField));
+          }
+        },
+        *named);
+  }
+  return unknownType(source.type);
 }
 
 std::optional<Failure> Reconcile::evaluateObject(
     const api::ObjectMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
     report::MetricReport& report) {
-  const std::string reason = api::kFailedGetObjectMetric;
+  const std::string reason = failureReason(source);
   api::MetricStatus status;
   status.type = api::kObjectMetric;
   status.object = api::ObjectMetricStatus{source.metric, {}, source.describedObject};
@@ -339,7 +373,7 @@ std::optional<Failure> Reconcile::evaluateObject(
 std::optional<Failure> Reconcile::evaluatePods(
     const api::PodsMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
     report::MetricReport& report) {
-  const std::string reason = api::kFailedGetPodsMetric;
+  const std::string reason = failureReason(source);
   if (!source.target.averageValue) {
     Error e = Error::of("invalid pods metric source: an average value target was not set");
     return Failure{reason, e, e};
@@ -457,7 +491,7 @@ void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
 
 std::optional<Failure> Reconcile::evaluateExternal(
     const api::ExternalMetricSource& source, const MetricInputs& in, report::MetricReport& report) {
-  const std::string reason = api::kFailedGetExternalMetric;
+  const std::string reason = failureReason(source);
   const auto& target = source.target;
   const auto& name = source.metric.name;
   const std::string selectorText = api::goDebugString(ptr(source.metric.selector));

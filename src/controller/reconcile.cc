@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "controller/conditions.h"
 #include "controller/rules_notes.h"
 #include "controls/last_decision.h"
@@ -21,10 +23,7 @@ constexpr int kHttpConflict = 409;
 constexpr int kHttpNotFound = 404;
 
 bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
-  for (const auto& m : spec.metrics) {
-    if (m.type == api::kObjectMetric || m.type == api::kExternalMetric) return true;
-  }
-  return false;
+  return std::any_of(spec.metrics.begin(), spec.metrics.end(), api::isWorkloadWide);
 }
 
 }  // namespace

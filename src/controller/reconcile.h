@@ -122,8 +122,24 @@ class Reconcile final : private controls::ReconcileView {
   // The largest proposal of the metrics that decided, and which metric made it (ties keep the
   // earlier metric); 0 when none did.
   std::int32_t largestProposal(std::string& metricName) const;
+  // One metric's proposal, from the evaluator of its type.
   std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
                                                   const MetricInputs& in, report::MetricReport& report);
+  // The evaluators, one per type of api::MetricSource (computeReplicasForMetric visits them: a
+  // type without one does not compile).
+  std::optional<Failure> evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::PodsMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ContainerResourceMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ExternalMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::UnknownMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  // Their parts.
   std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source,
                                         const api::Selector& metricSelector, const MetricInputs& in,
                                         report::MetricReport& report);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/overloaded.h"
+
 namespace hpa::controls {
 namespace {
 
@@ -9,17 +11,19 @@ std::string failures(int count) {
   return count == 1 ? "once" : fmt::format("{} times in a row", count);
 }
 
-// A failed metric has no computed name; its spec says which one it is.
+// A failed metric has no computed name; its spec says which one it is, in the fallback's words.
 std::string metricSpecLabel(const api::MetricSpec& m) {
-  if (m.resource) return fmt::format("{} resource", m.resource->name);
-  if (m.containerResource) {
-    return fmt::format("{} resource of container {}", m.containerResource->name,
-                       m.containerResource->container);
-  }
-  if (m.pods) return fmt::format("{} pods metric", m.pods->metric.name);
-  if (m.object) return fmt::format("{} object metric", m.object->metric.name);
-  if (m.external) return fmt::format("{} external metric", m.external->metric.name);
-  return m.type;
+  const std::string& name = api::metricNameOf(m);
+  return std::visit(
+      Overloaded{[&](const api::ResourceMetricSource&) { return fmt::format("{} resource", name); },
+                 [&](const api::ContainerResourceMetricSource& s) {
+                   return fmt::format("{} resource of container {}", name, s.container);
+                 },
+                 [&](const api::PodsMetricSource&) { return fmt::format("{} pods metric", name); },
+                 [&](const api::ObjectMetricSource&) { return fmt::format("{} object metric", name); },
+                 [&](const api::ExternalMetricSource&) { return fmt::format("{} external metric", name); },
+                 [](const api::UnknownMetricSource& s) { return s.type; }},
+      m.source);
 }
 
 }  // namespace

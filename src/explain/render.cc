@@ -75,12 +75,8 @@ std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit) {
 }
 
 std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit) {
-  if (s.resource) return currentText(s.resource->current, unit);
-  if (s.containerResource) return currentText(s.containerResource->current, unit);
-  if (s.pods) return currentText(s.pods->current, unit);
-  if (s.object) return currentText(s.object->current, unit);
-  if (s.external) return currentText(s.external->current, unit);
-  return "-";
+  const auto* current = api::currentOf(s);
+  return current ? currentText(*current, unit) : "-";
 }
 
 std::string replicaBounds(const std::optional<std::int32_t>& min, const std::optional<std::int32_t>& max) {

@@ -79,7 +79,7 @@ class WorldStatusWriter final : public controller::StatusWriter {
 TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* report, const Trace& trace,
                       Duration at) {
   TickMetric m;
-  m.name = seriesNameFor(spec);
+  m.name = api::metricNameOf(spec);
   m.unit = api::unitOf(spec);
   if (const Series* s = trace.find(m.name)) m.value = s->valueAt(at);
   if (!report) return m;

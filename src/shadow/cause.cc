@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "common/overloaded.h"
 #include "report/decision_outcome.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
@@ -16,15 +17,6 @@ namespace {
 
 // Past this many candidate recommendations the search looks at the range's ends only.
 constexpr std::int32_t kMaxCandidates = 2000;
-
-const api::MetricValueStatus* currentOf(const api::MetricStatus& status) {
-  if (status.resource) return &status.resource->current;
-  if (status.containerResource) return &status.containerResource->current;
-  if (status.pods) return &status.pods->current;
-  if (status.object) return &status.object->current;
-  if (status.external) return &status.external->current;
-  return nullptr;  // a failed metric's empty entry
-}
 
 std::optional<std::int64_t> milliOf(const std::optional<api::Quantity>& q) {
   if (!q) return std::nullopt;
@@ -48,23 +40,14 @@ std::string valueText(const api::MetricValueStatus* v) {
   return "none";
 }
 
-const api::MetricTarget* targetOf(const api::MetricSpec& spec) {
-  if (spec.resource) return &spec.resource->target;
-  if (spec.containerResource) return &spec.containerResource->target;
-  if (spec.pods) return &spec.pods->target;
-  if (spec.object) return &spec.object->target;
-  if (spec.external) return &spec.external->target;
-  return nullptr;
-}
-
 // The metrics whose values differ between their status and ours: "cpu: theirs 65%, ours 40%".
 std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hpa,
                                           const report::ReconcileReport& ours) {
   std::vector<std::string> out;
   const auto& theirs = hpa.status.currentMetrics;
   for (std::size_t i = 0; i < ours.metrics.size(); ++i) {
-    const auto* mine = ours.metrics[i].error ? nullptr : currentOf(ours.metrics[i].status);
-    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    const auto* mine = ours.metrics[i].error ? nullptr : api::currentOf(ours.metrics[i].status);
+    const auto* their = i < theirs.size() ? api::currentOf(theirs[i]) : nullptr;
     if (!mine && !their) continue;
     if (mine && their && sameValues(*mine, *their)) continue;
     const auto& name = ours.metrics[i].name.empty() ? ours.metrics[i].type : ours.metrics[i].name;
@@ -84,14 +67,35 @@ bool failedReason(const std::string& scalingActive) {
   return false;
 }
 
+// A workload-wide metric's proposal from a total over `current` replicas, by its type's own
+// rule; nullopt for a type whose value is per pod (or when the calculator refuses).
+std::optional<std::int32_t> proposalFromTotal(const api::MetricSpec& spec, std::int64_t total, std::int64_t target,
+                                              std::int32_t current, const replicacalc::Tolerances& tolerances) {
+  using Proposal = std::optional<std::int32_t>;
+  const auto replicasOf = [](const auto& calc) -> Proposal { return calc.ok() ? Proposal(calc->replicas) : Proposal(); };
+  return std::visit(
+      Overloaded{[&](const api::ObjectMetricSource&) {
+                   return replicasOf(replicacalc::calcObjectPerPodReplicas({current, total, target, tolerances}));
+                 },
+                 [&](const api::ExternalMetricSource&) {
+                   return replicasOf(replicacalc::calcExternalPerPodReplicas({current, {total}, target, tolerances}));
+                 },
+                 [](const api::PodsMetricSource&) { return Proposal(); },
+                 [](const api::ResourceMetricSource&) { return Proposal(); },
+                 [](const api::ContainerResourceMetricSource&) { return Proposal(); },
+                 [](const api::UnknownMetricSource&) { return Proposal(); }},
+      spec.source);
+}
+
 // Metric `i`'s proposal from their reported value, as our calculation would have made it.
 std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const report::MetricReport& mine,
                                              const api::MetricValueStatus& their, std::int32_t current,
                                              const replicacalc::Tolerances& tolerances) {
-  const api::MetricTarget* target = targetOf(spec);
+  const api::MetricTarget* target = api::targetOf(spec);
   if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current <= 0) return std::nullopt;
   const std::int32_t ready = mine.calculation->readyPodCount;
-  const bool perPodOfTotal = (spec.object || spec.external) && target->averageValue;
+  // Object and External averages are a workload's total over its replicas.
+  const bool perPodOfTotal = api::isWorkloadWide(spec) && target->averageValue;
   if (perPodOfTotal) {
     if (!their.averageValue || target->averageValue->milliValue() <= 0) return std::nullopt;
     const std::int64_t perPod = their.averageValue->milliValue();
@@ -99,12 +103,7 @@ std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const 
     // HPA's first, before the target's status counted its pods) it is undefined (a huge or
     // negative number), and no total can be taken back from it.
     if (perPod < 0 || perPod > std::numeric_limits<std::int64_t>::max() / current) return std::nullopt;
-    auto calc = spec.object ? replicacalc::calcObjectPerPodReplicas(
-                                  {current, perPod * current, target->averageValue->milliValue(), tolerances})
-                            : replicacalc::calcExternalPerPodReplicas(
-                                  {current, {perPod * current}, target->averageValue->milliValue(), tolerances});
-    if (!calc.ok()) return std::nullopt;
-    return calc->replicas;
+    return proposalFromTotal(spec, perPod * current, target->averageValue->milliValue(), current, tolerances);
   }
   double ratio = 0;
   if (target->averageUtilization && their.averageUtilization && *target->averageUtilization > 0) {
@@ -264,8 +263,8 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
   std::optional<std::int32_t> proposal;
   for (std::size_t i = 0; i < ours.metrics.size() && i < hpa.spec.metrics.size(); ++i) {
     const auto& mine = ours.metrics[i];
-    const auto* myValue = mine.error ? nullptr : currentOf(mine.status);
-    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    const auto* myValue = mine.error ? nullptr : api::currentOf(mine.status);
+    const auto* their = i < theirs.size() ? api::currentOf(theirs[i]) : nullptr;
     if (!myValue && !their) continue;  // failed for both: no proposal from it
     if (!myValue || !their) return std::nullopt;
     std::optional<std::int32_t> metric = mine.proposal;

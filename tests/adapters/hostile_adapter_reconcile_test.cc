@@ -105,8 +105,7 @@ class HostileAdapterReconcile : public ::testing::Test {
     hpa.spec.minReplicas = 1;
     hpa.spec.maxReplicas = 10;
     api::MetricSpec cpu;
-    cpu.type = api::kResourceMetric;
-    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     hpas_.put(hpa);
     const Time start = clock_.now() - std::chrono::hours(1);

@@ -35,8 +35,7 @@ class FakeReconcile final : public ReconcileView {
     hpa_.metadata.name = "web";
     hpa_.metadata.annotations = std::move(annotations);
     api::MetricSpec cpu;
-    cpu.type = api::kResourceMetric;
-    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa_.spec.metrics = {cpu};
     report_.controls = chain.read(hpa_);
   }

@@ -233,9 +233,8 @@ TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   hpa_.spec.behavior = behavior;
   hpa_.spec.minReplicas = 2;
   api::MetricSpec queue;
-  queue.type = api::kExternalMetric;
-  queue.external = api::ExternalMetricSource{{"queue", std::nullopt},
-                                             {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
+  queue.source = api::ExternalMetricSource{{"queue", std::nullopt},
+                                           {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
   hpa_.spec.metrics = {queue};
   setScale(4);
   const auto writtenWithAverage = [&](const char* average) {
