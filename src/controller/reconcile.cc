@@ -33,6 +33,7 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
     : s_(services),
       mode_(mode),
       decide_(mode == ReconcileMode::Decide ? decide : DecideOptions{}),
+      writes_(writesIn(services.options.mode)),
       hpa_(hpa),
       originalStatus_(hpa.status),
       key_(std::move(key)),
@@ -46,6 +47,11 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;
   history_ = s_.history.get(key_);
+}
+
+Reconcile::Writes Reconcile::writesIn(ControllerMode mode) {
+  if (mode == ControllerMode::Shadow) return {"Would rescale (dry run)", "Would update status (dry run)", false};
+  return {"Successfully rescaled", "Successfully updated status", true};
 }
 
 Result<api::Scale> Reconcile::resolveScale() {
@@ -259,13 +265,13 @@ void Reconcile::succeededRescale(const Decision& d) {
   condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededRescale,
             fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
   event(kEventNormal, api::kSuccessfulRescale, fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
-  if (hpa_.spec.behavior && !s_.options.dryRun) {
+  if (hpa_.spec.behavior && writes_.recordsOwnRescales) {
     auto& h = history();
     replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
                                   d.desiredReplicas, now_);
   }
-  s_.deps.logger.v(2, s_.options.dryRun ? "Would rescale (dry run)" : "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
-                    d.desiredReplicas, "reason", d.reason);
+  s_.deps.logger.v(2, writes_.rescaled, "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
+                   d.desiredReplicas, "reason", d.reason);
   const auto& rules = s_.options.decisionRules;
   if (!rules.scaledToZeroCondition) {
     // Releases before 1.36 do not know the condition.

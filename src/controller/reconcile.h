@@ -205,9 +205,20 @@ class Reconcile final : private controls::ReconcileView {
     return report_.metrics[index].fallback;
   }
 
+  // What this decision's writes amount to, from the controller's mode (ControllerMode), which a
+  // reconcile reads here and nowhere else: the words of its log lines, and whether a rescale it
+  // makes enters the history (not in shadow mode, where it was never made).
+  struct Writes {
+    const char* rescaled;
+    const char* statusUpdated;
+    bool recordsOwnRescales;
+  };
+  static Writes writesIn(ControllerMode mode);
+
   ReconcileServices& s_;
   const ReconcileMode mode_;
   const DecideOptions decide_;
+  const Writes writes_;
   api::HorizontalPodAutoscaler hpa_;  // working copy; the cache is never mutated
   api::HorizontalPodAutoscalerStatus originalStatus_;
   std::string key_;

@@ -100,8 +100,7 @@ Status Reconcile::updateStatusIfNeeded() {
   if (hpa_.status.observedGeneration && !stored->status.observedGeneration) {
     s_.observedGenerationAccepted.store(false);
   }
-  s_.deps.logger.v(2, s_.options.dryRun ? "Would update status (dry run)" : "Successfully updated status", "HPA",
-                    key_);
+  s_.deps.logger.v(2, writes_.statusUpdated, "HPA", key_);
   return Status();
 }
 

@@ -163,10 +163,10 @@ std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
                      !leaderElect ? "leader election off" : leading ? "leader" : "standby");
 }
 
-controller::ControllerOptions controllerOptions(const ValidatedOptions& options) {
+controller::ControllerOptions controllerOptionsFor(const ValidatedOptions& options) {
   controller::ControllerOptions c = controller::controllerOptionsOf(options.decision, options.rules);
   c.syncPeriod = options.syncPeriod;
-  c.dryRun = options.raw.shadow;
+  c.mode = options.raw.shadow ? controller::ControllerMode::Shadow : controller::ControllerMode::Acting;
   return c;
 }
 
@@ -335,19 +335,20 @@ struct Decider {
   Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients, kube::Discovery& discovery,
           telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion, Clock& clock,
           const Logger& logger)
-      : hpaLister(caches.hpas.cache()),
+      : controllerOptions(controllerOptionsFor(options)),
+        hpaLister(caches.hpas.cache()),
         podLister(caches.pods.cache(), caches.podIndex),
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
         scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
-        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
+        writes(controllerOptions.mode, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
         controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
                                                       writes.events(), clock, logger.child("controller"), &observer,
                                                       &owners},
-                   controllerOptions(options)),
-        persister(options.raw.persistHistory && !options.raw.shadow
+                   controllerOptions),
+        persister(options.raw.persistHistory && !shadowMode()
                       ? std::make_unique<adapters::ApiHistoryPersister>(*clients.history, hpaApiVersion,
                                                                     logger.child("history"), &observer.writes())
                       : nullptr),
@@ -357,6 +358,11 @@ struct Decider {
     runner.registerHandlers();
   }
 
+  // Shadow mode or not: read from the options here, once; the writers, the history persister,
+  // the comparer and the other-writers watch all follow it.
+  bool shadowMode() const { return controllerOptions.mode == controller::ControllerMode::Shadow; }
+
+  const controller::ControllerOptions controllerOptions;
   adapters::CacheHpaLister hpaLister;
   adapters::CachePodLister podLister;
   metricsclient::RestMetricsClient metricsApi;
@@ -404,9 +410,9 @@ int runController(const ValidatedOptions& options, Process& process, adapters::C
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
   Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
   controller::RunLoop& runner = decider.runner;
-  Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, clock, logger);
+  Shadow shadow(decider.shadowMode(), decider.controller, caches.hpas, observer, runner, clock, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
-  OtherStatusWriters otherWriters(o.shadow, caches, decider, observer, clock, logger);
+  OtherStatusWriters otherWriters(decider.shadowMode(), caches, decider, observer, clock, logger);
   Leadership leadership(options, *clients.leases, runner, clock, logger);
 
   StopRequest stop;

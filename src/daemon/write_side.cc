@@ -7,10 +7,10 @@
 
 namespace hpa::daemon {
 
-WriteSide::WriteSide(bool shadow, adapters::ClientSet& clients, controller::ScaleClient& scales,
+WriteSide::WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients, controller::ScaleClient& scales,
                      const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard,
                      controller::WriteObserver& writeObserver, Clock& clock, const Logger& logger) {
-  if (shadow) {
+  if (mode == controller::ControllerMode::Shadow) {
     dryRunScales_ = std::make_unique<adapters::DryRunScaleClient>(scales);
     scales_ = dryRunScales_.get();
     status_ = std::make_unique<adapters::DryRunStatusWriter>();
