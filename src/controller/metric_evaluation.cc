@@ -450,7 +450,7 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
     report.proposal = calc->replicas;
     report.calculation = *calc;
   } else {
-    noteResizingPods(*pods, resource, container);
+    s_.controls.requestsCounted(*this, {*pods, resource, container, rules});
     replicacalc::ResourceUtilizationInput input{in.scale.specReplicas, *target.averageUtilization, resource, container,
                                                 tolerances_, *pods, std::move(metrics->metrics), metrics->timestamp,
                                                 now_, options};
@@ -473,20 +473,6 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
     report.status.resource = api::ResourceMetricStatus{resource, current};
   }
   return std::nullopt;
-}
-
-void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
-                                                       const std::string& resource, const std::string& container) {
-  auto& noted = report_.controls.resizingPods;
-  for (const api::Pod* pod : pods) {
-    if (!replicacalc::resizeInProgress(*pod, container, resource)) continue;
-    const auto& rules = s_.options.decisionRules;
-    auto spec = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Spec, rules);
-    auto actuated = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Actuated, rules);
-    if (!spec.ok() || !actuated.ok()) continue;
-    controls::ControlsReport::ResizingPod entry{pod->name, resource, *spec, *actuated};
-    if (std::find(noted.begin(), noted.end(), entry) == noted.end()) noted.push_back(std::move(entry));
-  }
 }
 
 std::optional<Failure> Reconcile::evaluateExternal(

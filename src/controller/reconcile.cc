@@ -9,7 +9,6 @@
 
 #include "controller/conditions.h"
 #include "controller/rules_notes.h"
-#include "controls/last_decision.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
 
@@ -41,8 +40,7 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
       tolerances_(replicacalc::tolerancesFor(hpa.spec, services.options.tolerance, services.options.decisionRules)) {
   report_.key = key_;
   report_.rulesNotes = rulesNotes(hpa.spec, services.options.decisionRules);
-  report_.controls.controls = s_.controls.read(hpa);
-  report_.controls.lastDecisionStored = hpa.metadata.annotations.contains(controls::kLastDecisionAnnotation);
+  report_.controls = s_.controls.start(hpa);
   report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;

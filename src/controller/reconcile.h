@@ -155,9 +155,6 @@ class Reconcile final : private controls::ReconcileView {
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
   // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
-  // Records, for explain, the pods whose requests-source matters for a utilization metric.
-  void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
-                        const std::string& container);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason,
                                                         const Error& error);

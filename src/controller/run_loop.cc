@@ -232,9 +232,8 @@ void RunLoop::logDecision(const std::string& key, const report::ReconcileReport&
   // keeps it) and why.
   const int level = report.rescaled ? 0 : 2;
   if (!logger_.enabled(level)) return;
-  const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
   const auto summary = report::summarize(report);
-  logger_.v(level, verdict, "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
+  logger_.v(level, report::verdictOf(report), "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
             report::branchName(report.branch), "reason", summary.why);
 }
 

@@ -107,4 +107,9 @@ DecisionSummary summarize(const ReconcileReport& r) {
   return s;
 }
 
+const char* verdictOf(const ReconcileReport& r) {
+  if (r.rescaled) return "rescaled";
+  return r.controls.pausedScaleTo ? "paused" : "decided";
+}
+
 }  // namespace hpa::report

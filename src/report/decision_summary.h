@@ -24,4 +24,8 @@ struct DecisionSummary {
 
 DecisionSummary summarize(const ReconcileReport& report);
 
+// The word the daemon's log line gives a decision: "rescaled", "paused" (decided, and the scale
+// left alone by hpa-controller.io/paused), or "decided".
+const char* verdictOf(const ReconcileReport& report);
+
 }  // namespace hpa::report
