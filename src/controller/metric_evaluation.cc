@@ -43,6 +43,17 @@ const char* failureReason(const api::ResourceMetricSource&) { return api::kFaile
 const char* failureReason(const api::ContainerResourceMetricSource&) { return api::kFailedGetContainerResourceMetric; }
 const char* failureReason(const api::ExternalMetricSource&) { return api::kFailedGetExternalMetric; }
 
+// Object and Pods metrics: the metric's selector is parsed first (a bad one fails the metric),
+// then `evaluate` reads with it; a failure is wrapped in `context`, as upstream wraps it.
+template <typename Source, typename Evaluate>
+std::optional<Failure> withMetricSelector(const Source& source, const char* context, Evaluate&& evaluate) {
+  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
+  std::optional<Failure> f = metricSelector.ok() ? evaluate(*metricSelector)
+                                                 : Failure::of(failureReason(source), metricSelector.error());
+  if (f) return f->wrap(context);
+  return std::nullopt;
+}
+
 // A type this controller (or the release whose rules decide) does not know: a spec error.
 Failure unknownType(std::string_view type) {
   return Failure::of(api::kInvalidMetricSourceType, specError(Error::format("unknown metric source type {}", quote(type))));
@@ -247,20 +258,16 @@ std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec
 
 std::optional<Failure> Reconcile::evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
                                            report::MetricReport& report) {
-  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
-  std::optional<Failure> f = metricSelector.ok() ? evaluateObject(source, *metricSelector, in, report)
-                                                 : Failure::of(failureReason(source), metricSelector.error());
-  if (f) return f->wrap("failed to get object metric value");
-  return std::nullopt;
+  return withMetricSelector(source, "failed to get object metric value", [&](const api::Selector& metricSelector) {
+    return evaluateObject(source, metricSelector, in, report);
+  });
 }
 
 std::optional<Failure> Reconcile::evaluate(const api::PodsMetricSource& source, const MetricInputs& in,
                                            report::MetricReport& report) {
-  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
-  std::optional<Failure> f = metricSelector.ok() ? evaluatePods(source, *metricSelector, in, report)
-                                                 : Failure::of(failureReason(source), metricSelector.error());
-  if (f) return f->wrap("failed to get pods metric value");
-  return std::nullopt;
+  return withMetricSelector(source, "failed to get pods metric value", [&](const api::Selector& metricSelector) {
+    return evaluatePods(source, metricSelector, in, report);
+  });
 }
 
 std::optional<Failure> Reconcile::evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
