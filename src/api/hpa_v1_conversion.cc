@@ -8,8 +8,8 @@
 
 #include "api/codec_internal.h"
 #include "api/defaults.h"
-#include "common/text.h"
 #include "common/json_value.h"
+#include "common/text.h"
 
 namespace hpa::api {
 namespace {

@@ -14,7 +14,6 @@
 #include "controller/history_store.h"
 #include "controller/listers.h"
 #include "controller/reconcile_observer.h"
-#include "report/reconcile_report.h"
 #include "controller/scale_client.h"
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
@@ -25,6 +24,7 @@
 #include "replicacalc/flag_defaults.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/pod_grouping.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::controller {
 

@@ -4,10 +4,10 @@
 
 #include "api/meta.h"
 #include "common/thread_name.h"
+#include "controls/hpa_controls.h"
 #include "report/decision_outcome.h"
 #include "report/decision_summary.h"
 #include "report/last_decision_report.h"
-#include "controls/hpa_controls.h"
 #include "workqueue/rate_limiter.h"
 
 namespace hpa::controller {

@@ -1,9 +1,9 @@
 #include "daemon/write_side.h"
 
-#include "adapters/dry_run.h"
 #include "adapters/api_clients.h"
 #include "adapters/api_event_recorder.h"
 #include "adapters/decision_publisher.h"
+#include "adapters/dry_run.h"
 
 namespace hpa::daemon {
 

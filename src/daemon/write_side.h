@@ -4,16 +4,16 @@
 #include <memory>
 #include <string>
 
+#include "adapters/client_set.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/event_recorder.h"
 #include "controller/horizontal_controller.h"
-#include "controls/last_decision.h"
 #include "controller/scale_client.h"
-#include "controller/status_writer.h"
 #include "controller/staleness_guard.h"
+#include "controller/status_writer.h"
 #include "controller/write_observer.h"
-#include "adapters/client_set.h"
+#include "controls/last_decision.h"
 
 namespace hpa::daemon {
 

@@ -8,8 +8,8 @@
 
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
-#include "report/reconcile_report.h"
 #include "explain/snapshot.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::explain {
 

@@ -3,11 +3,11 @@
 #include <map>
 #include <string>
 
+#include "adapters/dry_run.h"
 #include "api/history.h"
 #include "api/hpa.h"
 #include "controller/horizontal_controller.h"
 #include "explain/explain.h"
-#include "adapters/dry_run.h"
 #include "explain/stopped_clock.h"
 
 namespace hpa::explain {

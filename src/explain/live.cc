@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include "adapters/api_clients.h"
+#include "common/quote.h"
 #include "controller/history_annotation.h"
 #include "explain/explainer.h"
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
 #include "metricsclient/rest/rest_metrics_client.h"
-#include "common/quote.h"
 
 namespace hpa::explain {
 

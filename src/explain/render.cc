@@ -7,11 +7,11 @@
 
 #include "api/codec.h"
 #include "api/metric_units.h"
-#include "report/decision_summary.h"
+#include "common/text.h"
 #include "controls/last_decision.h"
 #include "explain/metric_text.h"
 #include "replicacalc/feature_gates.h"
-#include "common/text.h"
+#include "report/decision_summary.h"
 
 namespace hpa::explain {
 namespace {

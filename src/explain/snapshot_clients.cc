@@ -6,10 +6,10 @@
 #include <cctype>
 
 #include "api/workload.h"
-#include "metricsclient/api_selection.h"
 #include "common/quote.h"
-#include "metricsclient/conversions.h"
 #include "common/text.h"
+#include "metricsclient/api_selection.h"
+#include "metricsclient/conversions.h"
 
 namespace hpa::explain {
 namespace {

@@ -11,8 +11,8 @@
 #include "api/scale.h"
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
-#include "report/reconcile_report.h"
 #include "replay/trace.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::replay {
 

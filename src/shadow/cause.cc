@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "common/overloaded.h"
-#include "report/decision_outcome.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
 #include "replicacalc/tolerances.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::shadow {
 namespace {

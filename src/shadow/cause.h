@@ -9,8 +9,8 @@
 #include "api/hpa.h"
 #include "common/time.h"
 #include "controller/horizontal_controller.h"
-#include "report/reconcile_report.h"
 #include "replicacalc/decision_rules.h"
+#include "report/reconcile_report.h"
 #include "shadow/comparison.h"
 
 namespace hpa::shadow {

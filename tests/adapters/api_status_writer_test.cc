@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "api/codec.h"
 #include "adapters/api_clients.h"
+#include "api/codec.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_transport.h"
 

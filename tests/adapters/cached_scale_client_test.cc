@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "fakes/controller_fakes.h"
+#include "fakes/eventually.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
-#include "fakes/eventually.h"
 
 namespace hpa::adapters {
 namespace {

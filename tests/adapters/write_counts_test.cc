@@ -6,14 +6,14 @@
 #include <array>
 #include <atomic>
 
-#include "api/codec.h"
-#include "fakes/eventually.h"
-#include "fakes/fake_clock.h"
-#include "fakes/fake_transport.h"
 #include "adapters/api_clients.h"
 #include "adapters/api_event_recorder.h"
 #include "adapters/decision_publisher.h"
 #include "adapters/history_persister.h"
+#include "api/codec.h"
+#include "fakes/eventually.h"
+#include "fakes/fake_clock.h"
+#include "fakes/fake_transport.h"
 
 namespace hpa::adapters {
 namespace {

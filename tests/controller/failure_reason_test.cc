@@ -1,8 +1,8 @@
 // Why a reconcile failed, as the report and the decision outcome (hpa_controller_reconcile_failing)
 // name it: upstream's Event reason for the failure it returned, or TargetNotFound.
 
-#include "report/decision_outcome.h"
 #include "controller/reconcile_fixture.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::controller {
 namespace {

@@ -1,7 +1,7 @@
 // hpa-controller.io/last-decision: the document a reconcile leaves, and when it counts as changed.
 
-#include "report/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
+#include "report/last_decision_report.h"
 
 namespace hpa::controller {
 namespace {

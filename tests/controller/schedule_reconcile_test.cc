@@ -2,9 +2,9 @@
 // ScalingLimited condition naming the window, reactive scaling inside the bounds, and the
 // stabilization window smoothing the way down after a window closes.
 
-#include "report/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
 #include "controls/schedule.h"
+#include "report/last_decision_report.h"
 
 namespace hpa::controller {
 namespace {
