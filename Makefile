@@ -5,7 +5,8 @@
 #   make test            unit + end-to-end tests (real etcd + kube-apiserver), as CI runs them
 #   make test-unit       unit tests only
 #   make test-sanitize   unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make bench           benchmarks (Release build), figures in bench/README.md
+#   make bench           benchmarks (Release build); bench/results/binary.py runs one and records
+#                        its figures (bench/README.md)
 #   make bench-scale     hpa-controller beside kube-controller-manager at scale (N=, PODS=,
 #                        NAMESPACES=, DURATION=; bench/README.md); not part of `make test`
 #   make bench-recovery  how soon hpa-controller and kube-controller-manager act once kube-apiserver
@@ -102,7 +103,7 @@ test-sanitize: deps
 bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPA_BUILD_BENCH=ON $(CMAKE_FLAGS)
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target replicacalc_bench pod_cache_bench sim_metrics_bench
-	@for b in $(BENCH_DIR)/bench/*_bench; do echo "== $$b"; $$b --benchmark_counters_tabular=true; done
+	@for b in $(BENCH_DIR)/bench/*_bench; do echo "== $$b"; python3 -B bench/results/binary.py $$b --benchmark_counters_tabular=true; done
 
 bench-scale: build e2e-deps
 	@bash bench/scale/run.sh --n $(N) --pods $(PODS) --namespaces $(NAMESPACES) --duration $(DURATION) $(BENCH_SCALE_FLAGS)

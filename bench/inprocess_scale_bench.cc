@@ -12,7 +12,9 @@
 // and indexed again, and each HPA's recommendation history keeps its real length.
 //
 //   inprocess_scale_bench [--hpas N] [--pods P] [--namespaces S] [--seconds T] [--workers 1,2,5]
-//                         [--period S]
+//                         [--period S] [--json FILE]
+//
+// --json writes the figures to FILE as well, for bench/results/binary.py to record.
 #include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -21,6 +23,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +47,18 @@ struct Shape {
   double seconds = 5;
   std::vector<int> workers = {1, 2, 5};
   double period = 0;  // seconds of controller time per round over every HPA; 0: time stands still
+  std::string json;   // where --json writes the figures; empty: nowhere
+};
+
+// What the run measured, for --json.
+struct Figures {
+  struct Steady {
+    int workers = 0;
+    double perSecond = 0, perCpuSecond = 0, perCpuSecondWithoutApi = 0;
+  };
+  double bytesPerPod = 0, bytesPerHpa = 0;
+  std::vector<std::pair<std::string, double>> phasesUs;  // per HPA, in the order they ran
+  std::vector<Steady> steady;
 };
 
 const Time kStart = Time(seconds(1'700'000'000));
@@ -213,6 +229,7 @@ Shape parseArgs(int argc, char** argv) {
     else if (flag == "--seconds") s.seconds = std::atof(argv[i + 1]);
     else if (flag == "--workers") s.workers = parseList(argv[i + 1]);
     else if (flag == "--period") s.period = std::atof(argv[i + 1]);
+    else if (flag == "--json") s.json = argv[i + 1];
   }
   return s;
 }
@@ -277,14 +294,16 @@ struct Phases {
   controller::HorizontalController& controller;
 };
 
-// The phases of one reconcile, each on its own over every HPA, one thread.
-void timePhases(const Phases& p) {
+// The phases of one reconcile, each on its own over every HPA, one thread: microseconds per HPA.
+std::vector<std::pair<std::string, double>> timePhases(const Phases& p) {
   const auto& keys = p.keys;
+  std::vector<std::pair<std::string, double>> out;
   const auto timeEach = [&](const char* what, auto&& phase) {
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < keys.size(); ++i) phase(i);
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     std::printf("  phase %-34s %8.2f us per HPA\n", what, us / static_cast<double>(keys.size()));
+    out.emplace_back(what, us / static_cast<double>(keys.size()));
   };
   std::vector<api::Selector> selectors;
   for (const auto& key : keys) {
@@ -303,10 +322,11 @@ void timePhases(const Phases& p) {
     (void)p.metrics.getResourceMetric("cpu", nsOf(i), selectors[i], "", seconds(15));
   });
   timeEach("whole reconcile", [&](std::size_t i) { p.controller.reconcileKey(keys[i]); });
+  return out;
 }
 
 // Steady reconciles with `workers` threads for shape.seconds: per second and per CPU-second.
-void runSteady(const Shape& shape, int workers, const std::vector<std::string>& keys,
+Figures::Steady runSteady(const Shape& shape, int workers, const std::vector<std::string>& keys,
                controller::HorizontalController& controller, BenchClock& clock, MemoryMetricsApi& metricsApi) {
   const Duration step = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(shape.period)) /
                         static_cast<std::int64_t>(keys.size());
@@ -343,6 +363,27 @@ void runSteady(const Shape& shape, int workers, const std::vector<std::string>& 
                 "%9.0f reconciles per CPU-second\n",
                 metricsApi.lists.load() - lists0, apiCpu, static_cast<double>(done.load()) / (cpu - apiCpu));
   }
+  const double n = static_cast<double>(done.load());
+  return {workers, n / wall, n / cpu, shape.period > 0 ? n / (cpu - apiCpu) : 0};
+}
+
+// --json: the shape and the figures, as bench/results/binary.py reads them.
+void writeJson(const Shape& shape, const Figures& f) {
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (const auto& [name, us] : f.phasesUs) phases[name] = us;
+  nlohmann::ordered_json steady = nlohmann::ordered_json::array();
+  for (const auto& s : f.steady) {
+    nlohmann::ordered_json row = {
+        {"workers", s.workers}, {"reconciles_per_s", s.perSecond}, {"per_cpu_s", s.perCpuSecond}};
+    if (shape.period > 0) row["per_cpu_s_without_api"] = s.perCpuSecondWithoutApi;
+    steady.push_back(row);
+  }
+  const nlohmann::ordered_json heap = {{"bytes_per_pod", f.bytesPerPod}, {"bytes_per_hpa", f.bytesPerHpa}};
+  const nlohmann::ordered_json out = {
+      {"hpas", shape.hpas},       {"pods_per_hpa", shape.podsPerHpa}, {"namespaces", shape.namespaces},
+      {"period_s", shape.period}, {"seconds", shape.seconds},         {"phases_us", phases},
+      {"steady", steady},         {"heap", heap}};
+  std::ofstream(shape.json) << out.dump(1) << "\n";
 }
 
 }  // namespace
@@ -391,22 +432,27 @@ int main(int argc, char** argv) {
   }
   const std::size_t heapHpas = heapBytes();
   const int warmWrites = status.writes.load();
+  Figures figures;
+  figures.bytesPerPod = static_cast<double>(heapPods - heapBefore) / static_cast<double>(pods.size());
+  figures.bytesPerHpa = static_cast<double>(heapHpas - heapBeforeHpas) / static_cast<double>(keys.size());
   std::printf("heap: %.0f bytes per cached pod (%zu pods), %.0f bytes per HPA after its first syncs "
               "(controller state, selector index, status in the cache)\n",
-              static_cast<double>(heapPods - heapBefore) / static_cast<double>(pods.size()), pods.size(),
-              static_cast<double>(heapHpas - heapBeforeHpas) / static_cast<double>(keys.size()));
+              figures.bytesPerPod, pods.size(), figures.bytesPerHpa);
   std::printf("warm-up: %d status writes for %zu HPAs, %d metrics lists\n", warmWrites, keys.size(),
               metricsApi.lists.load());
 
-  timePhases(Phases{keys, hpaLister, scales, podLister, metrics, controller});
+  figures.phasesUs = timePhases(Phases{keys, hpaLister, scales, podLister, metrics, controller});
   if (shape.period > 0) {
     std::printf("steady reconciles (%.0f s each), the controller's clock moving %.0f s per round over every HPA:\n",
                 shape.seconds, shape.period);
   } else {
     std::printf("steady reconciles (%.0f s each), the controller's clock standing still:\n", shape.seconds);
   }
-  for (int workers : shape.workers) runSteady(shape, workers, keys, controller, clock, metricsApi);
+  for (int workers : shape.workers) {
+    figures.steady.push_back(runSteady(shape, workers, keys, controller, clock, metricsApi));
+  }
   std::printf("steady state: %d status writes, %d scale updates, %d events after warm-up; %d metrics lists in all\n",
               status.writes.load() - warmWrites, scales.updates.load(), events.events.load(), metricsApi.lists.load());
+  if (!shape.json.empty()) writeJson(shape, figures);
   return status.writes.load() == warmWrites && scales.updates.load() == 0 ? 0 : 1;
 }

@@ -17,7 +17,8 @@ SIGKILLed, and:
   from the audit log (lists are the relists a cold cache needs; writes where nothing changed
   should be none; Lease renewals are left out).
 
-Prints a table and writes DIR/failover.json. Everything it starts is stopped on exit.
+Prints a table, writes DIR/failover.json and records the figures in bench/results/failover.json
+(--results). Everything it starts is stopped on exit.
 """
 import argparse
 import json
@@ -31,11 +32,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import audit  # noqa: E402
 import memory  # noqa: E402
 import scale_bench  # noqa: E402
+from report import render  # noqa: E402
 from scale_bench import HPA_API, ROOT, USERS, Bench, free_port, log  # noqa: E402
 
 LEASE_NAMESPACE = "kube-system"
 LEASES = {"hpa-controller": "hpa-controller", "kube-controller-manager": "bench-kcm-hpa"}
 SYNC_SECONDS = 15  # both at their default --horizontal-pod-autoscaler-sync-period
+MEASURES = ("A SIGKILLed leader: how soon the standby takes the Lease and decides for every HPA, and what the "
+            "new leader asks the API for in its first two sync periods, hpa-controller beside "
+            "kube-controller-manager 1.20.2.")
 
 
 class Failover(Bench):
@@ -202,6 +207,26 @@ class Failover(Bench):
         with open(os.path.join(self.dir, "failover.json"), "w") as f:
             json.dump(results, f, indent=1)
         print(table(results))
+        render.record("failover", results_tables(results), render.run_info(), MEASURES,
+                      render.results_directory(a.results))
+
+
+def results_tables(results):
+    """bench/results/failover.json's rows, one per controller."""
+    rows = []
+    for controller, r in results["controllers"].items():
+        first = r["firstTwoPeriods"]
+        rows.append({"n": results["n"], "namespaces": results["namespaces"], "controller": controller,
+                     "taken_s": r["takenAfterKill"], "reconciled_s": r["allReconciled"], "requests": first["requests"],
+                     "by_category": first["byCategory"], "writes": first["writes"], "lists": first["lists"],
+                     "rss_mib": [r["rssMiB"]["leader"], r["rssMiB"]["standby"]]})
+    columns = [("n", "N"), ("namespaces", "namespaces"), ("controller", "controller"),
+               ("taken_s", "Lease taken, s after the kill", {"digits": 1}),
+               ("reconciled_s", "every HPA reconciled, s after the Lease was taken", {"digits": 1}),
+               ("requests", "new leader's requests in its first two sync periods"),
+               ("by_category", "of which"), ("writes", "writes in those periods"),
+               ("rss_mib", "resident memory before the kill, leader / standby (MiB)", {"digits": 1})]
+    return [render.table("failover", None, ["n", "namespaces", "controller"], columns, rows)]
 
 
 def table(results):

@@ -12,7 +12,8 @@ time from that /readyz until its Deployment's spec.replicas changes (polled ever
 hpa-controller, it also takes the time from /readyz until its reconcile counter has grown by N
 (every HPA reconciled again, if none twice).
 
-Prints a table and writes DIR/recovery.json. Everything it starts is stopped on exit.
+Prints a table, writes DIR/recovery.json and records the figures in bench/results/recovery.json
+(--results). Everything it starts is stopped on exit.
 """
 import argparse
 import http.client
@@ -27,9 +28,13 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scale"))
 import scale_bench  # noqa: E402
+from report import render  # noqa: E402
 from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 
 SCENARIOS = ("restart", "compaction")
+MEASURES = ("How soon each controller acts on a load step once kube-apiserver is back (/readyz), after a "
+            "plain restart and after an etcd compaction and a restart, and how soon hpa-controller has "
+            "reconciled every HPA again.")
 
 
 class Recovery(Bench):
@@ -162,7 +167,8 @@ class Recovery(Bench):
         while self.obs.hpa_count() < a.n:
             time.sleep(0.5)
         time.sleep(scale_bench.METRICS_SETTLE_SECONDS)
-        results = {"n": a.n, "sync": a.sync, "down": a.down, "k": a.k, "trials": a.trials, "controllers": {},
+        results = {"n": a.n, "namespaces": a.namespaces, "sync": a.sync, "down": a.down, "k": a.k, "trials": a.trials,
+                   "controllers": {},
                    "commit": subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                                             capture_output=True, text=True).stdout.strip()}
         for controller in a.controllers:
@@ -170,7 +176,35 @@ class Recovery(Bench):
         with open(os.path.join(self.dir, "recovery.json"), "w") as f:
             json.dump(results, f, indent=1)
         print(table(results))
+        render.record("recovery", results_tables(results), render.run_info(), MEASURES,
+                      render.results_directory(a.results))
 
+
+def results_tables(results):
+    """bench/results/recovery.json's rows, one per controller: per scenario, the waits' mean /
+    median / max and (hpa-controller) the range of 'every HPA reconciled again' over the trials."""
+    rows = []
+    for controller, res in results["controllers"].items():
+        row = {"n": results["n"], "namespaces": results.get("namespaces"), "sync": results["sync"],
+               "trials": results["trials"], "k": results["k"], "controller": controller, "never": 0}
+        for scenario in SCENARIOS:
+            waits = [w for t in res[scenario] for w in t["waits"]]
+            got = [w for w in waits if w is not None]
+            again = [t["allReconciled"] for t in res[scenario] if t.get("allReconciled") is not None]
+            row[f"{scenario}_s"] = [statistics.mean(got), statistics.median(got), max(got)] if got else None
+            row[f"{scenario}_again_s"] = [min(again), max(again)] if again else None
+            row[f"{scenario}_waits"] = waits
+            row["never"] += len(waits) - len(got)
+        rows.append(row)
+    columns = [("n", "N"), ("namespaces", "namespaces"), ("sync", "sync period (s)"), ("trials", "trials"),
+               ("k", "workloads stepped per trial"), ("controller", "controller"),
+               ("restart_s", "restart: load step acted on, mean / median / max (s)", {"digits": 1}),
+               ("compaction_s", "compaction + restart: acted on, mean / median / max (s)", {"digits": 1}),
+               ("never", "steps never acted on"),
+               ("restart_again_s", "restart: every HPA reconciled again, min / max (s)", {"digits": 1}),
+               ("compaction_again_s", "compaction + restart: every HPA reconciled again, min / max (s)",
+                {"digits": 1})]
+    return [render.table("recovery", None, ["n", "namespaces", "sync", "controller"], columns, rows)]
 
 
 def table(results):

@@ -1,10 +1,18 @@
-"""The benchmark's table: markdown (printed and written) and CSV, from the measured results."""
+"""The benchmark's table: markdown (printed and written) and CSV, from the measured results; and
+the rows of bench/results/scale.json (results_tables)."""
 import csv
 import json
 import os
 import statistics
+import sys
 
 import memory
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results"))
+import render  # noqa: E402
+
+MEASURES = ("hpa-controller beside kube-controller-manager 1.20.2 on one local cluster of N HPAs at target: "
+            "period, API requests and writes, CPU and memory per steady reconcile, cold start, load steps.")
 
 
 def percentile(values, p):
@@ -124,3 +132,67 @@ def write(directory, results):
         json.dump(results, f, indent=1, default=str)
     print()
     print(text)
+
+
+def flags(run):
+    """hpa-controller's flags and annotations beyond the defaults, as the results name them."""
+    parts = [run["controllerArgs"]] if run.get("controllerArgs") else []
+    if run.get("hpaAnnotations"):
+        parts.append("annotations " + ", ".join(a.split("=", 1)[0].rsplit("/", 1)[-1] for a in run["hpaAnnotations"]))
+    return "; ".join(parts) or "default"
+
+
+def step_all_values(waits, timeout):
+    """The seconds until 50, 90 and 100 % of the targets were at their new size ('>timeout' if not)."""
+    n, got = len(waits), sorted(w for w in waits if w is not None)
+    return [round(got[k - 1]) if k <= len(got) else f">{timeout}" for k in (-(-p * n // 100) for p in (50, 90, 100))]
+
+
+def controller_row(res, run, shape, name):
+    w = res.get("window", {})
+    minutes = (res["windowEnd"] - res["windowStart"]) / 60
+    rec = res.get("reconciles") or 0
+    per = (lambda x: x / rec) if rec else (lambda x: None)
+    got = [x for x in res["sampleWaits"] if x is not None]
+    return {"n": run["n"], "shape": shape, "controller": name, "flags": flags(run),
+            "period_s": run["n"] / (rec / (minutes * 60)) if rec else None,
+            "requests": per(w.get("requests", 0)), "reads": per(w.get("reads", 0)), "writes": per(w.get("writes", 0)),
+            "writes_per_min": w.get("writes", 0) / minutes, "hpa_writes_per_min": w.get("hpaWrites", 0) / minutes,
+            "cpu_ms": per(res["cpuSeconds"] * 1000), "rss_mib": res["rssMiB"],
+            "cold_start_s": res["coldStart"] if res["coldStart"] is not None else f">{run['coldTimeout']}",
+            "cold_requests": res["coldStartRequests"]["requests"] / run["n"],
+            "step_all_s": step_all_values(res["allWaits"], run["stepTimeout"]),
+            "sample_wait_s": [statistics.mean(got), percentile(got, 90), max(got)] if got else None,
+            "sample": len(res["sampleWaits"]), "sample_missing": len(res["sampleWaits"]) - len(got),
+            "duration": run["duration"], "scale_changes": res["scaleChangesInWindow"], "load": res["loadInWindow"]}
+
+
+def results_tables(results):
+    """bench/results/scale.json's table: per controller, with its memory by mapping and hpa-sim's
+    own figures of the run."""
+    run, sim = results["run"], results["sim"]
+    shape = [run["pods"], run["namespaces"]]
+    lat = sim.get("latency", {}).get("apiserver-namespace")
+    rows = []
+    for name, res in results["controllers"].items():
+        row = controller_row(res, run, shape, name)
+        b = res.get("memory") or {}
+        row.update(memory_mib=[b.get("binary"), b.get("libraries"), b.get("heap")] if b else None,
+                   threads=b.get("threads"), memory=b or None, sim_ready_s=sim.get("readySeconds"),
+                   sim_list_ms=[lat["p50_ms"], lat["p90_ms"]] if lat else None, sim_latency=sim.get("latency"))
+        rows.append(row)
+    who = [("n", "N"), ("shape", "pods each / namespaces"), ("controller", "controller"),
+           ("flags", "hpa-controller's flags")]
+    return [render.table("controllers", None, [c[0] for c in who], who + [
+        ("period_s", "each HPA reconciled every (s)", {"digits": 1}),
+        ("requests", "API requests per steady reconcile", {"digits": 2}),
+        ("writes_per_min", "objects written per minute, steady", {"digits": 0}),
+        ("cpu_ms", "CPU per steady reconcile (ms)", {"digits": 2}),
+        ("rss_mib", "resident memory (MiB)", {"digits": 1}),
+        ("memory_mib", "of which binary / shared libraries / heap and thread stacks (MiB)", {"digits": 1}),
+        ("cold_start_s", "cold start (s)", {"digits": 1}),
+        ("cold_requests", "requests per HPA in cold start", {"digits": 1}),
+        ("step_all_s", "load step on all: 50 / 90 / 100 % (s)", {"digits": 0}),
+        ("sample_wait_s", "load step on the sample: mean / p90 / max (s)", {"digits": 1}),
+        ("sim_ready_s", "hpa-sim: all pods Ready (s)", {"digits": 1}),
+        ("sim_list_ms", "hpa-sim: a namespace's PodMetrics LIST through kube-apiserver, p50 / p90 (ms)")], rows)]

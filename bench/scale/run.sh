@@ -6,8 +6,8 @@
 #   bench/scale/run.sh --help      (every option)
 #
 # Needs `make build` and `make e2e-deps` (etcd, kube-apiserver/kube-controller-manager/kubectl
-# 1.20.2), python3, openssl. Results in build/bench-scale/nN-pPODS-nsNAMESPACES/results.{md,csv,json};
-# what the figures mean: bench/README.md. Everything it starts is stopped on exit and on Ctrl-C.
+# 1.20.2), python3, openssl. Results in build/bench-scale/nN-pPODS-nsNAMESPACES/results.{md,csv,json},
+# the figures recorded in bench/results/scale.json; what they mean: bench/README.md. Everything it starts is stopped on exit and on Ctrl-C.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 command -v python3 >/dev/null || { echo "bench-scale: python3 is required" >&2; exit 1; }

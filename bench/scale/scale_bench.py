@@ -5,8 +5,8 @@ other, on one local cluster with N Deployments and N CPU-utilization HPAs (see b
 Phases: cluster (with an audit log of the two controllers' users) and hpa-sim; N Deployments of
 PODS pods over NAMESPACES namespaces, load at target; hpa-sim's own figures; then for each
 controller: cold start, steady window, load step on a sample, load step on every workload, and a
-reset. Prints a table and writes DIR/results.{md,csv,json}. Everything it starts is stopped on
-exit, Ctrl-C included.
+reset. Prints a table, writes DIR/results.{md,csv,json} and records the figures in
+bench/results/scale.json (--results). Everything it starts is stopped on exit, Ctrl-C included.
 """
 import argparse
 import concurrent.futures
@@ -486,6 +486,7 @@ class Bench:
         run.update({"n": a.n, "pods": a.pods, "namespaces": a.namespaces, "duration": a.duration, "sample": a.sample,
                     "stepFactor": a.step_factor, "maxReplicas": self.max_replicas, "loadAtStart": uptime(),
                     "stepTimeout": a.step_timeout, "coldTimeout": a.cold_timeout, "controllerArgs": a.controller_args,
+                    "hpaAnnotations": a.hpa_annotation,
                     "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "cpus": os.cpu_count(),
                     "commit": subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                                              capture_output=True, text=True).stdout.strip()})
@@ -528,17 +529,20 @@ class Bench:
         run["seconds"] = round(time.time() - STARTED)
         run["loadAtEnd"] = uptime()
         report.write(self.dir, self.results)
+        report.render.record("scale", report.results_tables(self.results), report.render.run_info(), report.MEASURES,
+                             report.render.results_directory(a.results))
 
 
 def add_controller_arguments(p, default_controllers="hpa-controller,kube-controller-manager"):
     """The options every benchmark of the two controllers shares: which to run, hpa-controller's
-    extra flags, the scratch directory and the binaries."""
+    extra flags, the scratch directory, the binaries and where the figures are recorded."""
     p.add_argument("--controllers", default=default_controllers, help="which to measure, in order (comma-separated)")
     p.add_argument("--controller-args", default="",
                    help="extra flags for hpa-controller, space-separated (the table is then not 'default flags')")
     p.add_argument("--dir", help="scratch directory")
     p.add_argument("--controller", default=os.path.join(ROOT, "build", "cmd", "hpa-controller", "hpa-controller"))
     p.add_argument("--sim", default=os.path.join(ROOT, "build", "cmd", "hpa-sim", "hpa-sim"))
+    report.render.add_argument(p)
 
 
 def parse_controller_arguments(p):

@@ -25,7 +25,8 @@ others as agreements and never `rules`; the shadow must write nothing but its Le
 
 Exits 1 when a check fails: the shadow wrote besides its Lease; steps and --day also when the
 agreement is below --min-agreement (99 %, --day 99.5 %) or more comparisons than --max-rules (0)
-have the cause `rules`.
+have the cause `rules`. Steps and --day record their figures in bench/results/shadow.json
+(--results); --quick records nothing.
 """
 import argparse
 import json
@@ -42,6 +43,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scale"))
 import audit  # noqa: E402
+from report import render  # noqa: E402
 from kube import Kube, user_kubeconfig  # noqa: E402
 from scale_bench import daemon_environment, free_port, log  # noqa: E402
 from day_load import day_steps  # noqa: E402
@@ -51,6 +53,9 @@ from workloads import CPU_REQUEST_MILLI, Workload, day_fleet, step_fleet  # noqa
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 USERS = {"shadow": "bench-shadow", "kcm": "bench-kcm-hpa"}
 HPA_API = "/apis/autoscaling/v2beta2"
+MEASURES = ("How often hpa-controller --shadow decides what kube-controller-manager 1.20.2 decides beside it "
+            "(desired replicas and conditions at each of its status writes), why they differ, and that the "
+            "shadow writes nothing but its Lease.")
 
 
 class Run:
@@ -292,9 +297,13 @@ class Run:
         lines.append(f"kube-controller-manager logged {logged} status updates; the shadow compares those that changed "
                      "the object (an update identical to the stored object stores nothing and sends no watch event)")
         print("\n".join(lines))
+        results = dict(mode=self.mode(), seed=self.a.seed, hpas=len(self.workloads), **tally.as_json(with_behavior),
+                       writesOutsideLease=len(other_writes), writes=all_writes, kcmStatusUpdatesLogged=logged)
         with open(os.path.join(self.dir, "results.json"), "w") as f:
-            json.dump(dict(mode=self.mode(), seed=self.a.seed, **tally.as_json(with_behavior),
-                           writesOutsideLease=len(other_writes), kcmStatusUpdatesLogged=logged), f, indent=1)
+            json.dump(results, f, indent=1)
+        if not self.a.quick:
+            render.record("shadow", results_tables(results, self.a.shadow_flags), render.run_info(), MEASURES,
+                          render.results_directory(self.a.results))
         failures = [f"the shadow wrote: {other_writes[:5]}"] if other_writes else []
         failures += self.quick_failures(tally, log_lines) if self.a.quick else self.run_failures(tally)
         for f in failures:
@@ -343,6 +352,24 @@ class Run:
         return failures
 
 
+def results_tables(results, shadow_flags=""):
+    """bench/results/shadow.json's row for one run (results as the run's results.json holds them)."""
+    causes = results["byCause"] or {}
+    workload = f"{results['mode']}, {results['hpas']} HPAs, seed {results['seed']}" + \
+        (f", --shadow-flags {shadow_flags}" if shadow_flags else "")
+    row = {"workload": workload, "comparisons": results["comparisons"], "agree": results["agree"],
+           "agreement": results["agreementPercent"], **{c: causes.get(c) for c in ("inputs", "history", "warmup", "rules")},
+           "divergences": [results["divergencesWithoutBehavior"], results["divergencesWithBehavior"]],
+           "other_writes": results["writesOutsideLease"], "lease_writes": results["writes"] - results["writesOutsideLease"],
+           "kcm_status_updates_logged": results["kcmStatusUpdatesLogged"]}
+    columns = [("workload", "load"), ("comparisons", "comparisons"), ("agree", "agree"),
+               ("agreement", "agreement (%)", {"digits": 2}), ("inputs", "inputs"), ("history", "history"),
+               ("warmup", "warmup"), ("rules", "rules"),
+               ("divergences", "divergences on HPAs without / with behavior"),
+               ("other_writes", "shadow's writes besides its Lease"), ("lease_writes", "its Lease writes")]
+    return [render.table("shadow", None, ["workload"], columns, [row])]
+
+
 def day_clock(at, seconds):
     """The time of the compressed day `at` seconds into a run of `seconds`, as HH:MM."""
     minutes = int(24 * 60 * at / seconds)
@@ -369,6 +396,7 @@ def main():
     p.add_argument("--min-agreement", type=float, help="percent (default 99; --day: 99.5)")
     p.add_argument("--max-rules", type=int, default=0,
                    help="comparisons with cause rules allowed (not --quick; not checked when the shadow reports no cause)")
+    render.add_argument(p)
     p.add_argument("--shadow-flags", default="",
                    help="more flags for hpa-controller --shadow (default none: the shadow reads the API server's "
                         "release, 1.20, and decides by kube-controller-manager 1.20's rules)")

@@ -31,7 +31,8 @@ audit log, no scale, HPA or Event write by a pod outside its own leadership term
 Lease's writes, pods from their source IPs), so no two pods wrote in overlapping terms; the
 leader's informer caches equal the server's lists; no container restarted but by a fault that
 ends it (cut-off, oom); resident memory of each container flat over its life (within 20 % + 4
-MiB from its third minute). Prints a table and writes DIR/soak-incluster.json.
+MiB from its third minute). Prints a table, writes DIR/soak-incluster.json and records the
+figures in bench/results/soak-incluster.json (--results).
 
 Needs root, the image archive (make image IMAGE_SAVE=...), the node binaries
 (hack/ensure-node-deps.sh) and a built hpa-sim.
@@ -58,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 for sub in ("scale", "shadow", "soak"):
     sys.path.insert(0, os.path.join(HERE, "..", sub))
 from kube import Kube  # noqa: E402
+from report import render  # noqa: E402
 from scale_bench import free_port, log  # noqa: E402
 from soak import cache_summary, server_summary  # noqa: E402
 from workloads import BEHAVIORS, CPU_REQUEST_MILLI, MILLI_PER_REPLICA, Workload  # noqa: E402
@@ -78,6 +80,9 @@ METRICS_LAG = 20  # seconds from a load change until the controller can have see
 KINDS = ("kubelet", "containerd", "drain", "cut-off", "oom")
 # Faults that end the controller's process; a restart at any other time is a failure.
 ENDING = {"cut-off", "oom"}
+MEASURES = ("deploy/ as pods on a real node under kubelet and containerd restarts, drains, the leader cut off "
+            "from the API server and OOM kills: handovers, writes outside a leadership term, scrape gaps, "
+            "restarts and memory.")
 
 
 def fleet():
@@ -764,12 +769,16 @@ class Soak:
         text = "\n".join(lines)
         print(text)
         print("soak-incluster: " + ("ok" if not self.failures else "FAILED:\n  " + "\n  ".join(self.failures)))
-        result = {"minutes": self.a.minutes, "seed": self.a.seed, "faults": self.faults, "gaps": gaps,
-                  "terms": terms, "non_leader_writes": non_leader, "early_downscales": early, "restarts": restarts,
-                  "memory": memory, "caches": caches, "failures": self.failures, "lease_log": self.lease_log,
-                  "table": text}
+        result = {"minutes": self.a.minutes, "seed": self.a.seed, "per_kind": self.a.per_kind, "faults": self.faults,
+                  "gaps": gaps, "terms": terms, "non_leader_writes": non_leader, "overlapping": len(overlapping),
+                  "writes_accepted": ok_writes, "writes_refused": len(writes) - ok_writes,
+                  "pods_writing": len(pods_writing), "early_downscales": early, "restarts": restarts,
+                  "unexplained_restarts": len(unexplained), "memory": memory, "caches": caches,
+                  "workloads": len(self.workloads), "unsettled": len(off or []), "failures": self.failures, "lease_log": self.lease_log, "table": text}
         with open(os.path.join(self.dir, "soak-incluster.json"), "w") as f:
             json.dump(result, f, indent=1, default=str)
+        render.record("soak-incluster", results_tables(result), render.run_info(), MEASURES,
+                      render.results_directory(self.a.results))
         return 0 if not self.failures else 1
 
     def teardown(self):
@@ -788,6 +797,50 @@ class Soak:
         run_cmd([os.path.join(HACK, "local-cluster.sh"), "down", "--dir", self.cluster], check=False)
 
 
+def results_tables(result):
+    """bench/results/soak-incluster.json's rows for one run (result as DIR/soak-incluster.json holds
+    it): per kind of fault, and the checks."""
+    run = {"minutes": result["minutes"], "per_kind": result["per_kind"], "seed": result["seed"]}
+    faults = []
+    for kind in KINDS:
+        fs = [f for f in result["faults"] if f["kind"] == kind]
+        moved = [f["handover_s"] for f in fs if f["handover_s"] is not None]
+        faults.append(dict(run, fault=kind, injected=len(fs), handovers=len(moved),
+                           handover_s=[statistics.median(moved), max(moved)] if moved else None,
+                           recovery_s=max(f["recovery_s"] for f in fs) if fs else None,
+                           failed_scrapes=result["gaps"]["failed_by_fault"].get(kind, 0)))
+    gaps, caches = result["gaps"], result["caches"]
+    names = {"pods": "pods", "horizontalpodautoscalers": "HPAs", "deployments": "Deployments"}
+    equal = all(c["cache"] and c["server"] and tuple(c["cache"]) == tuple(c["server"]) for c in caches.values())
+    rss = [v for m in result["memory"].values() for v in (m["first_mib"], m["last_mib"])]
+    checks = dict(run, writes=[result["writes_accepted"], result["writes_refused"]], terms=len(result["terms"]),
+                  pods_writing=result["pods_writing"], outside=len(result["non_leader_writes"]),
+                  early=len(result["early_downscales"]), scrapes=[gaps["failed"], gaps["scrapes"]],
+                  gap_s=gaps["longest_gap_s"], restarts=[sum(result["restarts"].values()), result["unexplained_restarts"]],
+                  rss_mib=[min(rss), max(rss)] if rss else None,
+                  caches=("equal: " if equal else "differ: ") + ", ".join(
+                      f"{names.get(r, r)} {(c['server'] or [None])[0]}" for r, c in caches.items()),
+                  at_size=f"{result['workloads'] - result['unsettled']} of {result['workloads']}",
+                  result="ok" if not result["failures"] else f"failed: {len(result['failures'])} check(s)")
+    variant = [("minutes", "minutes"), ("per_kind", "faults of each kind"), ("seed", "seed")]
+    key = [c[0] for c in variant]
+    return [
+        render.table("faults", None, key + ["fault"], variant + [
+            ("fault", "fault"), ("injected", "injected"), ("handovers", "handovers"),
+            ("handover_s", "handover, s: median / max", {"digits": 1}),
+            ("recovery_s", "recovery, s (max)", {"significant": 2}), ("failed_scrapes", "failed scrapes")], faults),
+        render.table("checks", None, key, variant + [
+            ("writes", "writes in the audit log, accepted / refused"), ("terms", "leadership terms"),
+            ("pods_writing", "pods that wrote"), ("outside", "writes outside the writer's term"),
+            ("early", "early downscales"), ("scrapes", "/metrics scrapes failed / made"),
+            ("gap_s", "longest scrape gap (s)", {"digits": 1}),
+            ("restarts", "container restarts / outside a cut-off or oom"),
+            ("rss_mib", "resident memory per container, min / max (MiB)", {"digits": 1}),
+            ("caches", "leader's caches against the server (objects)"), ("at_size", "workloads at their size"),
+            ("result", "result")], [checks]),
+    ]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--image-archive", default=os.path.join(ROOT, "build", "hpa-controller-image.tar"),
@@ -800,6 +853,7 @@ def main():
     p.add_argument("--seed", type=int, default=37)
     p.add_argument("--cut-seconds", type=int, default=35, help="how long the leader stays cut off from the API server")
     p.add_argument("--keep", action="store_true", help="leave the cluster and node up")
+    render.add_argument(p)
     a = p.parse_args()
     if a.short:
         a.minutes = 10

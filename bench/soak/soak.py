@@ -15,7 +15,8 @@ has settled, and it checks:
     (the window survives the kills: it is persisted in the HPA);
   - resident memory and open descriptors flat after the first 5 minutes (the last sample within
     20 % + 4 MiB of the 5-minute one; descriptors within 10).
-Prints the figures and writes DIR/soak.json. Exit 1 on any failed check.
+Prints the figures and writes DIR/soak.json; a run other than --quick also records them in
+bench/results/soak.json (--results). Exit 1 on any failed check.
 """
 import argparse
 import json
@@ -32,12 +33,15 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scale"))
 import memory  # noqa: E402
 import scale_bench  # noqa: E402
+from report import render  # noqa: E402
 from scale_bench import ROOT, Bench, free_port, log  # noqa: E402
 
 HPA_LIST = "/apis/autoscaling/v2beta2/horizontalpodautoscalers"
 MILLI_PER_REPLICA = 50  # 100m request at 50 % utilization
 METRICS_LAG = 20  # seconds from a load change until the controller can have seen it
 SYNC = 30  # the daemons' sync period (15 s), the batched metrics' reuse (7.5 s) and slack
+MEASURES = ("hpa-controller (two daemons with leader election) under apiserver restarts, etcd compactions, "
+            "metrics outages and leader kills: caches, workloads at rest, early downscales, memory and descriptors.")
 
 
 def fnv1a32(text):
@@ -355,9 +359,12 @@ class Soak(Bench):
                     self.failures.append(f"{name}: open descriptors grew {base[4]} -> {last[4]}")
         result = {"n": self.a.n, "minutes": self.a.minutes, "faults": self.counts, "caches": caches,
                   "early_downscales": early, "memory_and_fds": growth, "failures": self.failures,
-                  "samples": self.samples}
+                  "unsettled": len(off), "samples": self.samples}
         with open(os.path.join(self.dir, "soak.json"), "w") as f:
             json.dump(result, f, indent=1)
+        if not self.a.quick:
+            render.record("soak", results_tables(result), render.run_info(), MEASURES,
+                          render.results_directory(self.a.results))
         print(f"soak: N={self.a.n}, {self.a.minutes} min; faults: "
               + ", ".join(f"{k} {v}" for k, v in self.counts.items()))
         for resource, c in caches.items():
@@ -369,6 +376,29 @@ class Soak(Bench):
         print(f"  downscales earlier than the window allows: {len(early)}")
         print("soak: " + ("ok" if not self.failures else "FAILED:\n  " + "\n  ".join(self.failures)))
         return 0 if not self.failures else 1
+
+
+def results_tables(result):
+    """bench/results/soak.json's row for one run (result as DIR/soak.json holds it)."""
+    died = sum(1 for f in result["failures"] if "exited by itself" in f)
+    caches = result["caches"]
+    equal = caches and all(tuple(c["cache"]) == tuple(c["server"]) for c in caches.values())
+    names = {"pods": "pods", "horizontalpodautoscalers": "HPAs", "deployments": "Deployments"}
+    memory = "; ".join(f"{name} {g['rss_mib'][0]:.1f} → {g['rss_mib'][1]:.1f} MiB, {g['fds'][0]} → {g['fds'][1]} "
+                       f"descriptors (from {g['from_s']:,} s)" for name, g in result["memory_and_fds"].items())
+    row = {"n": result["n"], "minutes": result["minutes"], "faults": result["faults"],
+           "died": died + result["faults"].get("restarts after a lost lease", 0),
+           "caches": ("equal: " if equal else "differ: ") + ", ".join(
+               f"{names.get(r, r)} {c['server'][0]}" for r, c in caches.items()) if caches else "no leader",
+           "at_rest": f"{result['n'] - result['unsettled']} of {result['n']}",
+           "early_downscales": len(result["early_downscales"]), "memory": memory,
+           "result": "ok" if not result["failures"] else f"failed: {len(result['failures'])} check(s)"}
+    columns = [("n", "HPAs"), ("minutes", "minutes"), ("faults", "faults"),
+               ("died", "daemons that died by themselves or lost their lease"),
+               ("caches", "leader's caches against the server (objects)"),
+               ("at_rest", "workloads at rest at the end"), ("early_downscales", "downscales earlier than the window"),
+               ("memory", "memory and descriptors, each daemon from its last start to the end"), ("result", "result")]
+    return [render.table("soak", None, ["n", "minutes"], columns, [row])]
 
 
 def main():
@@ -387,6 +417,7 @@ def main():
     p.add_argument("--window", type=int, default=300, help="--horizontal-pod-autoscaler-downscale-stabilization (s)")
     p.add_argument("--quick", action="store_true", help="the e2e tier's 3-minute variant")
     p.add_argument("--keep", action="store_true", help="leave the cluster running")
+    render.add_argument(p)
     a = p.parse_args()
     if a.quick:
         a.n, a.namespaces, a.minutes, a.restarts, a.compactions, a.outages, a.kills = 20, 2, 3, 3, 1, 1, 1

@@ -2,21 +2,30 @@
 
 namespace hpa::workqueue {
 
+// Every waiter is woken after the lock is released: a woken worker does not block on the lock
+// at once, and a waiter that cannot run (a stopped thread: a debugger's, a test's fault) can hold
+// up only the thread that woke it, not every user of the queue through the lock.
 void Queue::add(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (shuttingDown_) return;
-  if (!dirty_.insert(key).second) return;
-  // A key being processed waits in dirty_ until done(): handing it out now would let two
-  // workers process it at once.
-  if (processing_.count(key) != 0) return;
-  enqueueLocked(key);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shuttingDown_) return;
+    if (!dirty_.insert(key).second) return;
+    // A key being processed waits in dirty_ until done(): handing it out now would let two
+    // workers process it at once.
+    if (processing_.count(key) != 0) return;
+    enqueueLocked(key);
+  }
+  keyAvailable_.notify_one();
 }
 
 void Queue::addIfIdle(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (shuttingDown_ || processing_.count(key) != 0) return;
-  if (!dirty_.insert(key).second) return;
-  enqueueLocked(key);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shuttingDown_ || processing_.count(key) != 0) return;
+    if (!dirty_.insert(key).second) return;
+    enqueueLocked(key);
+  }
+  keyAvailable_.notify_one();
 }
 
 std::optional<std::string> Queue::get() {
@@ -33,12 +42,19 @@ std::optional<std::string> Queue::get() {
 }
 
 void Queue::done(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (processing_.erase(key) == 0) return;
-  // Re-queued even while shutting down, as client-go does: the add happened before the shut-down
-  // and get() still hands out what is queued.
-  if (dirty_.count(key) != 0) enqueueLocked(key);
-  if (processing_.empty()) processingFinished_.notify_all();
+  bool requeued = false;
+  bool idle = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (processing_.erase(key) == 0) return;
+    // Re-queued even while shutting down, as client-go does: the add happened before the
+    // shut-down and get() still hands out what is queued.
+    requeued = dirty_.count(key) != 0;
+    if (requeued) enqueueLocked(key);
+    idle = processing_.empty();
+  }
+  if (requeued) keyAvailable_.notify_one();
+  if (idle) processingFinished_.notify_all();
 }
 
 std::size_t Queue::len() const {
@@ -59,7 +75,6 @@ std::optional<Time> Queue::waitingSince() const {
 void Queue::enqueueLocked(const std::string& key) {
   if (queue_.empty() && clock_) waitingSince_ = clock_->now();
   queue_.push_back(key);
-  keyAvailable_.notify_one();
 }
 
 void Queue::shutDown() { beginShutDown(/*drain=*/false); }

@@ -203,6 +203,8 @@ TEST(RunLoopLivenessTest, ALeaderIdleBetweenLongSyncPeriodsIsNeverStalled) {
   for (std::size_t n = 1; n <= 4; ++n) {
     ASSERT_TRUE(eventually([&] { return t.observer_.reconcileCount() >= n; }));
     ASSERT_TRUE(eventually([&] { return t.loop_->queueDepth() == 0 && t.loop_->keysInFlight() == 0; }));
+    // The worker lets go of the key in the watchdog just after the queue's done(): wait for both.
+    ASSERT_TRUE(eventually([&] { return t.loop_->stalledFor() == Duration::zero(); }));
     // The ticker and the queue's delay loop park on the clock before it moves on.
     ASSERT_TRUE(eventually([&] { return t.clock_.waiterCount() == 2; }));
     t.clock_.step(std::chrono::minutes(10));

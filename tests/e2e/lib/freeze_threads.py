@@ -7,7 +7,8 @@ Every thread of PID whose name (/proc/PID/task/TID/comm) starts with PREFIX is s
 and stopped (PTRACE_SEIZE, then PTRACE_INTERRUPT): it stays stopped wherever it was (inside a
 reconcile, or waiting for work) while the process's other threads run on. It prints one line per
 thread frozen, then "frozen N" and waits; on SIGTERM or SIGINT it detaches, and the threads
-resume. If the process dies meanwhile (a restart), it just exits. Needs CAP_SYS_PTRACE (root).
+resume. When the process exits meanwhile (a restart), it lets go at once, so that the process can
+be reaped. Needs CAP_SYS_PTRACE (root).
 
 A test-only fault: the stalled run loop a deadlock or a hung call would make, without the rest of
 the process (its HTTP server, its leader election) stopping with it, as SIGSTOP would.
@@ -54,6 +55,15 @@ def threads(pid, prefix):
         if name.startswith(prefix):
             out.append((int(tid), name))
     return out
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(") ", 1)[1][0]
+    except (OSError, IndexError):
+        return False
+    return state not in "ZX"
 
 
 def answers(url):
@@ -111,7 +121,9 @@ def main():
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
-    while not stop and os.path.exists(f"/proc/{a.pid}"):
+    # Ends once the process is gone or exiting: its threads, traced, could not be reaped while this
+    # tracer holds them, and the container would never exit.
+    while not stop and alive(a.pid):
         time.sleep(0.5)
     release(frozen)
     print("released", flush=True)
