@@ -32,7 +32,7 @@
 #include "controller/horizontal_controller.h"
 #include "informer/object_cache.h"
 #include "informer/pod_selector_index.h"
-#include "live/cache_listers.h"
+#include "adapters/cache_listers.h"
 #include "metricsclient/batching_metrics_client.h"
 
 namespace {
@@ -204,8 +204,7 @@ api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& a
   hpa.spec.minReplicas = 1;
   hpa.spec.maxReplicas = 1000;
   api::MetricSpec cpu;
-  cpu.type = api::kResourceMetric;
-  cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+  cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
   hpa.spec.metrics = {cpu};
   return hpa;
 }
@@ -288,9 +287,9 @@ std::vector<std::string> addApiObjects(const Shape& shape, const Clock& clock, M
 // The parts of the reconcile the phases below time apart.
 struct Phases {
   const std::vector<std::string>& keys;
-  live::CacheHpaLister& hpas;
+  adapters::CacheHpaLister& hpas;
   MemoryScales& scales;
-  live::CachePodLister& pods;
+  adapters::CachePodLister& pods;
   metricsclient::BatchingMetricsClient& metrics;
   controller::HorizontalController& controller;
 };
@@ -408,8 +407,8 @@ int main(int argc, char** argv) {
   // Built after the pods were measured: the API's side is not the controller's memory.
   const std::vector<std::string> keys = addApiObjects(shape, clock, scales, metricsApi, hpaCache);
 
-  live::CacheHpaLister hpaLister(hpaCache);
-  live::CachePodLister podLister(pods, podIndex);
+  adapters::CacheHpaLister hpaLister(hpaCache);
+  adapters::CachePodLister podLister(pods, podIndex);
   metricsclient::BatchingMetricsClient metrics(
       metricsApi,
       [&](const std::string& ns, const std::string& name) -> std::optional<api::Labels> {

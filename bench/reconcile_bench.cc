@@ -7,7 +7,7 @@
 #include <string>
 
 #include "controller/horizontal_controller.h"
-#include "controller/last_decision_report.h"
+#include "report/last_decision_report.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
 #include "fakes/pod_builder.h"
@@ -52,8 +52,7 @@ struct Rig {
     hpa.spec.minReplicas = 1;
     hpa.spec.maxReplicas = 20;
     api::MetricSpec cpu;
-    cpu.type = api::kResourceMetric;
-    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     if (controls) {
       hpa.metadata.annotations[controls::kFallbackAnnotation] = "after=3,replicas=4";
@@ -95,7 +94,7 @@ struct Rig {
     clock.step(seconds(15));
     auto result = controller.reconcileKey("default/web");
     if (!controls) return;
-    auto decision = controller::lastDecisionOf(result.report);
+    auto decision = report::lastDecisionOf(result.report);
     if (!stored) {
       stored = decision;
     } else if (!(*stored == *decision)) {

@@ -14,8 +14,8 @@
 
 namespace {
 
-using hpa::controller::DecisionLimit;
-using hpa::controller::DecisionOutcome;
+using hpa::report::DecisionLimit;
+using hpa::report::DecisionOutcome;
 
 // 100 namespaces; every limit word, some HPAs not ScalingActive.
 void fill(hpa::telemetry::PrometheusObserver& observer, int hpas, bool decisions) {
@@ -27,7 +27,7 @@ void fill(hpa::telemetry::PrometheusObserver& observer, int hpas, bool decisions
     o.currentReplicas = 3 + i % 40;
     o.desiredReplicas = o.currentReplicas + i % 3;
     o.proposedReplicas = o.desiredReplicas + i % 5;
-    o.limitedBy = static_cast<DecisionLimit>(i % hpa::controller::kDecisionLimitCount);
+    o.limitedBy = static_cast<DecisionLimit>(i % hpa::report::kDecisionLimitCount);
     o.scalingActive = i % 50 != 0;
     o.metricsReadAt = readAt + std::chrono::milliseconds(i);
     observer.hpaReconciled(ns, name);

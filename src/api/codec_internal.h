@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <string>
+#include <type_traits>
 
 #include "api/hpa.h"
 #include "api/json_fields.h"
@@ -28,6 +30,22 @@ HorizontalPodAutoscalerBehavior readBehavior(const JsonFields& f);
 // status: observedGeneration, lastScaleTime, currentReplicas, desiredReplicas.
 HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f);
 std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key);
+
+// One entry of spec.metrics, its sources read by `readSource(fields, std::type_identity<Source>)`
+// (v2's shape, or v1's annotation). Every source field present is read, so its errors are the
+// object's as before; the one the type names is kept (the API server's validation refuses any
+// other), and a type without its field, or one this controller does not know, stays unknown.
+template <typename ReadSource>
+MetricSpec readMetricSpec(const JsonFields& f, ReadSource&& readSource) {
+  const std::string type = f.string("type").value_or("");
+  MetricSpec m{UnknownMetricSource{type}};
+  forEachKnownSourceType([&]<typename Source>(std::type_identity<Source> kind) {
+    if (!f.has(Source::kField)) return;
+    Source source = readSource(f.object(Source::kField), kind);
+    if (type == Source::kType) m.source = std::move(source);
+  });
+  return m;
+}
 
 // Turns the reader's state into a Result: the decoded value, or the first field error.
 template <typename T>

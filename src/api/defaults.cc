@@ -55,11 +55,8 @@ void applyBehaviorDefaults(std::optional<HorizontalPodAutoscalerBehavior>& behav
 
 void applyDefaults(HorizontalPodAutoscalerSpec& spec) {
   if (spec.metrics.empty()) {
-    MetricSpec cpu;
-    cpu.type = kResourceMetric;
-    cpu.resource = ResourceMetricSource{"cpu", MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt,
-                                                             kDefaultCPUUtilization}};
-    spec.metrics.push_back(std::move(cpu));
+    spec.metrics.push_back(MetricSpec{ResourceMetricSource{
+        "cpu", MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, kDefaultCPUUtilization}}});
   }
   applyBehaviorDefaults(spec.behavior);
 }

@@ -6,9 +6,9 @@
 
 namespace hpa::api {
 
-// An optional whose value lives on the heap. MetricSpec and MetricStatus hold one of five
-// alternatives; inline, the four that are unset would each cost their full size in every cached
-// HPA, here a pointer each. Copies are deep; the interface is the part of std::optional's that
+// An optional whose value lives on the heap. MetricStatus holds one of five alternatives; inline,
+// the four that are unset would each cost their full size in every cached HPA, here a pointer
+// each. Copies are deep; the interface is the part of std::optional's that
 // the code uses.
 template <typename T>
 class HeapOptional {

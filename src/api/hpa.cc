@@ -13,7 +13,25 @@ HorizontalPodAutoscalerStatus atWirePrecision(HorizontalPodAutoscalerStatus s) {
   return s;
 }
 
+// The one search of a status's conditions, for the const and the mutable status alike.
+template <typename Status>
+auto conditionIn(Status& status, std::string_view type) -> decltype(status.conditions.data()) {
+  for (auto& c : status.conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+const HorizontalPodAutoscalerCondition* findCondition(const HorizontalPodAutoscalerStatus& status,
+                                                      std::string_view type) {
+  return conditionIn(status, type);
+}
+
+HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status, std::string_view type) {
+  return conditionIn(status, type);
+}
 
 bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a, const HorizontalPodAutoscalerStatus& b) {
   // Quantity equality is by value already; vectors compare empty == empty. Equal as they are

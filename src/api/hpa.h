@@ -3,11 +3,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "api/conditions.h"
 #include "api/heap_optional.h"
 #include "api/label_selector.h"
 #include "api/meta.h"
+#include "api/metric_source.h"
 #include "api/quantity.h"
 
 namespace hpa::api {
@@ -16,80 +19,7 @@ namespace hpa::api {
 // the controller uses). Optional fields that the API may omit are std::optional: absent is
 // not zero.
 
-struct CrossVersionObjectReference {
-  std::string kind;
-  std::string name;
-  std::string apiVersion;
-  bool operator==(const CrossVersionObjectReference&) const = default;
-};
-
-// MetricTarget.type values.
-inline constexpr const char* kUtilizationTarget = "Utilization";
-inline constexpr const char* kValueTarget = "Value";
-inline constexpr const char* kAverageValueTarget = "AverageValue";
-
-struct MetricTarget {
-  std::string type;
-  std::optional<Quantity> value;
-  std::optional<Quantity> averageValue;
-  std::optional<std::int32_t> averageUtilization;
-  bool operator==(const MetricTarget&) const = default;
-};
-
-struct MetricIdentifier {
-  std::string name;
-  std::optional<LabelSelector> selector;
-  bool operator==(const MetricIdentifier&) const = default;
-};
-
-struct ObjectMetricSource {
-  CrossVersionObjectReference describedObject;
-  MetricTarget target;
-  MetricIdentifier metric;
-  bool operator==(const ObjectMetricSource&) const = default;
-};
-
-struct PodsMetricSource {
-  MetricIdentifier metric;
-  MetricTarget target;
-  bool operator==(const PodsMetricSource&) const = default;
-};
-
-struct ResourceMetricSource {
-  std::string name;
-  MetricTarget target;
-  bool operator==(const ResourceMetricSource&) const = default;
-};
-
-struct ContainerResourceMetricSource {
-  std::string name;
-  MetricTarget target;
-  std::string container;
-  bool operator==(const ContainerResourceMetricSource&) const = default;
-};
-
-struct ExternalMetricSource {
-  MetricIdentifier metric;
-  MetricTarget target;
-  bool operator==(const ExternalMetricSource&) const = default;
-};
-
-// MetricSpec.type / MetricStatus.type values.
-inline constexpr const char* kObjectMetric = "Object";
-inline constexpr const char* kPodsMetric = "Pods";
-inline constexpr const char* kResourceMetric = "Resource";
-inline constexpr const char* kContainerResourceMetric = "ContainerResource";
-inline constexpr const char* kExternalMetric = "External";
-
-struct MetricSpec {
-  std::string type;  // kept as text: an unknown type is reported, not rejected
-  HeapOptional<ObjectMetricSource> object;
-  HeapOptional<PodsMetricSource> pods;
-  HeapOptional<ResourceMetricSource> resource;
-  HeapOptional<ContainerResourceMetricSource> containerResource;
-  HeapOptional<ExternalMetricSource> external;
-  bool operator==(const MetricSpec&) const = default;
-};
+// spec.metrics: api/metric_source.h.
 
 inline constexpr const char* kPodsScalingPolicy = "Pods";
 inline constexpr const char* kPercentScalingPolicy = "Percent";
@@ -180,16 +110,6 @@ struct MetricStatus {
   bool operator==(const MetricStatus&) const = default;
 };
 
-// Condition types.
-inline constexpr const char* kAbleToScale = "AbleToScale";
-inline constexpr const char* kScalingActive = "ScalingActive";
-inline constexpr const char* kScalingLimited = "ScalingLimited";
-inline constexpr const char* kScaledToZero = "ScaledToZero";
-
-inline constexpr const char* kConditionTrue = "True";
-inline constexpr const char* kConditionFalse = "False";
-inline constexpr const char* kConditionUnknown = "Unknown";
-
 struct HorizontalPodAutoscalerCondition {
   std::string type;
   std::string status;
@@ -220,6 +140,11 @@ struct HorizontalPodAutoscaler {
   std::optional<StatusWrite> lastForeignStatusWrite;
   bool operator==(const HorizontalPodAutoscaler&) const = default;
 };
+
+// The condition of `type` in `status`, or null when it has none.
+const HorizontalPodAutoscalerCondition* findCondition(const HorizontalPodAutoscalerStatus& status,
+                                                      std::string_view type);
+HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status, std::string_view type);
 
 // Semantic equality as upstream's updateStatusIfNeeded uses it: quantities by value, times by
 // instant at second precision (the wire form), a missing list equal to an empty one.

@@ -1,6 +1,7 @@
 #include "api/codec.h"
 #include "api/codec_internal.h"
 #include "api/defaults.h"
+#include "common/overloaded.h"
 
 namespace hpa::api {
 namespace {
@@ -45,51 +46,48 @@ json encodeIdentifier(const MetricIdentifier& m) {
   return j;
 }
 
+// Each source as its field of spec.metrics[i] holds it.
+ObjectMetricSource readSource(const JsonFields& o, std::type_identity<ObjectMetricSource>) {
+  return {readReference(o.object("describedObject")), readTarget(o.object("target")), readIdentifier(o.object("metric"))};
+}
+PodsMetricSource readSource(const JsonFields& p, std::type_identity<PodsMetricSource>) {
+  return {readIdentifier(p.object("metric")), readTarget(p.object("target"))};
+}
+ResourceMetricSource readSource(const JsonFields& r, std::type_identity<ResourceMetricSource>) {
+  return {r.string("name").value_or(""), readTarget(r.object("target"))};
+}
+ContainerResourceMetricSource readSource(const JsonFields& c, std::type_identity<ContainerResourceMetricSource>) {
+  return {c.string("name").value_or(""), readTarget(c.object("target")), c.string("container").value_or("")};
+}
+ExternalMetricSource readSource(const JsonFields& e, std::type_identity<ExternalMetricSource>) {
+  return {readIdentifier(e.object("metric")), readTarget(e.object("target"))};
+}
+
+json encodeSource(const ObjectMetricSource& o) {
+  return json{{"describedObject", encodeReference(o.describedObject)},
+              {"target", encodeTarget(o.target)},
+              {"metric", encodeIdentifier(o.metric)}};
+}
+json encodeSource(const PodsMetricSource& p) {
+  return json{{"metric", encodeIdentifier(p.metric)}, {"target", encodeTarget(p.target)}};
+}
+json encodeSource(const ResourceMetricSource& r) { return json{{"name", r.name}, {"target", encodeTarget(r.target)}}; }
+json encodeSource(const ContainerResourceMetricSource& c) {
+  return json{{"name", c.name}, {"target", encodeTarget(c.target)}, {"container", c.container}};
+}
+json encodeSource(const ExternalMetricSource& e) {
+  return json{{"metric", encodeIdentifier(e.metric)}, {"target", encodeTarget(e.target)}};
+}
+
 MetricSpec readMetricSpec(const JsonFields& f) {
-  MetricSpec m;
-  m.type = f.string("type").value_or("");
-  if (f.has("object")) {
-    auto o = f.object("object");
-    m.object = ObjectMetricSource{readReference(o.object("describedObject")), readTarget(o.object("target")),
-                                  readIdentifier(o.object("metric"))};
-  }
-  if (f.has("pods")) {
-    auto p = f.object("pods");
-    m.pods = PodsMetricSource{readIdentifier(p.object("metric")), readTarget(p.object("target"))};
-  }
-  if (f.has("resource")) {
-    auto r = f.object("resource");
-    m.resource = ResourceMetricSource{r.string("name").value_or(""), readTarget(r.object("target"))};
-  }
-  if (f.has("containerResource")) {
-    auto c = f.object("containerResource");
-    m.containerResource = ContainerResourceMetricSource{c.string("name").value_or(""), readTarget(c.object("target")),
-                                                        c.string("container").value_or("")};
-  }
-  if (f.has("external")) {
-    auto e = f.object("external");
-    m.external = ExternalMetricSource{readIdentifier(e.object("metric")), readTarget(e.object("target"))};
-  }
-  return m;
+  return detail::readMetricSpec(f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
 }
 
 json encodeMetricSpec(const MetricSpec& m) {
-  json j{{"type", m.type}};
-  if (m.object) {
-    j["object"] = json{{"describedObject", encodeReference(m.object->describedObject)},
-                       {"target", encodeTarget(m.object->target)},
-                       {"metric", encodeIdentifier(m.object->metric)}};
-  }
-  if (m.pods) j["pods"] = json{{"metric", encodeIdentifier(m.pods->metric)}, {"target", encodeTarget(m.pods->target)}};
-  if (m.resource) j["resource"] = json{{"name", m.resource->name}, {"target", encodeTarget(m.resource->target)}};
-  if (m.containerResource) {
-    j["containerResource"] = json{{"name", m.containerResource->name},
-                                  {"target", encodeTarget(m.containerResource->target)},
-                                  {"container", m.containerResource->container}};
-  }
-  if (m.external) {
-    j["external"] = json{{"metric", encodeIdentifier(m.external->metric)}, {"target", encodeTarget(m.external->target)}};
-  }
+  json j{{"type", typeOf(m)}};
+  std::visit(Overloaded{[](const UnknownMetricSource&) {},
+                        [&](const auto& source) { j[std::decay_t<decltype(source)>::kField] = encodeSource(source); }},
+             m.source);
   return j;
 }
 

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -11,6 +9,7 @@
 #include "api/codec_internal.h"
 #include "api/defaults.h"
 #include "common/json_value.h"
+#include "common/text.h"
 
 namespace hpa::api {
 namespace {
@@ -36,42 +35,33 @@ MetricTarget resourceTarget(const JsonFields& f) {
                       f.quantity("targetAverageValue"), utilization};
 }
 
+// Each source as v1's metrics annotation holds it (autoscaling/v2beta1's shape).
+ObjectMetricSource readSource(const JsonFields& o, std::type_identity<ObjectMetricSource>) {
+  auto averageValue = o.quantity("averageValue");
+  return {readReference(o.object("target")),
+          MetricTarget{averageValue ? kAverageValueTarget : kValueTarget, orZero(o.quantity("targetValue")),
+                       averageValue, std::nullopt},
+          identifier(o, "selector")};
+}
+PodsMetricSource readSource(const JsonFields& p, std::type_identity<PodsMetricSource>) {
+  return {identifier(p, "selector"),
+          MetricTarget{kAverageValueTarget, std::nullopt, orZero(p.quantity("targetAverageValue")), std::nullopt}};
+}
+ResourceMetricSource readSource(const JsonFields& r, std::type_identity<ResourceMetricSource>) {
+  return {r.string("name").value_or(""), resourceTarget(r)};
+}
+ContainerResourceMetricSource readSource(const JsonFields& c, std::type_identity<ContainerResourceMetricSource>) {
+  return {c.string("name").value_or(""), resourceTarget(c), c.string("container").value_or("")};
+}
+ExternalMetricSource readSource(const JsonFields& e, std::type_identity<ExternalMetricSource>) {
+  auto value = e.quantity("targetValue");
+  return {identifier(e, "metricSelector"),
+          MetricTarget{value ? kValueTarget : kAverageValueTarget, value, e.quantity("targetAverageValue"),
+                       std::nullopt}};
+}
+
 MetricSpec readMetricSpec(const JsonFields& f) {
-  MetricSpec m;
-  m.type = f.string("type").value_or("");
-  if (f.has("object")) {
-    auto o = f.object("object");
-    auto averageValue = o.quantity("averageValue");
-    m.object = ObjectMetricSource{
-        readReference(o.object("target")),
-        MetricTarget{averageValue ? kAverageValueTarget : kValueTarget,
-                     orZero(o.quantity("targetValue")), averageValue, std::nullopt},
-        identifier(o, "selector")};
-  }
-  if (f.has("pods")) {
-    auto p = f.object("pods");
-    m.pods = PodsMetricSource{identifier(p, "selector"),
-                              MetricTarget{kAverageValueTarget, std::nullopt,
-                                           orZero(p.quantity("targetAverageValue")), std::nullopt}};
-  }
-  if (f.has("resource")) {
-    auto r = f.object("resource");
-    m.resource = ResourceMetricSource{r.string("name").value_or(""), resourceTarget(r)};
-  }
-  if (f.has("containerResource")) {
-    auto c = f.object("containerResource");
-    m.containerResource = ContainerResourceMetricSource{
-        c.string("name").value_or(""), resourceTarget(c), c.string("container").value_or("")};
-  }
-  if (f.has("external")) {
-    auto e = f.object("external");
-    auto value = e.quantity("targetValue");
-    m.external =
-        ExternalMetricSource{identifier(e, "metricSelector"),
-                             MetricTarget{value ? kValueTarget : kAverageValueTarget, value,
-                                          e.quantity("targetAverageValue"), std::nullopt}};
-  }
-  return m;
+  return detail::readMetricSpec(f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
 }
 
 MetricValueStatus resourceCurrent(const JsonFields& f) {
@@ -119,15 +109,8 @@ MetricStatus readMetricStatus(const JsonFields& f) {
 const json* goField(const json& object, std::string_view name) {
   if (!object.is_object()) return nullptr;
   if (auto it = object.find(name); it != object.end()) return &*it;
-  auto sameIgnoringCase = [name](const std::string& key) {
-    return key.size() == name.size() &&
-           std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) ==
-                    std::tolower(static_cast<unsigned char>(b));
-           });
-  };
   for (auto it = object.begin(); it != object.end(); ++it) {
-    if (sameIgnoringCase(it.key())) return &*it;
+    if (equalsIgnoringCase(it.key(), name)) return &*it;
   }
   return nullptr;
 }
@@ -245,11 +228,8 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
   s.minReplicas = f.int32("minReplicas");
   s.maxReplicas = f.int32("maxReplicas").value_or(0);
   if (auto cpu = f.int32("targetCPUUtilizationPercentage")) {
-    MetricSpec m;
-    m.type = kResourceMetric;
-    m.resource = ResourceMetricSource{
-        kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}};
-    s.metrics.push_back(std::move(m));
+    s.metrics.push_back(
+        MetricSpec{ResourceMetricSource{kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}}});
   }
   return s;
 }

@@ -53,6 +53,15 @@ struct OwnerReference {
   bool operator==(const OwnerReference&) const = default;
 };
 
+// An object named by kind, name and apiVersion (autoscaling's CrossVersionObjectReference): an
+// HPA's scale target, an Object metric's described object.
+struct CrossVersionObjectReference {
+  std::string kind;
+  std::string name;
+  std::string apiVersion;
+  bool operator==(const CrossVersionObjectReference&) const = default;
+};
+
 // "namespace/name", the key of namespaced objects in caches and queues.
 inline std::string objectKey(const std::string& ns, const std::string& name) {
   return ns.empty() ? name : ns + "/" + name;

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "common/overloaded.h"
+
 namespace hpa::api {
 namespace {
 
@@ -82,9 +84,14 @@ MetricUnit unitOfResource(std::string_view resource) {
 }
 
 MetricUnit unitOf(const MetricSpec& metric) {
-  if (metric.resource) return unitOfResource(metric.resource->name);
-  if (metric.containerResource) return unitOfResource(metric.containerResource->name);
-  return MetricUnit::Number;
+  return std::visit(
+      Overloaded{[](const ResourceMetricSource& s) { return unitOfResource(s.name); },
+                 [](const ContainerResourceMetricSource& s) { return unitOfResource(s.name); },
+                 [](const ObjectMetricSource&) { return MetricUnit::Number; },
+                 [](const PodsMetricSource&) { return MetricUnit::Number; },
+                 [](const ExternalMetricSource&) { return MetricUnit::Number; },
+                 [](const UnknownMetricSource&) { return MetricUnit::Number; }},
+      metric.source);
 }
 
 const char* unitName(MetricUnit unit) {

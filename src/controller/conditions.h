@@ -17,7 +17,4 @@ void setCondition(api::HorizontalPodAutoscalerStatus& status, const std::string&
 // Drops every condition of `type`, keeping the order of the others.
 void removeCondition(api::HorizontalPodAutoscalerStatus& status, const std::string& type);
 
-const api::HorizontalPodAutoscalerCondition* findCondition(const api::HorizontalPodAutoscalerStatus& status,
-                                                           const std::string& type);
-
 }  // namespace hpa::controller

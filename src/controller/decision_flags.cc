@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/quote.h"
+#include "common/text.h"
 #include "controller/horizontal_controller.h"
 #include "replicacalc/feature_gates.h"
 
@@ -62,12 +63,6 @@ Status parseRules(const DecisionFlag& flag, const std::string& text, DecisionSet
   return Status();
 }
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // Go's strconv.ParseBool, which kube-controller-manager's --feature-gates uses.
 std::optional<bool> parseGoBool(const std::string& s) {
   for (const char* yes : {"1", "t", "T", "TRUE", "true", "True"}) {
@@ -85,13 +80,13 @@ Status parseGates(const DecisionFlag& flag, const std::string& text, DecisionSet
   std::string_view rest = text;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const std::string entry = trim(rest.substr(0, comma));
+    const std::string entry = std::string(trimSpace(rest.substr(0, comma)));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (entry.empty()) continue;
     const auto eq = entry.find('=');
     if (eq == std::string::npos) return invalid(flag, text, fmt::format("missing bool value for {}", entry));
-    const std::string name = trim(std::string_view(entry).substr(0, eq));
-    const std::string value = trim(std::string_view(entry).substr(eq + 1));
+    const std::string name = std::string(trimSpace(std::string_view(entry).substr(0, eq)));
+    const std::string value = std::string(trimSpace(std::string_view(entry).substr(eq + 1)));
     if (name.empty()) return invalid(flag, text, fmt::format("missing gate name in {}", quote(entry)));
     auto on = parseGoBool(value);
     if (!on) return invalid(flag, text, fmt::format("{}: {} is not a boolean (true or false)", name, quote(value)));

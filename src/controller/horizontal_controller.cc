@@ -12,18 +12,6 @@
 #include "controller/spec_error.h"
 
 namespace hpa::controller {
-const char* branchName(ReconcileBranch branch) {
-  switch (branch) {
-    case ReconcileBranch::Deleted: return "deleted";
-    case ReconcileBranch::FailedGetScale: return "failed-get-scale";
-    case ReconcileBranch::ScalingDisabled: return "scaling-disabled";
-    case ReconcileBranch::AboveMaxReplicas: return "above-max-replicas";
-    case ReconcileBranch::BelowMinReplicas: return "below-min-replicas";
-    case ReconcileBranch::MetricsFailed: return "metrics-failed";
-    case ReconcileBranch::Metrics: return "metrics";
-  }
-  return "unknown";
-}
 
 HorizontalController::HorizontalController(ControllerDependencies deps, ControllerOptions options)
     : deps_(std::move(deps)), options_(options), controls_(deps_.owners) {
@@ -66,7 +54,7 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
     history_.erase(key);
     controls_.forget(key);
     result.deleted = true;
-    result.report.branch = ReconcileBranch::Deleted;
+    result.report.branch = report::ReconcileBranch::Deleted;
     return result;
   }
 

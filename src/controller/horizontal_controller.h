@@ -14,7 +14,6 @@
 #include "controller/history_store.h"
 #include "controller/listers.h"
 #include "controller/reconcile_observer.h"
-#include "controller/reconcile_report.h"
 #include "controller/scale_client.h"
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
@@ -25,11 +24,19 @@
 #include "replicacalc/flag_defaults.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/pod_grouping.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::controller {
 
+// Whether the controller acts on its decisions or shadows another HPA controller (--shadow). In
+// shadow mode its writers record what it would write and send nothing, its logs say "would" where
+// they said "successfully", and a rescale it decides is not recorded in the history (it was not
+// made; the one the other controller makes is, through recordObservedRescale). The composition
+// root sets it once, and picks the writers by it.
+enum class ControllerMode { Acting, Shadow };
+
 // Settings that kube-controller-manager takes from its HPA flags (same defaults; the flags are
-// defined in decision_flags.h).
+// defined in decision_flags.h), and the controller's mode.
 struct ControllerOptions {
   // --horizontal-pod-autoscaler-sync-period: an HPA without a period of its own is reconciled
   // this often, and reads metrics no older than half of it.
@@ -43,10 +50,7 @@ struct ControllerOptions {
   // HPAGeneration: status.observedGeneration is written; servers that do not know the field drop
   // it, and the controller notices and stops writing it).
   replicacalc::DecisionRules decisionRules{};
-  // The writers are dry-run ones (shadow mode): the logs say "would" where they said
-  // "successfully", and a rescale is not recorded in the history (it was not made; the one the
-  // other controller makes is, through recordObservedRescale).
-  bool dryRun = false;
+  ControllerMode mode = ControllerMode::Acting;
   // Keep a per-pod account in each metric's calculation (for `explain`; costs allocations).
   bool explainPods = false;
 };
@@ -67,7 +71,9 @@ struct ControllerDependencies {
   const controls::OwnerLookup* owners = nullptr;
 };
 
-// How HorizontalController::decide() departs from a reconcile.
+// How HorizontalController::decide() departs from a reconcile: the inputs another controller
+// decided from, which shadow mode's comparer hands over to decide as that controller did. They
+// describe one decision, not a mode (the mode is ControllerOptions::mode).
 struct DecideOptions {
   // The target's replica count to decide from instead of the one its Scale shows now: the count
   // another controller read before it scaled.
@@ -88,7 +94,7 @@ struct ReconcileServices;
 struct ReconcileResult {
   bool deleted = false;  // the HPA is gone: do not requeue
   Status status;         // the error upstream's reconcileKey would return
-  ReconcileReport report;
+  report::ReconcileReport report;
 };
 
 // The reconcile of one HorizontalPodAutoscaler, as upstream's HorizontalController does it

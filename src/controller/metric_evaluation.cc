@@ -36,6 +36,29 @@ std::string joinKeys(const std::vector<std::string>& keys) {
 
 const api::LabelSelector* ptr(const std::optional<api::LabelSelector>& s) { return s ? &*s : nullptr; }
 
+// The reason a metric of each type fails with: its ScalingActive condition's and Warning Event's.
+const char* failureReason(const api::ObjectMetricSource&) { return api::kFailedGetObjectMetric; }
+const char* failureReason(const api::PodsMetricSource&) { return api::kFailedGetPodsMetric; }
+const char* failureReason(const api::ResourceMetricSource&) { return api::kFailedGetResourceMetric; }
+const char* failureReason(const api::ContainerResourceMetricSource&) { return api::kFailedGetContainerResourceMetric; }
+const char* failureReason(const api::ExternalMetricSource&) { return api::kFailedGetExternalMetric; }
+
+// Object and Pods metrics: the metric's selector is parsed first (a bad one fails the metric),
+// then `evaluate` reads with it; a failure is wrapped in `context`, as upstream wraps it.
+template <typename Source, typename Evaluate>
+std::optional<Failure> withMetricSelector(const Source& source, const char* context, Evaluate&& evaluate) {
+  auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
+  std::optional<Failure> f = metricSelector.ok() ? evaluate(*metricSelector)
+                                                 : Failure::of(failureReason(source), metricSelector.error());
+  if (f) return f->wrap(context);
+  return std::nullopt;
+}
+
+// A type this controller (or the release whose rules decide) does not know: a spec error.
+Failure unknownType(std::string_view type) {
+  return Failure::of(api::kInvalidMetricSourceType, specError(Error::format("unknown metric source type {}", quote(type))));
+}
+
 }  // namespace
 
 api::HorizontalPodAutoscalerCondition Reconcile::unableToCompute(const std::string& reason,
@@ -50,18 +73,18 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
                                                           std::string& failureReason) {
   if (selectorText.empty()) {
     const std::string msg = "selector is required";
-    failureReason = "SelectorRequired";
+    failureReason = api::kSelectorRequired;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", "the HPA target's scale is missing a selector");
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidSelector, "the HPA target's scale is missing a selector");
     return Error::of(msg);
   }
   auto selector = api::Selector::parse(selectorText);
   if (!selector.ok()) {
     std::string msg =
         fmt::format("couldn't convert selector into a corresponding internal selector object: {}", selector.error().message);
-    failureReason = "InvalidSelector";
+    failureReason = api::kInvalidSelector;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidSelector", msg);
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidSelector, msg);
     return Error::of(msg);
   }
   if (!s_.selectors.update(key_, *selector)) {
@@ -72,9 +95,9 @@ Result<api::Selector> Reconcile::validateAndParseSelector(const std::string& sel
   auto selecting = s_.selectors.hpasSelectingAny(hpa_.metadata.namespace_, *pods, 2);
   if (selecting.size() > 1) {
     std::string msg = fmt::format("pods by selector {} are controlled by multiple HPAs: {}", selectorText, joinKeys(selecting));
-    failureReason = "AmbiguousSelector";
+    failureReason = api::kAmbiguousSelector;
     event(kEventWarning, failureReason, msg);
-    condition(api::kScalingActive, api::kConditionFalse, "AmbiguousSelector", msg);
+    condition(api::kScalingActive, api::kConditionFalse, api::kAmbiguousSelector, msg);
     return Error::of(msg);
   }
   return selector;
@@ -132,7 +155,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
   if (specs.empty()) {
     // API defaulting always adds the CPU metric; an object without metrics cannot reach here
     // from a server, and must not scale on nothing.
-    condition(api::kScalingActive, api::kConditionFalse, "InvalidMetricSourceType",
+    condition(api::kScalingActive, api::kConditionFalse, api::kInvalidMetricSourceType,
               "the HPA was unable to compute the replica count: no metrics specified");
     outcome.error = Error::of("no metrics specified");
     return outcome;
@@ -160,7 +183,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
     s_.controls.afterMetrics(*this, /*decided=*/false);
     return outcome;
   }
-  condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound",
+  condition(api::kScalingActive, api::kConditionTrue, api::kValidMetricFound,
             fmt::format("the HPA was able to successfully calculate a replica count from {}", outcome.metricName));
   s_.controls.afterMetrics(*this, /*decided=*/true);
   outcome.replicas = replicas;
@@ -169,7 +192,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
 
 void Reconcile::evaluateMetric(std::size_t index, const MetricInputs& in, MetricFailures& failures) {
   auto& mr = report_.metrics[index];
-  mr.type = hpa_.spec.metrics[index].type;
+  mr.type = api::typeOf(hpa_.spec.metrics[index]);
   const auto started = std::chrono::steady_clock::now();
   const std::optional<Failure> failure = computeReplicasForMetric(hpa_.spec.metrics[index], in, mr);
   api::HorizontalPodAutoscalerCondition failureCondition;
@@ -220,64 +243,82 @@ std::int32_t Reconcile::largestProposal(std::string& metricName) const {
 }
 
 std::optional<Failure> Reconcile::computeReplicasForMetric(const api::MetricSpec& spec, const MetricInputs& in,
-                                                           MetricReport& report) {
-  // Upstream dereferences the source without a check (API validation guarantees it); a missing
-  // source here is reported like an invalid target instead of crashing.
-  auto missingSource = [](const char* reason, const char* what) {
-    return Failure::of(reason, Error::format("invalid {} metric source: the {} field is not set", what, what));
-  };
-  if (spec.type == api::kObjectMetric) {
-    if (!spec.object) return missingSource("FailedGetObjectMetric", "object");
-    auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.object->metric.selector));
-    std::optional<Failure> f = metricSelector.ok() ? evaluateObject(*spec.object, *metricSelector, in, report)
-                                                   : Failure::of("FailedGetObjectMetric", metricSelector.error());
-    if (f) return f->wrap("failed to get object metric value");
-    return std::nullopt;
-  }
-  if (spec.type == api::kPodsMetric) {
-    if (!spec.pods) return missingSource("FailedGetPodsMetric", "pods");
-    auto metricSelector = api::Selector::fromLabelSelector(ptr(spec.pods->metric.selector));
-    std::optional<Failure> f = metricSelector.ok() ? evaluatePods(*spec.pods, *metricSelector, in, report)
-                                                   : Failure::of("FailedGetPodsMetric", metricSelector.error());
-    if (f) return f->wrap("failed to get pods metric value");
-    return std::nullopt;
-  }
-  if (spec.type == api::kResourceMetric) {
-    if (!spec.resource) return missingSource("FailedGetResourceMetric", "resource");
-    const auto& src = *spec.resource;
-    if (auto f = evaluateResource("FailedGetResourceMetric", src.name, "", false, src.target, in, report)) {
-      return f->wrap(fmt::format("failed to get {} resource metric value", src.name));
-    }
-    return std::nullopt;
-  }
-  const auto& rules = s_.options.decisionRules;
-  if (spec.type == api::kContainerResourceMetric && rules.containerResourceMetrics) {
+                                                           report::MetricReport& report) {
+  if (api::namesType<api::ContainerResourceMetricSource>(spec)) {
+    const auto& rules = s_.options.decisionRules;
+    // Before 1.20 the type does not exist; with its gate checked and off it is refused.
+    if (!rules.containerResourceMetrics) return unknownType(api::typeOf(spec));
     if (rules.containerMetricsGateChecked && !rules.gates.hpaContainerMetrics) {
       return Failure::of("", Error::of("ContainerResource metric type is not supported: disabled by the feature gate"));
     }
-    if (!spec.containerResource) return missingSource("FailedGetContainerResourceMetric", "containerResource");
-    const auto& src = *spec.containerResource;
-    if (auto f = evaluateResource("FailedGetContainerResourceMetric", src.name, src.container, true, src.target, in,
-                                  report)) {
-      return f->wrap(fmt::format("failed to get {} container metric value", src.container));
-    }
-    return std::nullopt;
   }
-  if (spec.type == api::kExternalMetric) {
-    if (!spec.external) return missingSource("FailedGetExternalMetric", "external");
-    if (auto f = evaluateExternal(*spec.external, in, report)) {
-      return f->wrap(fmt::format("failed to get {} external metric value", spec.external->metric.name));
-    }
-    return std::nullopt;
+  // One evaluator per type: a type of api::MetricSource without one does not compile.
+  return std::visit([&](const auto& source) { return evaluate(source, in, report); }, spec.source);
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  return withMetricSelector(source, "failed to get object metric value", [&](const api::Selector& metricSelector) {
+    return evaluateObject(source, metricSelector, in, report);
+  });
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::PodsMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  return withMetricSelector(source, "failed to get pods metric value", [&](const api::Selector& metricSelector) {
+    return evaluatePods(source, metricSelector, in, report);
+  });
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateResource(failureReason(source), source.name, "", false, source.target, in, report)) {
+    return f->wrap(fmt::format("failed to get {} resource metric value", source.name));
   }
-  return Failure::of("InvalidMetricSourceType",
-                     specError(Error::format("unknown metric source type {}", quote(spec.type))));
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ContainerResourceMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateResource(failureReason(source), source.name, source.container, true, source.target, in,
+                                report)) {
+    return f->wrap(fmt::format("failed to get {} container metric value", source.container));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::ExternalMetricSource& source, const MetricInputs& in,
+                                           report::MetricReport& report) {
+  if (auto f = evaluateExternal(source, in, report)) {
+    return f->wrap(fmt::format("failed to get {} external metric value", source.metric.name));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Reconcile::evaluate(const api::UnknownMetricSource& source, const MetricInputs&,
+                                           report::MetricReport&) {
+  // A type this controller knows whose field is absent: upstream dereferences the source without
+  // a check (API validation guarantees it); here it is reported like an invalid target instead.
+  if (const auto named = api::emptySourceOfType(source.type)) {
+    return std::visit(
+        [](const auto& empty) -> std::optional<Failure> {
+          using Source = std::decay_t<decltype(empty)>;
+          if constexpr (std::is_same_v<Source, api::UnknownMetricSource>) {
+            return std::nullopt;  // emptySourceOfType names known types only
+          } else {
+            return Failure::of(failureReason(empty), Error::format("invalid {} metric source: the {} field is not set",
+                                                                   Source::kField, Source::kField));
+          }
+        },
+        *named);
+  }
+  return unknownType(source.type);
 }
 
 std::optional<Failure> Reconcile::evaluateObject(
     const api::ObjectMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
-    MetricReport& report) {
-  const std::string reason = "FailedGetObjectMetric";
+    report::MetricReport& report) {
+  const std::string reason = failureReason(source);
   api::MetricStatus status;
   status.type = api::kObjectMetric;
   status.object = api::ObjectMetricStatus{source.metric, {}, source.describedObject};
@@ -338,8 +379,8 @@ std::optional<Failure> Reconcile::evaluateObject(
 
 std::optional<Failure> Reconcile::evaluatePods(
     const api::PodsMetricSource& source, const api::Selector& metricSelector, const MetricInputs& in,
-    MetricReport& report) {
-  const std::string reason = "FailedGetPodsMetric";
+    report::MetricReport& report) {
+  const std::string reason = failureReason(source);
   if (!source.target.averageValue) {
     Error e = Error::of("invalid pods metric source: an average value target was not set");
     return Failure{reason, e, e};
@@ -378,7 +419,7 @@ std::optional<Failure> Reconcile::evaluatePods(
 std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, const std::string& resource,
                                                    const std::string& container, bool containerMetric,
                                                    const api::MetricTarget& target, const MetricInputs& in,
-                                                   MetricReport& report) {
+                                                   report::MetricReport& report) {
   if (!target.averageValue && !target.averageUtilization) {
     return Failure::of(reason, Error::of("invalid resource metric source: neither an average utilization target nor "
                                          "an average value (usage) target was set"));
@@ -416,7 +457,7 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
     report.proposal = calc->replicas;
     report.calculation = *calc;
   } else {
-    noteResizingPods(*pods, resource, container);
+    s_.controls.requestsCounted(*this, {*pods, resource, container, rules});
     replicacalc::ResourceUtilizationInput input{in.scale.specReplicas, *target.averageUtilization, resource, container,
                                                 tolerances_, *pods, std::move(metrics->metrics), metrics->timestamp,
                                                 now_, options};
@@ -441,23 +482,9 @@ std::optional<Failure> Reconcile::evaluateResource(const std::string& reason, co
   return std::nullopt;
 }
 
-void Reconcile::noteResizingPods(const std::vector<const api::Pod*>& pods,
-                                                       const std::string& resource, const std::string& container) {
-  auto& noted = report_.controls.resizingPods;
-  for (const api::Pod* pod : pods) {
-    if (!replicacalc::resizeInProgress(*pod, container, resource)) continue;
-    const auto& rules = s_.options.decisionRules;
-    auto spec = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Spec, rules);
-    auto actuated = replicacalc::podRequest(*pod, container, resource, replicacalc::RequestsSource::Actuated, rules);
-    if (!spec.ok() || !actuated.ok()) continue;
-    controls::ControlsReport::ResizingPod entry{pod->name, resource, *spec, *actuated};
-    if (std::find(noted.begin(), noted.end(), entry) == noted.end()) noted.push_back(std::move(entry));
-  }
-}
-
 std::optional<Failure> Reconcile::evaluateExternal(
-    const api::ExternalMetricSource& source, const MetricInputs& in, MetricReport& report) {
-  const std::string reason = "FailedGetExternalMetric";
+    const api::ExternalMetricSource& source, const MetricInputs& in, report::MetricReport& report) {
+  const std::string reason = failureReason(source);
   const auto& target = source.target;
   const auto& name = source.metric.name;
   const std::string selectorText = api::goDebugString(ptr(source.metric.selector));

@@ -15,8 +15,6 @@
 
 namespace hpa::controller {
 
-// The Warning Event's reason.
-inline constexpr const char* kAnotherControllerWritesStatus = "AnotherControllerWritesStatus";
 // How long a write counts in hpa_controller_other_status_writers: many sync periods of the
 // other controller (15 s by default) and many scrape intervals, so one write per HPA shows, and
 // short enough that the count falls to none soon after the other controller stops.

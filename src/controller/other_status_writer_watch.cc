@@ -28,7 +28,7 @@ void OtherStatusWriterWatch::observe(const api::HorizontalPodAutoscaler& hpa) {
   const api::StatusWrite& write = *hpa.lastForeignStatusWrite;
   logger_.warn("another HPA controller writes this HPA's status: only one must act on it", "HPA", key, "manager",
                write.manager, "written", formatRFC3339(write.time));
-  events_.event(hpa, kEventWarning, kAnotherControllerWritesStatus, otherStatusWriterMessage(write));
+  events_.event(hpa, kEventWarning, api::kAnotherControllerWritesStatus, otherStatusWriterMessage(write));
 }
 
 bool OtherStatusWriterWatch::claimWarning(const std::string& key, const api::HorizontalPodAutoscaler& hpa) {

@@ -16,7 +16,7 @@ namespace hpa::controller {
 
 // Warns, once per HPA per leadership term, when another field manager writes the status of an
 // HPA while this instance leads and writes (other_status_writer.h's rules): a Warning Event on
-// the HPA (kAnotherControllerWritesStatus) and a log line at -v 0. It reads the HPA cache's
+// the HPA (api::kAnotherControllerWritesStatus) and a log line at -v 0. It reads the HPA cache's
 // events: each add and update (the other controller's writes among them), and the resync every
 // sync period, which checks again an HPA whose event came before leadership did. Not for shadow
 // mode, where another controller writing is the point.

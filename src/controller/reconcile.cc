@@ -5,9 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "controller/conditions.h"
 #include "controller/rules_notes.h"
-#include "controls/last_decision.h"
 #include "controller/scale_target.h"
 #include "controller/spec_error.h"
 
@@ -21,10 +22,7 @@ constexpr int kHttpConflict = 409;
 constexpr int kHttpNotFound = 404;
 
 bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
-  for (const auto& m : spec.metrics) {
-    if (m.type == api::kObjectMetric || m.type == api::kExternalMetric) return true;
-  }
-  return false;
+  return std::any_of(spec.metrics.begin(), spec.metrics.end(), api::isWorkloadWide);
 }
 
 }  // namespace
@@ -34,6 +32,7 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
     : s_(services),
       mode_(mode),
       decide_(mode == ReconcileMode::Decide ? decide : DecideOptions{}),
+      writes_(writesIn(services.options.mode)),
       hpa_(hpa),
       originalStatus_(hpa.status),
       key_(std::move(key)),
@@ -41,12 +40,16 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
       tolerances_(replicacalc::tolerancesFor(hpa.spec, services.options.tolerance, services.options.decisionRules)) {
   report_.key = key_;
   report_.rulesNotes = rulesNotes(hpa.spec, services.options.decisionRules);
-  report_.controls.controls = s_.controls.read(hpa);
-  report_.controls.lastDecisionStored = hpa.metadata.annotations.contains(controls::kLastDecisionAnnotation);
+  report_.controls = s_.controls.start(hpa);
   report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
                                     hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;
   history_ = s_.history.get(key_);
+}
+
+Reconcile::Writes Reconcile::writesIn(ControllerMode mode) {
+  if (mode == ControllerMode::Shadow) return {"Would rescale (dry run)", "Would update status (dry run)", false};
+  return {"Successfully rescaled", "Successfully updated status", true};
 }
 
 Result<api::Scale> Reconcile::resolveScale() {
@@ -55,7 +58,7 @@ Result<api::Scale> Reconcile::resolveScale() {
     targetResource_ = target->resource;
     return std::move(target->scale);
   }
-  const auto failure = Failure::of("FailedGetScale", std::get<ScaleTargetError>(found).error);
+  const auto failure = Failure::of(api::kFailedGetScale, std::get<ScaleTargetError>(found).error);
   switch (std::get<ScaleTargetError>(found).step) {
     case ScaleTargetError::Step::ApiVersion: {
       Failure wrapped = failure.wrap("invalid API version in scale target reference");
@@ -72,7 +75,7 @@ Result<api::Scale> Reconcile::resolveScale() {
 }
 
 Error Reconcile::failedGetScale(const Failure& failure) {
-  report_.branch = ReconcileBranch::FailedGetScale;
+  report_.branch = report::ReconcileBranch::FailedGetScale;
   report_.failureReason = failure.reason;
   event(kEventWarning, failure.reason, failure.shown.message);
   condition(api::kAbleToScale, api::kConditionFalse, failure.reason,
@@ -103,7 +106,7 @@ Result<api::Scale> Reconcile::readScale() {
   if (!scale.ok()) return scale;
   if (decide_.currentReplicas) scale->specReplicas = *decide_.currentReplicas;
   report_.scale = *scale;
-  condition(api::kAbleToScale, api::kConditionTrue, "SucceededGetScale",
+  condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededGetScale,
             "the HPA controller was able to get the target's current scale");
   report_.currentReplicas = scale->specReplicas;
   // recordInitialRecommendation: an HPA seen for the first time starts from its current size,
@@ -127,7 +130,7 @@ Reconcile::Decision Reconcile::decideWithinBounds(
   const auto& rules = s_.options.decisionRules;
   const bool scaleToZero = rules.gates.hpaScaleToZero;
   d.hasObjectOrExternalMetrics = hasObjectOrExternalMetrics(hpa_.spec);
-  const auto* zeroCondition = findCondition(hpa_.status, api::kScaledToZero);
+  const auto* zeroCondition = api::findCondition(hpa_.status, api::kScaledToZero);
   d.scaledToZero = rules.scaledToZeroCondition && scaleToZero && zeroCondition &&
                    zeroCondition->status == api::kConditionTrue;
   const bool canScaleFromZero = d.scaledToZero && d.hasObjectOrExternalMetrics;
@@ -138,22 +141,22 @@ Reconcile::Decision Reconcile::decideWithinBounds(
     d.computeMetrics = rules.scaledToZeroCondition ? (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero
                                                    : d.minReplicas == 0;
     if (!d.computeMetrics) {
-      report_.branch = ReconcileBranch::ScalingDisabled;
+      report_.branch = report::ReconcileBranch::ScalingDisabled;
       d.desiredReplicas = 0;
       d.rescale = false;
-      condition(api::kScalingActive, api::kConditionFalse, "ScalingDisabled",
+      condition(api::kScalingActive, api::kConditionFalse, api::kScalingDisabled,
                 "scaling is disabled since the replica count of the target is zero");
       if (rules.scaledToZeroCondition && !scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
     }
   } else if (d.currentReplicas > d.maxReplicas) {
-    report_.branch = ReconcileBranch::AboveMaxReplicas;
+    report_.branch = report::ReconcileBranch::AboveMaxReplicas;
     d.reason = "Current number of replicas above Spec.MaxReplicas";
     d.desiredReplicas = d.maxReplicas;
     d.computeMetrics = false;
     d.aboveMax = true;
     s_.controls.afterProposal(*this, controls::Proposal::Stage::OutsideBounds, d);
   } else if (d.currentReplicas < d.minReplicas) {
-    report_.branch = ReconcileBranch::BelowMinReplicas;
+    report_.branch = report::ReconcileBranch::BelowMinReplicas;
     d.reason = "Current number of replicas below Spec.MinReplicas";
     d.desiredReplicas = d.minReplicas;
     d.computeMetrics = false;
@@ -166,7 +169,7 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   auto outcome = computeReplicasForMetrics(scale);
   d.metricStatuses = outcome.statuses;
   if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, outcome.errorReason, d);
-  report_.branch = ReconcileBranch::Metrics;
+  report_.branch = report::ReconcileBranch::Metrics;
   if (outcome.error) {  // some metrics failed but scaling may proceed
     d.metricsError = outcome.error;
     d.metricsErrorReason = outcome.errorReason;
@@ -197,12 +200,12 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
 }
 
 Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d) {
-  report_.branch = ReconcileBranch::MetricsFailed;
-  report_.failureReason = reason.empty() ? "FailedComputeMetricsReplicas" : reason;
+  report_.branch = report::ReconcileBranch::MetricsFailed;
+  report_.failureReason = reason.empty() ? api::kFailedComputeMetricsReplicas : reason;
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
   updateStatusOrLog();
-  event(kEventWarning, "FailedComputeMetricsReplicas", error.message);
+  event(kEventWarning, api::kFailedComputeMetricsReplicas, error.message);
   storeHistory();
   return error.wrap(fmt::format("failed to compute desired number of replicas based on listed metrics for {}", report_.scaleTarget));
 }
@@ -243,10 +246,10 @@ Status Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredRe
 }
 
 Error Reconcile::failedRescale(const Error& err, const Decision& d) {
-  report_.failureReason = "FailedRescale";
-  event(kEventWarning, "FailedRescale",
+  report_.failureReason = api::kFailedRescale;
+  event(kEventWarning, api::kFailedRescale,
         fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
-  condition(api::kAbleToScale, api::kConditionFalse, "FailedUpdateScale",
+  condition(api::kAbleToScale, api::kConditionFalse, api::kFailedUpdateScale,
             fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
@@ -257,24 +260,24 @@ Error Reconcile::failedRescale(const Error& err, const Decision& d) {
 
 void Reconcile::succeededRescale(const Decision& d) {
   report_.rescaled = true;
-  condition(api::kAbleToScale, api::kConditionTrue, "SucceededRescale",
+  condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededRescale,
             fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
-  event(kEventNormal, "SuccessfulRescale", fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
-  if (hpa_.spec.behavior && !s_.options.dryRun) {
+  event(kEventNormal, api::kSuccessfulRescale, fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
+  if (hpa_.spec.behavior && writes_.recordsOwnRescales) {
     auto& h = history();
     replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
                                   d.desiredReplicas, now_);
   }
-  s_.deps.logger.v(2, s_.options.dryRun ? "Would rescale (dry run)" : "Successfully rescaled", "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
-                    d.desiredReplicas, "reason", d.reason);
+  s_.deps.logger.v(2, writes_.rescaled, "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
+                   d.desiredReplicas, "reason", d.reason);
   const auto& rules = s_.options.decisionRules;
   if (!rules.scaledToZeroCondition) {
     // Releases before 1.36 do not know the condition.
   } else if (rules.gates.hpaScaleToZero) {
     if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
-      condition(api::kScaledToZero, api::kConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero");
+      condition(api::kScaledToZero, api::kConditionTrue, api::kScaledToZeroReason, "the HPA controller scaled the workload to zero");
     } else {
-      condition(api::kScaledToZero, api::kConditionFalse, "NotScaledToZero",
+      condition(api::kScaledToZero, api::kConditionFalse, api::kNotScaledToZero,
                 "the HPA controller did not scale the workload to zero");
     }
   } else {
@@ -296,7 +299,7 @@ Status Reconcile::writeStatus(Decision& d) {
   s_.deps.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, d.desiredReplicas);
   storeHistory();
   if (auto written = updateStatusIfNeeded(); !written.ok()) {
-    report_.failureReason = "FailedUpdateStatus";
+    report_.failureReason = api::kFailedUpdateStatus;
     return written;
   }
   if (d.metricsError) {

@@ -59,7 +59,7 @@ class Reconcile final : private controls::ReconcileView {
             ReconcileMode mode, const DecideOptions& decide = {});
 
   Status run();
-  ReconcileReport& report() { return report_; }
+  report::ReconcileReport& report() { return report_; }
   const std::string& action() const { return action_; }
 
  private:
@@ -122,26 +122,39 @@ class Reconcile final : private controls::ReconcileView {
   // The largest proposal of the metrics that decided, and which metric made it (ties keep the
   // earlier metric); 0 when none did.
   std::int32_t largestProposal(std::string& metricName) const;
+  // One metric's proposal, from the evaluator of its type.
   std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
-                                                  const MetricInputs& in, MetricReport& report);
+                                                  const MetricInputs& in, report::MetricReport& report);
+  // The evaluators, one per type of api::MetricSource (computeReplicasForMetric visits them: a
+  // type without one does not compile).
+  std::optional<Failure> evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::PodsMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ContainerResourceMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ExternalMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::UnknownMetricSource& source, const MetricInputs& in,
+                                  report::MetricReport& report);
+  // Their parts.
   std::optional<Failure> evaluateObject(const api::ObjectMetricSource& source,
                                         const api::Selector& metricSelector, const MetricInputs& in,
-                                        MetricReport& report);
+                                        report::MetricReport& report);
   std::optional<Failure> evaluatePods(const api::PodsMetricSource& source,
                                       const api::Selector& metricSelector, const MetricInputs& in,
-                                      MetricReport& report);
+                                      report::MetricReport& report);
   std::optional<Failure> evaluateResource(const std::string& reason, const std::string& resource,
                                           const std::string& container, bool containerMetric,
                                           const api::MetricTarget& target, const MetricInputs& in,
-                                          MetricReport& report);
+                                          report::MetricReport& report);
   std::optional<Failure> evaluateExternal(const api::ExternalMetricSource& source,
-                                          const MetricInputs& in, MetricReport& report);
+                                          const MetricInputs& in, report::MetricReport& report);
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
   // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
-  // Records, for explain, the pods whose requests-source matters for a utilization metric.
-  void noteResizingPods(const std::vector<const api::Pod*>& pods, const std::string& resource,
-                        const std::string& container);
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason,
                                                         const Error& error);
@@ -189,16 +202,27 @@ class Reconcile final : private controls::ReconcileView {
     return report_.metrics[index].fallback;
   }
 
+  // What this decision's writes amount to, from the controller's mode (ControllerMode), which a
+  // reconcile reads here and nowhere else: the words of its log lines, and whether a rescale it
+  // makes enters the history (not in shadow mode, where it was never made).
+  struct Writes {
+    const char* rescaled;
+    const char* statusUpdated;
+    bool recordsOwnRescales;
+  };
+  static Writes writesIn(ControllerMode mode);
+
   ReconcileServices& s_;
   const ReconcileMode mode_;
   const DecideOptions decide_;
+  const Writes writes_;
   api::HorizontalPodAutoscaler hpa_;  // working copy; the cache is never mutated
   api::HorizontalPodAutoscalerStatus originalStatus_;
   std::string key_;
   Time now_;
   replicacalc::Tolerances tolerances_;
   controls::MetricsSetup setup_;  // as the controls set it before the metrics
-  ReconcileReport report_;
+  report::ReconcileReport report_;
   std::optional<api::AutoscalerHistory> history_;
   std::string action_ = kActionNone;
   GroupVersionResource targetResource_;

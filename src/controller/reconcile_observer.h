@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/time.h"
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::controller {
 
@@ -43,7 +43,7 @@ class RunLoopObserver {
   virtual void staleSkip() = 0;
   virtual void hpaReconciled(const std::string& ns, const std::string& name) = 0;
   // What the leader's reconcile of an HPA decided (series of an HPA go with hpaDeleted).
-  virtual void hpaDecided(const std::string& ns, const std::string& name, const DecisionOutcome& outcome) = 0;
+  virtual void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) = 0;
   virtual void hpaDeleted(const std::string& ns, const std::string& name) = 0;
 };
 
@@ -53,7 +53,7 @@ class NoopRunLoopObserver final : public RunLoopObserver {
   void queueDepth(std::size_t) override {}
   void staleSkip() override {}
   void hpaReconciled(const std::string&, const std::string&) override {}
-  void hpaDecided(const std::string&, const std::string&, const DecisionOutcome&) override {}
+  void hpaDecided(const std::string&, const std::string&, const report::DecisionOutcome&) override {}
   void hpaDeleted(const std::string&, const std::string&) override {}
 };
 

@@ -37,14 +37,11 @@ void Reconcile::warningEvent(const std::string& reason, const std::string& messa
 }
 
 const api::HorizontalPodAutoscalerCondition* Reconcile::conditionRead(const std::string& type) const {
-  return findCondition(originalStatus_, type);
+  return api::findCondition(originalStatus_, type);
 }
 
 api::HorizontalPodAutoscalerCondition* Reconcile::conditionNow(const std::string& type) {
-  for (auto& c : hpa_.status.conditions) {
-    if (c.type == type) return &c;
-  }
-  return nullptr;
+  return api::findCondition(hpa_.status, type);
 }
 
 void Reconcile::storeHistory() {
@@ -94,7 +91,7 @@ Status Reconcile::updateStatusIfNeeded() {
   report_.statusChanged = true;
   auto stored = s_.deps.statusWriter.updateStatus(hpa_);
   if (!stored.ok()) {
-    event(kEventWarning, "FailedUpdateStatus", stored.error().message);
+    event(kEventWarning, api::kFailedUpdateStatus, stored.error().message);
     return stored.error().wrap(fmt::format("failed to update status for {}", hpa_.metadata.name));
   }
   report_.statusWritten = true;
@@ -103,8 +100,7 @@ Status Reconcile::updateStatusIfNeeded() {
   if (hpa_.status.observedGeneration && !stored->status.observedGeneration) {
     s_.observedGenerationAccepted.store(false);
   }
-  s_.deps.logger.v(2, s_.options.dryRun ? "Would update status (dry run)" : "Successfully updated status", "HPA",
-                    key_);
+  s_.deps.logger.v(2, writes_.statusUpdated, "HPA", key_);
   return Status();
 }
 

@@ -27,7 +27,7 @@ void toleranceNotes(const api::HorizontalPodAutoscalerSpec& spec, const replicac
 void containerResourceNotes(const api::HorizontalPodAutoscalerSpec& spec, const replicacalc::DecisionRules& rules,
                             std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < spec.metrics.size(); ++i) {
-    if (spec.metrics[i].type != api::kContainerResourceMetric) continue;
+    if (!api::namesType<api::ContainerResourceMetricSource>(spec.metrics[i])) continue;
     if (!rules.containerResourceMetrics) {
       notes.push_back(fmt::format("metrics[{}]: kube-controller-manager {} does not know the ContainerResource type "
                                   "(1.20 brought it): its API server refuses the HPA, its controller fails the metric",

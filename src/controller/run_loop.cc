@@ -4,10 +4,10 @@
 
 #include "api/meta.h"
 #include "common/thread_name.h"
-#include "controller/decision_outcome.h"
-#include "controller/decision_summary.h"
-#include "controller/last_decision_report.h"
 #include "controls/hpa_controls.h"
+#include "report/decision_outcome.h"
+#include "report/decision_summary.h"
+#include "report/last_decision_report.h"
 #include "workqueue/rate_limiter.h"
 
 namespace hpa::controller {
@@ -92,12 +92,12 @@ void RunLoop::forgetKey(const std::string& key) {
   observer_.hpaDeleted(ns, name);
 }
 
-void RunLoop::publishDecision(const std::string& key, const ReconcileReport& report) {
+void RunLoop::publishDecision(const std::string& key, const report::ReconcileReport& report) {
   const auto& controls = report.controls.controls;
   if (!settings_.decisions || !leading_ || !(controls.recordDecision || report.controls.lastDecisionStored)) return;
   auto hpa = hpas_.cache().get(key);
   if (!hpa) return;
-  settings_.decisions->publish(*hpa, controls.recordDecision ? lastDecisionOf(report) : std::nullopt, clock_.now());
+  settings_.decisions->publish(*hpa, controls.recordDecision ? report::lastDecisionOf(report) : std::nullopt, clock_.now());
 }
 
 void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
@@ -210,7 +210,7 @@ void RunLoop::reconcile(const std::string& key) {
   }
   auto [ns, name] = api::splitObjectKey(key);
   observer_.hpaReconciled(ns, name);
-  observer_.hpaDecided(ns, name, outcomeOf(report, clock_.now()));
+  observer_.hpaDecided(ns, name, report::outcomeOf(report, clock_.now()));
   if (!result.status.ok()) logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
   logDecision(key, report);
   logger_.v(4, "reconciled", "HPA", key, "took",
@@ -225,17 +225,16 @@ void RunLoop::reconcile(const std::string& key) {
   observer_.queueDepth(queue_.len());
 }
 
-void RunLoop::logDecision(const std::string& key, const ReconcileReport& report) const {
+void RunLoop::logDecision(const std::string& key, const report::ReconcileReport& report) const {
   // A line per rescale at the default level; decisions that change nothing (paused ones
   // included) at -v 2, so a steady cluster of thousands of HPAs does not log thousands of
   // lines per sync period. The line shows the size the target keeps or gets (a failed metric
   // keeps it) and why.
   const int level = report.rescaled ? 0 : 2;
   if (!logger_.enabled(level)) return;
-  const char* verdict = report.rescaled ? "rescaled" : report.controls.pausedScaleTo ? "paused" : "decided";
-  const auto summary = summarize(report);
-  logger_.v(level, verdict, "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
-            branchName(report.branch), "reason", summary.why);
+  const auto summary = report::summarize(report);
+  logger_.v(level, report::verdictOf(report), "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
+            report::branchName(report.branch), "reason", summary.why);
 }
 
 void RunLoop::ticker() {

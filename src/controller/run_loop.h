@@ -75,11 +75,11 @@ class RunLoop {
   void requeue(const std::string& key);
   bool readsStaleCache(const std::string& key);
   void reconcile(const std::string& key);
-  void logDecision(const std::string& key, const ReconcileReport& report) const;
+  void logDecision(const std::string& key, const report::ReconcileReport& report) const;
   void ticker();
   void restoreHistory(const api::HorizontalPodAutoscaler& hpa);
   // Hands the decision to settings_.decisions for an HPA that records it (or carries a stale one).
-  void publishDecision(const std::string& key, const ReconcileReport& report);
+  void publishDecision(const std::string& key, const report::ReconcileReport& report);
   void forgetKey(const std::string& key);
   void endTerm();
 

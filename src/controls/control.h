@@ -1,12 +1,14 @@
 #pragma once
 
 // The seam between the reconcile and the per-HPA controls. The reconcile calls a Control at fixed
-// points of its run and knows no control by name; each control acts only when its HPA asks for it
-// (its annotation is set), so an HPA without controls is decided exactly as upstream decides it.
-// Adding a control adds a class here and a line to ControlChain, never an edit of the reconcile.
+// points of its run and knows no control by name; each control changes a decision only when its
+// HPA asks for it (its annotation is set), so an HPA without controls is decided exactly as
+// upstream decides it. Adding a control adds a class here and a line to ControlChain, and edits
+// the reconcile only when it needs a point that is not among these.
 //
 // The points, in the order of a reconcile (upstream's reconcileAutoscaler):
 //   beforeMetrics    the replica bounds, and how the metrics are read and counted
+//   requestsCounted  a utilization metric is about to count its pods' requests
 //   metricFailed     a metric failed: a control may propose a size for it instead
 //   metricSucceeded  a metric worked
 //   afterMetrics     every metric was read (whether or not they could decide)
@@ -14,11 +16,29 @@
 //                    and before the scale update; a control may hold it
 //   beforeWrite      before every status write, on every path
 //   forget           the HPA was deleted
+//
+// What the reconcile takes back from the points it names by what they are, not by the control
+// that set them: MetricsSetup's bounds, metrics age, requests source and pod filter; a failed
+// metric's proposal, which is a fallback wherever it is shown (FailedMetric::fallback: the
+// reconcile counts it as the metric's proposal and names the metric "<label> (fallback)" in the
+// rescale reason); a held rescale (Proposal::rescaleHeld: the status keeps the size it would
+// choose).
+//
+// Outside the reconcile, three places name controls, for what no point can do:
+//   - the run loop (controller/run_loop.cc) requeues an HPA after the sync period its controls
+//     set, at once when its controls change, and publishes the recorded decision
+//     (hpa-controller.io/last-decision): the queue is the run loop's, and the decision is written
+//     after the reconcile, by the leader only, from the whole report, which no control sees (the
+//     report sits above this room);
+//   - the reports (src/report/) name each control in the words they show: the summary, the
+//     outcome's limit, the recorded decision;
+//   - ControlChain, which builds them in their order.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/hpa.h"
 #include "api/pod.h"
@@ -27,6 +47,7 @@
 #include "common/time.h"
 #include "controls/controls_report.h"
 #include "controls/hpa_controls.h"
+#include "replicacalc/decision_rules.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::controls {
@@ -78,6 +99,15 @@ struct MetricsSetup {
   const PodFilter* podFilter = nullptr;  // null: every pod the selector picks counts
 };
 
+// requestsCounted: a utilization metric is about to count `pods`' requests of `resource` (of
+// `container` when the metric names one), by `rules`.
+struct CountedRequests {
+  const std::vector<const api::Pod*>& pods;
+  const std::string& resource;
+  const std::string& container;
+  const replicacalc::DecisionRules& rules;
+};
+
 // metricFailed: metric `index` of spec.metrics failed; a control may fill `fallback` (the metric
 // then counts as valid with that proposal).
 struct FailedMetric {
@@ -115,6 +145,7 @@ class Control {
  public:
   virtual ~Control() = default;
   virtual void beforeMetrics(ReconcileView&, MetricsSetup&) {}
+  virtual void requestsCounted(ReconcileView&, const CountedRequests&) {}
   virtual void metricFailed(ReconcileView&, FailedMetric&) {}
   virtual void metricSucceeded(ReconcileView&, std::size_t /*index*/) {}
   // `decided`: the metrics proposed a size (not every one failed, nor would a failed one be

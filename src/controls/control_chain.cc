@@ -2,6 +2,7 @@
 
 #include "controls/fallback_control.h"
 #include "controls/invalid_controls.h"
+#include "controls/last_decision.h"
 #include "controls/metric_reading.h"
 #include "controls/pause_control.h"
 #include "controls/schedule_control.h"
@@ -16,12 +17,19 @@ ControlChain::ControlChain(const OwnerLookup* owners) {
   controls_.push_back(std::make_unique<InvalidControls>());
 }
 
-HpaControls ControlChain::read(const api::HorizontalPodAutoscaler& hpa) {
-  return parseControls(hpa, &schedules_);
+ControlsReport ControlChain::start(const api::HorizontalPodAutoscaler& hpa) {
+  ControlsReport report;
+  report.controls = parseControls(hpa, &schedules_);
+  report.lastDecisionStored = hpa.metadata.annotations.contains(kLastDecisionAnnotation);
+  return report;
 }
 
 void ControlChain::beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) {
   for (auto& c : controls_) c->beforeMetrics(reconcile, setup);
+}
+
+void ControlChain::requestsCounted(ReconcileView& reconcile, const CountedRequests& counted) {
+  for (auto& c : controls_) c->requestsCounted(reconcile, counted);
 }
 
 void ControlChain::metricFailed(ReconcileView& reconcile, FailedMetric& metric) {

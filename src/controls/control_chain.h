@@ -19,11 +19,13 @@ class ControlChain final : public Control {
   // `owners` may be null (owner-based pod selection then follows a pod's own controller only).
   explicit ControlChain(const OwnerLookup* owners);
 
-  // The controls `hpa` asks for (never fails: bad values become errors); its schedule is parsed
-  // once per change of its text.
-  HpaControls read(const api::HorizontalPodAutoscaler& hpa);
+  // The controls' part of a reconcile's report as it starts: the controls `hpa` asks for (never
+  // fails: bad values become errors; its schedule is parsed once per change of its text), and
+  // whether it holds a decision recorded before (hpa-controller.io/last-decision).
+  ControlsReport start(const api::HorizontalPodAutoscaler& hpa);
 
   void beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) override;
+  void requestsCounted(ReconcileView& reconcile, const CountedRequests& counted) override;
   void metricFailed(ReconcileView& reconcile, FailedMetric& metric) override;
   void metricSucceeded(ReconcileView& reconcile, std::size_t index) override;
   void afterMetrics(ReconcileView& reconcile, bool decided) override;

@@ -2,27 +2,28 @@
 
 #include <fmt/format.h>
 
+#include "common/overloaded.h"
+
 namespace hpa::controls {
 namespace {
-
-constexpr const char* kMetricFallback = "MetricFallback";
-constexpr const char* kMetricFallbackEnded = "MetricFallbackEnded";
 
 std::string failures(int count) {
   return count == 1 ? "once" : fmt::format("{} times in a row", count);
 }
 
-// A failed metric has no computed name; its spec says which one it is.
+// A failed metric has no computed name; its spec says which one it is, in the fallback's words.
 std::string metricSpecLabel(const api::MetricSpec& m) {
-  if (m.resource) return fmt::format("{} resource", m.resource->name);
-  if (m.containerResource) {
-    return fmt::format("{} resource of container {}", m.containerResource->name,
-                       m.containerResource->container);
-  }
-  if (m.pods) return fmt::format("{} pods metric", m.pods->metric.name);
-  if (m.object) return fmt::format("{} object metric", m.object->metric.name);
-  if (m.external) return fmt::format("{} external metric", m.external->metric.name);
-  return m.type;
+  const std::string& name = api::metricNameOf(m);
+  return std::visit(
+      Overloaded{[&](const api::ResourceMetricSource&) { return fmt::format("{} resource", name); },
+                 [&](const api::ContainerResourceMetricSource& s) {
+                   return fmt::format("{} resource of container {}", name, s.container);
+                 },
+                 [&](const api::PodsMetricSource&) { return fmt::format("{} pods metric", name); },
+                 [&](const api::ObjectMetricSource&) { return fmt::format("{} object metric", name); },
+                 [&](const api::ExternalMetricSource&) { return fmt::format("{} external metric", name); },
+                 [](const api::UnknownMetricSource& s) { return s.type; }},
+      m.source);
 }
 
 }  // namespace
@@ -53,11 +54,11 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
       fallbackCount += reconcile.metricFallback(i) ? 1 : 0;
   }
   const auto* before = reconcile.conditionRead(api::kScalingActive);
-  const bool wasFallingBack = before && before->reason == kMetricFallback;
+  const bool wasFallingBack = before && before->reason == api::kMetricFallback;
   if (fallbackCount == 0) {
     if (wasFallingBack) {
       reconcile.controlsReport().fallbackEnded = true;
-      reconcile.normalEvent(kMetricFallbackEnded,
+      reconcile.normalEvent(api::kMetricFallbackEnded,
                             "No metric proposes its fallback any more: the metrics decide again");
     }
     return;
@@ -71,7 +72,7 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
   // No counts or times here: the message stays the same while the fallback lasts, so the status
   // is not rewritten every sync.
   reconcile.condition(
-      api::kScalingActive, api::kConditionTrue, kMetricFallback,
+      api::kScalingActive, api::kConditionTrue, api::kMetricFallback,
       fmt::format(
           "the HPA computed the replica count with the fallback of failed metrics ({}: {}); "
           "the working metrics still count",
@@ -82,7 +83,7 @@ void FallbackControl::afterMetrics(ReconcileView& reconcile, bool decided) {
     const auto& f = reconcile.metricFallback(i);
     if (!f) continue;
     reconcile.warningEvent(
-        kMetricFallback,
+        api::kMetricFallback,
         fmt::format(
             "The {} failed {} since {}: its fallback ({}) proposes {} replicas; last error: {}",
             f->metric, failures(f->run.failures), formatRFC3339(f->run.since),

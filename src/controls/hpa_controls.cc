@@ -10,9 +10,6 @@
 namespace hpa::controls {
 namespace {
 
-constexpr const char* kInvalidSyncPeriod = "InvalidSyncPeriod";
-constexpr const char* kInvalidControl = "InvalidControl";
-
 const std::string* annotation(const api::HorizontalPodAutoscaler& hpa, const char* key) {
   auto it = hpa.metadata.annotations.find(key);
   return it == hpa.metadata.annotations.end() ? nullptr : &it->second;
@@ -37,7 +34,7 @@ std::string periodRange() {
 
 void readSyncPeriod(const api::HorizontalPodAutoscaler& hpa, HpaControls& out) {
   auto reject = [&](const std::string& control, const std::string& value, const std::string& why) {
-    out.errors.push_back({control, value, kInvalidSyncPeriod,
+    out.errors.push_back({control, value, api::kInvalidSyncPeriod,
                           fmt::format("{} {} is invalid: {}; the global sync period applies", control, quote(value), why)});
   };
   // The upstream field, where the server has it, wins over the annotation.
@@ -185,7 +182,7 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache
     if (!text) continue;
     if (Status read = control.read(*text, context, out); !read.ok()) {
       const std::string value = control.quotesValue ? " " + quote(*text) : std::string();
-      out.errors.push_back({control.key, *text, kInvalidControl,
+      out.errors.push_back({control.key, *text, api::kInvalidControl,
                             fmt::format("{}{} is invalid: {}; {}", control.key, value, read.error().message,
                                         control.instead)});
     }

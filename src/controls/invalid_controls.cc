@@ -14,11 +14,6 @@ std::string withoutControlErrors(const std::string& message) {
   return at == std::string::npos ? message : message.substr(0, at);
 }
 
-bool endsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 }  // namespace
 
 std::string InvalidControls::reported(const std::string& key, const std::string& text) {
@@ -45,7 +40,7 @@ void InvalidControls::beforeWrite(ReconcileView& reconcile) {
   const std::string previouslyReported = reported(reconcile.key(), errors);
   if (errors.empty() || previouslyReported == errors) return;
   const auto* before = reconcile.conditionRead(api::kScalingActive);
-  if (before && endsWith(before->message, std::string(kInvalidControlsMarker) + errors)) return;
+  if (before && before->message.ends_with(std::string(kInvalidControlsMarker) + errors)) return;
   for (const auto& e : controls.errors) reconcile.warningEvent(e.reason, e.message);
 }
 

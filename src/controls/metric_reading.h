@@ -29,6 +29,9 @@ class MetricReadingControl final : public Control {
  public:
   explicit MetricReadingControl(const OwnerLookup* owners) : ownedPods_(owners) {}
   void beforeMetrics(ReconcileView& reconcile, MetricsSetup& setup) override;
+  // Notes, for explain, the pods being resized in place: where the requests source matters. Every
+  // HPA gets the note (one that counts spec requests while its pods resize is told so).
+  void requestsCounted(ReconcileView& reconcile, const CountedRequests& counted) override;
 
  private:
   OwnedPodFilter ownedPods_;

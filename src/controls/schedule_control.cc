@@ -7,9 +7,6 @@
 namespace hpa::controls {
 namespace {
 
-constexpr const char* kScheduledMinReplicas = "ScheduledMinReplicas";
-constexpr const char* kScheduledMaxReplicas = "ScheduledMaxReplicas";
-
 const ControlsReport::OpenScheduleWindow* openWindow(const ControlsReport::Schedule& s,
                                                      const std::string& name) {
   for (const auto& w : s.open) {
@@ -79,7 +76,7 @@ void ScheduleControl::holdToBound(ReconcileView& reconcile, Proposal& proposal) 
       fmt::format("Current number of replicas {} the {} of schedule window {}",
                   aboveMax ? "above" : "below", aboveMax ? "maxReplicas" : "minReplicas", window);
   reconcile.condition(api::kScalingLimited, api::kConditionTrue,
-                      aboveMax ? kScheduledMaxReplicas : kScheduledMinReplicas,
+                      aboveMax ? api::kScheduledMaxReplicas : api::kScheduledMinReplicas,
                       limitMessage(s, aboveMax));
 }
 
@@ -102,7 +99,7 @@ void ScheduleControl::holdInWindow(ReconcileView& reconcile, Proposal& proposal)
   api::HorizontalPodAutoscalerCondition limited;
   limited.type = api::kScalingLimited;
   limited.status = api::kConditionTrue;
-  limited.reason = max ? kScheduledMaxReplicas : kScheduledMinReplicas;
+  limited.reason = max ? api::kScheduledMaxReplicas : api::kScheduledMinReplicas;
   limited.message = limitMessage(s, max);
   proposal.limit = Proposal::Limit{max ? s.maxReplicas : s.minReplicas, std::move(limited)};
 }

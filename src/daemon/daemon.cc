@@ -6,38 +6,38 @@
 #include <iostream>
 #include <random>
 
+#include "adapters/api_clients.h"
+#include "adapters/api_event_recorder.h"
+#include "adapters/cache_listers.h"
+#include "adapters/cached_owner_lookup.h"
+#include "adapters/cached_scale_client.h"
+#include "adapters/client_set.h"
+#include "adapters/history_persister.h"
+#include "adapters/workload_cache_warmer.h"
 #include "api/codec.h"
+#include "controller/other_status_writer_watch.h"
+#include "controller/run_loop.h"
 #include "daemon/allocator_tuning.h"
 #include "daemon/fatal_exit.h"
 #include "daemon/server_rules.h"
 #include "daemon/write_side.h"
-#include "shadow/comparer.h"
-#include "telemetry/shadow_metrics.h"
-#include "live/api_clients.h"
-#include "live/api_event_recorder.h"
-#include "serving/auth_cache.h"
-#include "telemetry/cache_metrics.h"
-#include "live/cached_owner_lookup.h"
-#include "live/cached_scale_client.h"
-#include "live/client_set.h"
-#include "serving/delegated_auth.h"
-#include "live/history_persister.h"
-#include "controller/other_status_writer_watch.h"
-#include "controller/run_loop.h"
-#include "serving/http_endpoints.h"
-#include "leaderelection/leader_election.h"
-#include "telemetry/other_status_writers.h"
-#include "telemetry/prometheus_observer.h"
-#include "serving/request_auth.h"
-#include "live/cache_listers.h"
-#include "live/workload_cache_warmer.h"
 #include "informer/pod_selector_index.h"
 #include "informer/recently_deleted_pods.h"
 #include "informer/workload_caches.h"
 #include "kube/client_config.h"
 #include "kube/rest_list_watch.h"
+#include "leaderelection/leader_election.h"
 #include "metricsclient/batching_metrics_client.h"
 #include "metricsclient/rest/rest_metrics_client.h"
+#include "serving/auth_cache.h"
+#include "serving/delegated_auth.h"
+#include "serving/http_endpoints.h"
+#include "serving/request_auth.h"
+#include "shadow/comparer.h"
+#include "telemetry/cache_metrics.h"
+#include "telemetry/other_status_writers.h"
+#include "telemetry/prometheus_observer.h"
+#include "telemetry/shadow_metrics.h"
 
 namespace hpa::daemon {
 namespace {
@@ -163,10 +163,10 @@ std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
                      !leaderElect ? "leader election off" : leading ? "leader" : "standby");
 }
 
-controller::ControllerOptions controllerOptions(const ValidatedOptions& options) {
+controller::ControllerOptions controllerOptionsFor(const ValidatedOptions& options) {
   controller::ControllerOptions c = controller::controllerOptionsOf(options.decision, options.rules);
   c.syncPeriod = options.syncPeriod;
-  c.dryRun = options.raw.shadow;
+  c.mode = options.raw.shadow ? controller::ControllerMode::Shadow : controller::ControllerMode::Acting;
   return c;
 }
 
@@ -280,7 +280,7 @@ struct Caches {
         deletedPods(clock) {
     pods.addHandlers(podIndex.handlers());
     pods.addHandlers(deletedPods.handlers());
-    hpas.addHandlers(live::warmWorkloadCaches(workloads));
+    hpas.addHandlers(adapters::warmWorkloadCaches(workloads));
   }
 
   // The metrics client over `api`, with the pods' labels (of pods deleted lately too) and each
@@ -332,23 +332,24 @@ struct Caches {
 // go, the controller and the run loop around it. Members are built in this order and destroyed in
 // the reverse one: the run loop before the controller it drives, the controller before its clients.
 struct Decider {
-  Decider(const ValidatedOptions& options, Caches& caches, live::ClientSet& clients, kube::Discovery& discovery,
+  Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients, kube::Discovery& discovery,
           telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion, Clock& clock,
           const Logger& logger)
-      : hpaLister(caches.hpas.cache()),
+      : controllerOptions(controllerOptionsFor(options)),
+        hpaLister(caches.hpas.cache()),
         podLister(caches.pods.cache(), caches.podIndex),
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
         scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
-        writes(options.raw.shadow, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
+        writes(controllerOptions.mode, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
         controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
                                                       writes.events(), clock, logger.child("controller"), &observer,
                                                       &owners},
-                   controllerOptions(options)),
-        persister(options.raw.persistHistory && !options.raw.shadow
-                      ? std::make_unique<live::ApiHistoryPersister>(*clients.history, hpaApiVersion,
+                   controllerOptions),
+        persister(options.raw.persistHistory && !shadowMode()
+                      ? std::make_unique<adapters::ApiHistoryPersister>(*clients.history, hpaApiVersion,
                                                                     logger.child("history"), &observer.writes())
                       : nullptr),
         runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
@@ -357,17 +358,22 @@ struct Decider {
     runner.registerHandlers();
   }
 
-  live::CacheHpaLister hpaLister;
-  live::CachePodLister podLister;
+  // Shadow mode or not: read from the options here, once; the writers, the history persister,
+  // the comparer and the other-writers watch all follow it.
+  bool shadowMode() const { return controllerOptions.mode == controller::ControllerMode::Shadow; }
+
+  const controller::ControllerOptions controllerOptions;
+  adapters::CacheHpaLister hpaLister;
+  adapters::CachePodLister podLister;
   metricsclient::RestMetricsClient metricsApi;
   metricsclient::BatchingMetricsClient metrics;
-  live::ApiScaleClient scaleApi;
-  live::CachedScaleClient scales;
-  live::CachedOwnerLookup owners;
+  adapters::ApiScaleClient scaleApi;
+  adapters::CachedScaleClient scales;
+  adapters::CachedOwnerLookup owners;
   controller::StalenessGuard stalenessGuard;
   WriteSide writes;
   controller::HorizontalController controller;
-  std::unique_ptr<live::ApiHistoryPersister> persister;
+  std::unique_ptr<adapters::ApiHistoryPersister> persister;
   controller::RunLoop runner;
 };
 
@@ -396,7 +402,7 @@ class OtherStatusWriters {
 };
 
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
-int runController(const ValidatedOptions& options, Process& process, live::ClientSet& clients,
+int runController(const ValidatedOptions& options, Process& process, adapters::ClientSet& clients,
                   kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
   const DaemonOptions& o = options.raw;
   Clock& clock = process.clock;
@@ -404,9 +410,9 @@ int runController(const ValidatedOptions& options, Process& process, live::Clien
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
   Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
   controller::RunLoop& runner = decider.runner;
-  Shadow shadow(o.shadow, decider.controller, caches.hpas, observer, runner, clock, logger);
+  Shadow shadow(decider.shadowMode(), decider.controller, caches.hpas, observer, runner, clock, logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
-  OtherStatusWriters otherWriters(o.shadow, caches, decider, observer, clock, logger);
+  OtherStatusWriters otherWriters(decider.shadowMode(), caches, decider, observer, clock, logger);
   Leadership leadership(options, *clients.leases, runner, clock, logger);
 
   StopRequest stop;
@@ -484,7 +490,7 @@ int runDaemon(const ValidatedOptions& options) {
   config->qps = o.kubeApiQps;
   config->burst = o.kubeApiBurst;
   telemetry::PrometheusObserver observer;
-  auto clients = live::ClientSet::create(
+  auto clients = adapters::ClientSet::create(
       *config, clock, logger,
       [&observer](const std::string& purpose, const std::string& verb, int code, Duration latency) {
         observer.apiRequest(purpose, verb, code, latency);

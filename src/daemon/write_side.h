@@ -4,24 +4,25 @@
 #include <memory>
 #include <string>
 
+#include "adapters/client_set.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/event_recorder.h"
-#include "controls/last_decision.h"
+#include "controller/horizontal_controller.h"
 #include "controller/scale_client.h"
-#include "controller/status_writer.h"
 #include "controller/staleness_guard.h"
+#include "controller/status_writer.h"
 #include "controller/write_observer.h"
-#include "live/client_set.h"
+#include "controls/last_decision.h"
 
 namespace hpa::daemon {
 
-// Where the controller's writes go: to the API server (scale updates, HPA status, Events,
-// recorded decisions, each reported to `writeObserver`), or, in shadow mode, nowhere
-// (controller/dry_run.h: recorded as if they succeeded, never sent, never reported).
+// Where the controller's writes go, by its mode: to the API server (scale updates, HPA status,
+// Events, recorded decisions, each reported to `writeObserver`), or, in shadow mode, nowhere
+// (adapters/dry_run.h: recorded as if they succeeded, never sent, never reported).
 class WriteSide {
  public:
-  WriteSide(bool shadow, live::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
+  WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
             controller::StalenessGuard& stalenessGuard, controller::WriteObserver& writeObserver, Clock& clock,
             const Logger& logger);
   ~WriteSide();

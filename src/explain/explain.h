@@ -8,8 +8,8 @@
 
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
-#include "controller/reconcile_report.h"
 #include "explain/snapshot.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::explain {
 
@@ -24,7 +24,7 @@ struct Explanation {
   Time now;
   bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
   replicacalc::DecisionRules rules{};  // the release whose rules decided (--decision-rules)
-  controller::ReconcileReport report;
+  report::ReconcileReport report;
   // The HPA's metrics as the controller read them (API defaults applied), one per report.metrics
   // entry: the unit of each metric's values and its selector, for explain's own text.
   std::vector<api::MetricSpec> metricSpecs;

@@ -46,7 +46,7 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
   out.metricSpecs = hpa.spec.metrics;
   // A reconcile whose target's Scale could not be read stops before it applies the bounds; the
   // HPA's own are what a reader expects to see then (minReplicas as the API server defaults it).
-  if (out.report.branch == controller::ReconcileBranch::FailedGetScale) {
+  if (out.report.branch == report::ReconcileBranch::FailedGetScale) {
     out.report.minReplicas = hpa.spec.minReplicas.value_or(1);
   }
   if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);

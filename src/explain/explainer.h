@@ -3,11 +3,11 @@
 #include <map>
 #include <string>
 
+#include "adapters/dry_run.h"
 #include "api/history.h"
 #include "api/hpa.h"
 #include "controller/horizontal_controller.h"
 #include "explain/explain.h"
-#include "controller/dry_run.h"
 #include "explain/stopped_clock.h"
 
 namespace hpa::explain {
@@ -32,9 +32,9 @@ class Explainer {
 
  private:
   Time now_;
-  controller::DryRunScaleClient scales_;
-  controller::DryRunStatusWriter statusWriter_;
-  controller::DiscardingEventRecorder events_;
+  adapters::DryRunScaleClient scales_;
+  adapters::DryRunStatusWriter statusWriter_;
+  adapters::DiscardingEventRecorder events_;
   StoppedClock clock_;
   controller::HorizontalController controller_;
   std::map<std::string, bool> historyGiven_;

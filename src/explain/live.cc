@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "live/api_clients.h"
+#include "adapters/api_clients.h"
+#include "common/quote.h"
 #include "controller/history_annotation.h"
 #include "explain/explainer.h"
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
 #include "metricsclient/rest/rest_metrics_client.h"
-#include "common/quote.h"
 
 namespace hpa::explain {
 
@@ -34,7 +34,7 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
-  live::ApiScaleClient scales(client, discovery);
+  adapters::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
   Explainer explainer(hpas, pods, metrics, scales, options, &owners);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);

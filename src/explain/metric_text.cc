@@ -31,7 +31,7 @@ void readableSelector(std::string& text, const api::MetricIdentifier& metric) {
 
 std::string readableMetricText(std::string text, const std::vector<api::MetricSpec>& metrics) {
   for (const auto& m : metrics) {
-    if (m.external) readableSelector(text, m.external->metric);
+    if (const auto* external = m.as<api::ExternalMetricSource>()) readableSelector(text, external->metric);
   }
   return text;
 }

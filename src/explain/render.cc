@@ -7,20 +7,16 @@
 
 #include "api/codec.h"
 #include "api/metric_units.h"
-#include "controller/decision_summary.h"
+#include "common/text.h"
 #include "controls/last_decision.h"
 #include "explain/metric_text.h"
 #include "replicacalc/feature_gates.h"
+#include "report/decision_summary.h"
 
 namespace hpa::explain {
 namespace {
 
 using nlohmann::json;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 json conditionOutcome(const replicacalc::ConditionOutcome& c) {
   return json{{"status", c.status}, {"reason", c.reason}, {"message", c.message}};
@@ -40,7 +36,7 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
   if (!c.pods.empty()) {
     json pods = json::array();
     for (const auto& p : c.pods) {
-      json pod{{"name", p.name}, {"group", lower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
+      json pod{{"name", p.name}, {"group", asciiLower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
       if (p.value) pod["valueMilli"] = *p.value;
       if (p.request) pod["requestMilli"] = *p.request;
       if (p.assumedValue) pod["assumedValueMilli"] = *p.assumedValue;
@@ -51,7 +47,7 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
   return out;
 }
 
-json metricJson(const controller::MetricReport& m, api::MetricUnit unit) {
+json metricJson(const report::MetricReport& m, api::MetricUnit unit) {
   json out{{"type", m.type}, {"name", m.name}};
   out["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
   if (m.error) {
@@ -79,12 +75,8 @@ std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit) {
 }
 
 std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit) {
-  if (s.resource) return currentText(s.resource->current, unit);
-  if (s.containerResource) return currentText(s.containerResource->current, unit);
-  if (s.pods) return currentText(s.pods->current, unit);
-  if (s.object) return currentText(s.object->current, unit);
-  if (s.external) return currentText(s.external->current, unit);
-  return "-";
+  const auto* current = api::currentOf(s);
+  return current ? currentText(*current, unit) : "-";
 }
 
 std::string replicaBounds(const std::optional<std::int32_t>& min, const std::optional<std::int32_t>& max) {
@@ -158,7 +150,7 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
 }
 
 // The controls section of the text form: one line per control that departs from upstream.
-void scheduleText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void scheduleText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line(fmt::format("  schedule ({}): {} windows", controls::kScheduleAnnotation, c.schedule.size()));
   if (r.controls.schedule) {
@@ -183,7 +175,7 @@ void scheduleText(const controller::ReconcileReport& r, Time now, const std::fun
   }
 }
 
-void controlsText(const controller::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void controlsText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line("controls:");
   if (c.syncPeriod) line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
@@ -276,7 +268,7 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
                      counts[3]));
     for (const auto& p : c.pods) {
       if (p.group == replicacalc::PodGroup::Ready) continue;
-      line(fmt::format("        {} {}: {}{}", lower(replicacalc::podGroupName(p.group)), p.name, p.reason,
+      line(fmt::format("        {} {}: {}{}", asciiLower(replicacalc::podGroupName(p.group)), p.name, p.reason,
                        p.assumedValue ? fmt::format(" (assumed {})", api::formatMilli(*p.assumedValue, unit))
                                       : std::string()));
     }
@@ -317,7 +309,7 @@ std::string explanationsTable(const std::vector<Explanation>& explanations, bool
   rows.push_back({"NAME", "REPLICAS", "METRIC", "WHY"});
   if (withNamespace) rows.front().insert(rows.front().begin(), "NAMESPACE");
   for (const auto& e : explanations) {
-    const auto s = controller::summarize(e.report);
+    const auto s = report::summarize(e.report);
     const auto slash = e.hpaKey.find('/');
     std::vector<std::string> row{e.hpaKey.substr(slash + 1),
                                  s.rescale ? fmt::format("{} -> {}", s.current, s.next)
@@ -345,7 +337,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
   const auto& r = e.report;
   json out{{"hpa", e.hpaKey},
            {"now", formatRFC3339Nano(e.now)},
-           {"branch", controller::branchName(r.branch)},
+           {"branch", report::branchName(r.branch)},
            {"scaleTarget", r.scaleTarget},
            {"currentReplicas", r.currentReplicas},
            {"minReplicas", r.minReplicas},
@@ -408,7 +400,7 @@ std::string explanationToText(const Explanation& e) {
                      r.controls.pausedScaleTo ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
                                               : std::string()));
   }
-  line(fmt::format("  decided by: {} (min {}, max {}) at {}", controller::branchName(r.branch), r.minReplicas,
+  line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch), r.minReplicas,
                    r.maxReplicas, formatRFC3339(e.now)));
   rulesText(e, line);
   metricsText(e, line);

@@ -17,7 +17,7 @@ std::string explanationToText(const Explanation& e);
 
 // `explain --all` / `-A`: one row per HPA (its namespace too when `withNamespace`): current ->
 // next replicas, the metric that decided or failed, and why it scales or not
-// (controller::summarize, the same words as the daemon's log line).
+// (report::summarize, the same words as the daemon's log line).
 std::string explanationsTable(const std::vector<Explanation>& explanations, bool withNamespace);
 
 }  // namespace hpa::explain

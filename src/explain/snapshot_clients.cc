@@ -6,8 +6,9 @@
 #include <cctype>
 
 #include "api/workload.h"
-#include "metricsclient/api_selection.h"
 #include "common/quote.h"
+#include "common/text.h"
+#include "metricsclient/api_selection.h"
 #include "metricsclient/conversions.h"
 
 namespace hpa::explain {
@@ -15,11 +16,6 @@ namespace {
 
 // Objects exported without a namespace are taken to be in the HPA's namespace.
 bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string kindForResource(const controller::GroupVersionResource& r) {
   const api::BuiltinWorkload* w = api::builtinWorkloadByResource(r.group, r.resource);
@@ -123,7 +119,7 @@ Result<std::vector<controller::GroupVersionResource>> SnapshotScaleClient::mappi
   bool anyScaleObject = std::any_of(s_.scales.begin(), s_.scales.end(), [](const auto& e) { return e.kind.empty(); });
   if (!anyScaleObject) return Error::format("no matches for kind {} in group {}", quote(kind), quote(group));
   // A custom resource with a scale subresource: the usual plural of its kind.
-  return std::vector<controller::GroupVersionResource>{{group, "", lower(kind) + "s"}};
+  return std::vector<controller::GroupVersionResource>{{group, "", asciiLower(kind) + "s"}};
 }
 
 Result<api::Scale> SnapshotScaleClient::getScale(const std::string& ns, const controller::GroupVersionResource& resource,

@@ -21,6 +21,7 @@
 #include <system_error>
 #include <vector>
 
+#include "common/text.h"
 #include "kube/transport.h"
 
 #include <cpprest/containerstream.h>
@@ -36,11 +37,6 @@ namespace client = web::http::client;
 
 // The most a streamed read hands over at once.
 constexpr size_t kChunkBytes = 64 * 1024;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // The certificates a transport trusts, parsed once and shared by every connection it opens.
 // cpprest gives each new connection a context loaded with the system trust store (its
@@ -107,7 +103,7 @@ http::http_request toCpprest(const HttpRequest& r) {
 
 std::map<std::string, std::string> headersOf(const http::http_response& resp) {
   std::map<std::string, std::string> out;
-  for (const auto& [k, v] : resp.headers()) out[lower(k)] = v;
+  for (const auto& [k, v] : resp.headers()) out[asciiLower(k)] = v;
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "kube/request_log.h"
 #include "common/json_value.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,14 +11,9 @@ namespace {
 
 constexpr const char* kMasked = "<masked>";
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // Field names whose string values are credentials wherever they appear.
 bool credentialField(const std::string& key) {
-  const std::string k = lower(key);
+  const std::string k = asciiLower(key);
   return k == "token" || k == "password" || k == "clientkeydata" || k == "client-key-data" || k == "bearertoken" ||
          k == "access_token" || k == "refresh_token" || k == "id_token";
 }
@@ -47,7 +43,7 @@ void mask(nlohmann::json& j) {
 }  // namespace
 
 std::string maskedHeaderValue(const std::string& name, const std::string& value) {
-  const std::string n = lower(name);
+  const std::string n = asciiLower(name);
   if (n != "authorization" && n != "proxy-authorization" && n != "cookie") return value;
   const auto space = value.find(' ');
   return space == std::string::npos ? kMasked : value.substr(0, space) + " " + kMasked;

@@ -9,6 +9,7 @@
 #include "api/meta.h"
 #include "common/base64.h"
 #include "common/json_value.h"
+#include "common/text.h"
 #include "common/version.h"
 #include "kube/kubeconfig.h"
 #include "kube/request_log.h"
@@ -29,11 +30,6 @@ constexpr std::size_t kTracedBodyLimit = 1024;
 // The API server names the field manager of a write after the User-Agent's first token (up to
 // "/"): api::kFieldManager, which the HPA codec tells apart from other status writers.
 std::string userAgent() { return fmt::format("{}/{} (linux/amd64)", api::kFieldManager, releaseVersion()); }
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
 
 // The most of a refused watch's body read for its Status.
 constexpr std::size_t kMaxRefusalBytes = 64 * 1024;
@@ -85,7 +81,7 @@ Error apiError(const HttpResponse& r, const std::string& method, const std::stri
     if (message.empty()) message = fmt::format("the server returned {} ({}) for {} {}", code, reason, method, path);
     return Error{message, code, reason};
   }
-  std::string body = trim(r.body.substr(0, 300));
+  const std::string body(trimSpace(std::string_view(r.body).substr(0, 300)));
   return Error{fmt::format("the server returned HTTP {} for {} {}{}", r.status, method, path,
                            body.empty() ? "" : ": " + body),
                r.status, ""};
@@ -95,7 +91,7 @@ Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& m
   if (r.status < 200 || r.status >= 300) return apiError(r, method, path);
   auto j = parseUntrustedJson(r.body);
   if (j.is_discarded()) {
-    return Error::format("{} {}: the response is not JSON: {}", method, path, trim(r.body.substr(0, 200)));
+    return Error::format("{} {}: the response is not JSON: {}", method, path, trimSpace(std::string_view(r.body).substr(0, 200)));
   }
   return j;
 }
@@ -140,7 +136,7 @@ Result<std::vector<std::pair<std::string, std::string>>> RestClient::authHeaders
     if (fileToken_.empty() || clock_.now() - fileTokenRead_ >= kTokenFileRefresh) {
       auto t = readTextFile(config_.bearerTokenFile);
       if (t.ok()) {
-        fileToken_ = trim(*t);
+        fileToken_ = std::string(trimSpace(*t));
         fileTokenRead_ = clock_.now();
       } else if (fileToken_.empty()) {
         return t.error();

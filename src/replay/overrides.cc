@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <charconv>
 
 #include "api/codec.h"
@@ -193,16 +192,9 @@ Status validateSpec(const api::HorizontalPodAutoscalerSpec& spec) {
   if (spec.maxReplicas < minReplicas) return Error::of("spec.maxReplicas: must be greater than or equal to minReplicas");
   for (size_t i = 0; i < spec.metrics.size(); ++i) {
     const auto& m = spec.metrics[i];
-    const std::string at = fmt::format("spec.metrics[{}]", i);
-    const api::MetricTarget* target = nullptr;
-    if (m.resource) target = &m.resource->target;
-    if (m.containerResource) target = &m.containerResource->target;
-    if (m.pods) target = &m.pods->target;
-    if (m.object) target = &m.object->target;
-    if (m.external) target = &m.external->target;
-    if (target) {
-      std::string kind = m.type.empty() ? "" : std::string(1, static_cast<char>(std::tolower(m.type[0]))) + m.type.substr(1);
-      if (auto s = validateTarget(*target, at + "." + kind + ".target"); !s.ok()) return s;
+    if (const api::MetricTarget* target = api::targetOf(m)) {
+      const std::string at = fmt::format("spec.metrics[{}].{}.target", i, api::fieldOf(m));
+      if (auto s = validateTarget(*target, at); !s.ok()) return s;
     }
   }
   if (spec.behavior) {

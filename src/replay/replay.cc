@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
+#include "adapters/dry_run.h"
 #include "api/label_selector.h"
 #include "api/workload.h"
-#include "controller/conditions.h"
-#include "controller/dry_run.h"
 #include "explain/snapshot_clients.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::replay {
 namespace {
@@ -76,10 +76,10 @@ class WorldStatusWriter final : public controller::StatusWriter {
   explain::Snapshot& world_;
 };
 
-TickMetric tickMetric(const api::MetricSpec& spec, const controller::MetricReport* report, const Trace& trace,
+TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* report, const Trace& trace,
                       Duration at) {
   TickMetric m;
-  m.name = seriesNameFor(spec);
+  m.name = api::metricNameOf(spec);
   m.unit = api::unitOf(spec);
   if (const Series* s = trace.find(m.name)) m.value = s->valueAt(at);
   if (!report) return m;
@@ -132,7 +132,7 @@ class ReplayWorld {
 
   struct Sync {
     Tick tick;
-    controller::ReconcileReport report;
+    report::ReconcileReport report;
   };
 
   // One sync at `at`: the pods and metrics of that moment, then the controller's reconcile.
@@ -176,7 +176,7 @@ class ReplayWorld {
   }
 
   // What the sync decided, and the workload after it.
-  void recordReport(const controller::ReconcileReport& report, Tick& tick) const {
+  void recordReport(const report::ReconcileReport& report, Tick& tick) const {
     for (size_t i = 0; i < hpa_.spec.metrics.size(); ++i) {
       tick.metrics.push_back(tickMetric(hpa_.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
                                         trace_, tick.at));
@@ -185,26 +185,20 @@ class ReplayWorld {
     tick.proposed = report.metricReplicas;
     if (report.normalization) {
       tick.stabilized = report.normalization->stabilized;
-      if (report.normalization->ableToScale.reason.ends_with("Stabilized")) {
+      if (report::isStabilizationReason(report.normalization->ableToScale.reason)) {
         tick.stabilizedReason = report.normalization->ableToScale.reason;
         tick.stabilizedMessage = report.normalization->ableToScale.message;
       }
-      if (report.normalization->scalingLimited.status == api::kConditionTrue) {
-        tick.limitedReason = report.normalization->scalingLimited.reason;
-        tick.limitedMessage = report.normalization->scalingLimited.message;
-      }
     }
-    // A schedule window's bound decided: its condition names it (normalization saw only bounds).
-    if (report.controls.schedule && report.controls.schedule->held) {
-      if (const auto* limited = controller::findCondition(report.status, api::kScalingLimited)) {
-        tick.limitedReason = limited->reason;
-        tick.limitedMessage = limited->message;
-      }
+    // A limit or a schedule window's bound (not the window, shown above) held the size.
+    if (auto limited = report::limitingCondition(report); limited && !report::isStabilizationReason(limited->first)) {
+      tick.limitedReason = std::move(limited->first);
+      tick.limitedMessage = std::move(limited->second);
     }
     tick.desiredReplicas = report.desiredReplicas;
     tick.replicas = workload_.replicas();
     tick.pods = static_cast<int>(workload_.pods().size());
-    tick.branch = controller::branchName(report.branch);
+    tick.branch = report::branchName(report.branch);
     tick.events = report.events;
     tick.error = report.error;
   }
@@ -222,14 +216,14 @@ class ReplayWorld {
   explain::SnapshotMetricsClient metrics_;
   WorkloadScaleClient scales_;
   WorldStatusWriter status_;
-  controller::DiscardingEventRecorder events_;  // events are in each reconcile's report
+  adapters::DiscardingEventRecorder events_;  // events are in each reconcile's report
   controller::HorizontalController controller_;
 };
 
-std::string rescaleMessage(const controller::ReconcileReport& report) {
+std::string rescaleMessage(const report::ReconcileReport& report) {
   std::string message;
   for (const auto& e : report.events) {
-    if (e.reason == "SuccessfulRescale") message = e.message;
+    if (e.reason == api::kSuccessfulRescale) message = e.message;
   }
   return message;
 }

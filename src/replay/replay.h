@@ -11,8 +11,8 @@
 #include "api/scale.h"
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
-#include "controller/reconcile_report.h"
 #include "replay/trace.h"
+#include "report/reconcile_report.h"
 
 namespace hpa::replay {
 
@@ -66,7 +66,7 @@ struct Tick {
   std::string stabilizedMessage;     // the condition's message, as the controller wrote it
   std::string limitedReason;         // ScalingLimited reason when True
   std::string limitedMessage;
-  std::vector<controller::RecordedEvent> events;
+  std::vector<report::RecordedEvent> events;
   std::string error;
 };
 

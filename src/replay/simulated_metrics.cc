@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/overloaded.h"
 #include "common/quote.h"
 #include "loadmodel/pod_load.h"
 #include "replay/simulated_workload.h"
@@ -19,10 +20,10 @@ std::optional<std::int64_t> podValue(const Series& series, std::int64_t value, c
   return loadmodel::podValue({value, spread, std::nullopt}, isReady(pod), readyPods);
 }
 
-// The metric's series and its value at this moment, when the trace has one yet.
-std::optional<std::pair<const Series*, std::int64_t>> seriesValue(const api::MetricSpec& metric, const Trace& trace,
+// The series `name` and its value at this moment, when the trace has one yet.
+std::optional<std::pair<const Series*, std::int64_t>> seriesValue(const std::string& name, const Trace& trace,
                                                                   Duration at) {
-  const Series* series = trace.find(seriesNameFor(metric));
+  const Series* series = trace.find(name);
   if (!series) return std::nullopt;
   auto value = series->valueAt(at);
   if (!value) return std::nullopt;
@@ -49,44 +50,55 @@ class Publisher {
     readyPods_ = static_cast<int>(std::count_if(pods.begin(), pods.end(), [](const auto& p) { return isReady(*p); }));
   }
 
-  // A Resource or ContainerResource metric: its value goes on each reporting pod's PodMetrics.
-  void resource(const api::MetricSpec& m) {
-    auto sv = seriesValue(m, trace_, moment_.at);
+  // What the metrics APIs serve of one metric, by its type.
+  void metric(const api::MetricSpec& m) {
+    std::visit(Overloaded{[&](const api::ResourceMetricSource& s) { resource(s.name, nullptr); },
+                          [&](const api::ContainerResourceMetricSource& s) { resource(s.name, &s.container); },
+                          [&](const api::PodsMetricSource& s) { pods(s); },
+                          [&](const api::ObjectMetricSource& s) { object(s); },
+                          [&](const api::ExternalMetricSource& s) { external(s); },
+                          [](const api::UnknownMetricSource&) {}},
+               m.source);
+  }
+
+  // A Resource or ContainerResource metric: its value goes on each reporting pod's PodMetrics
+  // (on `container` when the metric names one).
+  void resource(const std::string& name, const std::string* container) {
+    auto sv = seriesValue(name, trace_, moment_.at);
     if (!sv) return;
-    const std::string name = seriesNameFor(m);
-    if (m.type == api::kContainerResourceMetric) container_[name] = m.containerResource->container;
+    if (container) container_[name] = *container;
     for (const auto& pod : pods_) {
       if (auto v = podValue(*sv->first, sv->second, *pod, readyPods_)) usage_[pod->name][name] = *v;
     }
   }
 
-  void pods(const api::MetricSpec& m) {
-    auto sv = seriesValue(m, trace_, moment_.at);
+  void pods(const api::PodsMetricSource& m) {
+    auto sv = seriesValue(m.metric.name, trace_, moment_.at);
     if (!sv) return;
     for (const auto& pod : pods_) {
       auto v = podValue(*sv->first, sv->second, *pod, readyPods_);
       if (!v) continue;
-      world_.customMetrics.push_back({metricValue({"Pod", ns_, pod->name, "v1"}, seriesNameFor(m), *v, moment_), {}});
+      world_.customMetrics.push_back({metricValue({"Pod", ns_, pod->name, "v1"}, m.metric.name, *v, moment_), {}});
     }
   }
 
   // Object and External metrics are one value for the whole workload, whatever its pods.
-  void object(const api::MetricSpec& m) {
-    auto sv = seriesValue(m, trace_, moment_.at);
+  void object(const api::ObjectMetricSource& m) {
+    auto sv = seriesValue(m.metric.name, trace_, moment_.at);
     if (!sv) return;
-    const auto& ref = m.object->describedObject;
+    const auto& ref = m.describedObject;
     world_.customMetrics.push_back(
-        {metricValue({ref.kind, ns_, ref.kind == "Namespace" ? ns_ : ref.name, ref.apiVersion}, m.object->metric.name,
+        {metricValue({ref.kind, ns_, ref.kind == "Namespace" ? ns_ : ref.name, ref.apiVersion}, m.metric.name,
                      sv->second, moment_),
          {}});
   }
 
-  void external(const api::MetricSpec& m) {
-    auto sv = seriesValue(m, trace_, moment_.at);
+  void external(const api::ExternalMetricSource& m) {
+    auto sv = seriesValue(m.metric.name, trace_, moment_.at);
     if (!sv) return;
     api::ExternalMetricValue v;
-    v.metricName = m.external->metric.name;
-    if (m.external->metric.selector) v.metricLabels = m.external->metric.selector->matchLabels;
+    v.metricName = m.metric.name;
+    if (m.metric.selector) v.metricLabels = m.metric.selector->matchLabels;
     v.timestamp = moment_.now;
     v.windowSeconds = std::chrono::duration_cast<std::chrono::seconds>(moment_.window).count();
     v.value = api::Quantity::fromMilli(sv->second);
@@ -139,30 +151,21 @@ class Publisher {
 
 }  // namespace
 
-std::string seriesNameFor(const api::MetricSpec& m) {
-  if (m.type == api::kResourceMetric && m.resource) return m.resource->name;
-  if (m.type == api::kContainerResourceMetric && m.containerResource) return m.containerResource->name;
-  if (m.type == api::kPodsMetric && m.pods) return m.pods->metric.name;
-  if (m.type == api::kObjectMetric && m.object) return m.object->metric.name;
-  if (m.type == api::kExternalMetric && m.external) return m.external->metric.name;
-  return "";
-}
-
 Status checkTraceCovers(const api::HorizontalPodAutoscaler& hpa, const Trace& trace) {
   std::string available;
   for (const auto& s : trace.series) available += fmt::format("{}{} ({})", available.empty() ? "" : ", ", s.metric, s.source);
   for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
     const auto& m = hpa.spec.metrics[i];
-    const std::string name = seriesNameFor(m);
-    if (name.empty()) return Error::format("spec.metrics[{}]: a {} metric cannot be replayed", i, quote(m.type));
+    const std::string& name = api::metricNameOf(m);
+    if (name.empty()) return Error::format("spec.metrics[{}]: a {} metric cannot be replayed", i, quote(api::typeOf(m)));
     const Series* s = trace.find(name);
     if (!s) {
-      return Error::format("spec.metrics[{}] ({} {}) has no series in the trace; the trace has: {}", i, m.type, name,
+      return Error::format("spec.metrics[{}] ({} {}) has no series in the trace; the trace has: {}", i, api::typeOf(m), name,
                            available.empty() ? "nothing" : available);
     }
-    if ((m.type == api::kObjectMetric || m.type == api::kExternalMetric) && s->kind != SeriesKind::Total) {
+    if (api::isWorkloadWide(m) && s->kind != SeriesKind::Total) {
       return Error::format("spec.metrics[{}] ({} {}) is one value for the whole workload; series {} of {} is per-pod",
-                           i, m.type, name, name, s->source);
+                           i, api::typeOf(m), name, name, s->source);
     }
   }
   return Status();
@@ -176,12 +179,10 @@ void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace,
   Publisher publish(hpa, trace, moment, pods, world);
   // The per-pod metrics first, then the workload-wide ones.
   for (const auto& m : hpa.spec.metrics) {
-    if (m.type == api::kResourceMetric || m.type == api::kContainerResourceMetric) publish.resource(m);
-    if (m.type == api::kPodsMetric) publish.pods(m);
+    if (!api::isWorkloadWide(m)) publish.metric(m);
   }
   for (const auto& m : hpa.spec.metrics) {
-    if (m.type == api::kObjectMetric) publish.object(m);
-    if (m.type == api::kExternalMetric) publish.external(m);
+    if (api::isWorkloadWide(m)) publish.metric(m);
   }
   publish.podMetrics();
 }

@@ -12,9 +12,9 @@
 
 namespace hpa::replay {
 
-// The trace series an HPA metric reads: the resource name of Resource and ContainerResource
-// metrics, metric.name of Pods, Object and External metrics ("" for a type we cannot replay).
-std::string seriesNameFor(const api::MetricSpec& metric);
+// The trace series an HPA metric reads is the name its values go by (api::metricNameOf: the
+// resource of Resource and ContainerResource metrics, metric.name of the others; "" for a type
+// that cannot be replayed).
 
 // Every metric of the HPA has a series, and a series that can feed it: Object and External
 // metrics are one value for the whole workload, so their series must be totals.

@@ -91,14 +91,12 @@ Status checkRequests(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget
   pod.name = target.scale.metadata.name + "-0";
   for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
     const auto& m = hpa.spec.metrics[i];
-    std::string resource;
-    std::string container;
-    if (m.resource && m.resource->target.type == api::kUtilizationTarget) resource = m.resource->name;
-    if (m.containerResource && m.containerResource->target.type == api::kUtilizationTarget) {
-      resource = m.containerResource->name;
-      container = m.containerResource->container;
-    }
-    if (resource.empty()) continue;
+    // Utilization metrics need a request: Resource, ContainerResource (of its container).
+    const auto* containerMetric = m.as<api::ContainerResourceMetricSource>();
+    if (!m.as<api::ResourceMetricSource>() && !containerMetric) continue;
+    const std::string& resource = api::metricNameOf(m);
+    if (resource.empty() || api::targetOf(m)->type != api::kUtilizationTarget) continue;
+    const std::string container = containerMetric ? containerMetric->container : std::string();
     // The calculator's own rule for a pod's request, on a pod of the template.
     if (auto request = replicacalc::podRequest(pod, container, resource); !request.ok()) {
       return Error::format("spec.metrics[{}] ({} utilization) needs the pods' {} request ({}): give the target {} with "

@@ -9,12 +9,12 @@
 namespace hpa::replicacalc {
 namespace {
 
-constexpr const char* kTrue = "True";
-constexpr const char* kFalse = "False";
+using api::kConditionFalse;
+using api::kConditionTrue;
 constexpr std::int32_t kMaxInt32 = std::numeric_limits<std::int32_t>::max();
 constexpr std::int32_t kMinInt32 = std::numeric_limits<std::int32_t>::min();
 
-const ConditionOutcome kReadyForNewScale{kTrue, "ReadyForNewScale", "recommended size matches current size"};
+const ConditionOutcome kReadyForNewScaleOutcome{kConditionTrue, api::kReadyForNewScale, "recommended size matches current size"};
 const char* kScaleDownStabilizedMsg =
     "recent recommendations were higher than current one, applying the highest recent recommendation";
 const char* kScaleUpStabilizedMsg =
@@ -55,7 +55,7 @@ std::int64_t changeInPeriod(std::int32_t periodSeconds, const std::vector<api::T
 }
 
 ConditionOutcome limitedCondition(std::int32_t result, std::int32_t stabilized, const Limited& l) {
-  return ConditionOutcome{result == stabilized ? kFalse : kTrue, l.reason, l.message};
+  return ConditionOutcome{result == stabilized ? kConditionFalse : kConditionTrue, l.reason, l.message};
 }
 
 std::int32_t longestPeriod(const api::HPAScalingRules& rules) {
@@ -82,13 +82,25 @@ void storeEvent(std::vector<api::TimestampedScaleEvent>& events, std::int32_t lo
   }
 }
 
+std::int32_t wholeSeconds(Duration d) {
+  return static_cast<std::int32_t>(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+}
+
 }  // namespace
+
+StabilizationWindows stabilizationWindows(const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
+                                          Duration window) {
+  if (!behavior) return {Duration(0), window};
+  const auto up = api::defaultedScaleUpRules(behavior->scaleUp).stabilizationWindowSeconds;
+  const auto down = api::defaultedScaleDownRules(behavior->scaleDown).stabilizationWindowSeconds;
+  return {std::chrono::seconds(up.value_or(0)), down ? Duration(std::chrono::seconds(*down)) : window};
+}
 
 NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
                                              const NormalizationInput& in, Duration window) {
   NormalizationResult r;
   r.proposed = in.proposedReplicas;
-  r.downWindowSeconds = static_cast<std::int32_t>(std::chrono::duration_cast<std::chrono::seconds>(window).count());
+  r.downWindowSeconds = wholeSeconds(stabilizationWindows(std::nullopt, window).down);
 
   // Stabilization: the highest recommendation within the window, current one included.
   const Time cutoff = in.now - window;
@@ -104,18 +116,18 @@ NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecomme
   record(recommendations, oldIndex, in.proposedReplicas, in.now);
   r.stabilized = stabilized;
   r.ableToScale = stabilized != in.proposedReplicas
-                      ? ConditionOutcome{kTrue, "ScaleDownStabilized", kScaleDownStabilizedMsg}
-                      : kReadyForNewScale;
+                      ? ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg}
+                      : kReadyForNewScaleOutcome;
 
   // Limits: scale-up at most max(2 x current, 4), then [min, max].
   const auto upLimit = static_cast<std::int32_t>(
       std::min<double>(std::max(2.0 * in.currentReplicas, 4.0), static_cast<double>(kMaxInt32)));
   r.scaleUpLimit = upLimit;
-  Limited upper = in.maxReplicas > upLimit ? Limited{upLimit, "ScaleUpLimit", kScaleUpLimitMsg}
-                                           : Limited{in.maxReplicas, "TooManyReplicas", kTooManyMsg};
-  Limited result{stabilized, "DesiredWithinRange", kWithinRangeMsg};
+  Limited upper = in.maxReplicas > upLimit ? Limited{upLimit, api::kScaleUpLimit, kScaleUpLimitMsg}
+                                           : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
+  Limited result{stabilized, api::kDesiredWithinRange, kWithinRangeMsg};
   if (stabilized < in.minReplicas) {
-    result = {in.minReplicas, "TooFewReplicas", kTooFewMsg};
+    result = {in.minReplicas, api::kTooFewReplicas, kTooFewMsg};
   } else if (stabilized > upper.replicas) {
     result = upper;
   }
@@ -230,43 +242,40 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
                                           const NormalizationInput& in, Duration window) {
   // Objects from a server are defaulted already; objects from files may not be.
   const api::HPAScalingRules up = api::defaultedScaleUpRules(behavior.scaleUp);
-  api::HPAScalingRules down = api::defaultedScaleDownRules(behavior.scaleDown);
-  if (!down.stabilizationWindowSeconds) {
-    down.stabilizationWindowSeconds =
-        static_cast<std::int32_t>(std::chrono::duration_cast<std::chrono::seconds>(window).count());
-  }
+  const api::HPAScalingRules down = api::defaultedScaleDownRules(behavior.scaleDown);
+  const StabilizationWindows windows = stabilizationWindows(behavior, window);
   NormalizationResult r;
   r.proposed = in.proposedReplicas;
   r.behaviorPolicies = true;
-  r.upWindowSeconds = up.stabilizationWindowSeconds.value_or(0);
-  r.downWindowSeconds = *down.stabilizationWindowSeconds;
+  r.upWindowSeconds = wholeSeconds(windows.up);
+  r.downWindowSeconds = wholeSeconds(windows.down);
 
   const std::int32_t stabilized = in.rules.stabilizationEnvelope ? stabilize(recommendations, in, r)
                                                                  : stabilizeInOneWindow(recommendations, in, r);
   r.stabilized = stabilized;
   if (stabilized != in.proposedReplicas) {
     r.ableToScale = in.proposedReplicas >= in.currentReplicas
-                        ? ConditionOutcome{kTrue, "ScaleUpStabilized", kScaleUpStabilizedMsg}
-                        : ConditionOutcome{kTrue, "ScaleDownStabilized", kScaleDownStabilizedMsg};
+                        ? ConditionOutcome{kConditionTrue, api::kScaleUpStabilized, kScaleUpStabilizedMsg}
+                        : ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg};
   } else {
-    r.ableToScale = kReadyForNewScale;
+    r.ableToScale = kReadyForNewScaleOutcome;
   }
 
   // Rate limits, and min/max in the direction of the change only.
-  Limited result{stabilized, "DesiredWithinRange", kWithinRangeMsg};
+  Limited result{stabilized, api::kDesiredWithinRange, kWithinRangeMsg};
   if (stabilized > in.currentReplicas) {
     std::int32_t limit = scaleUpLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, up, in.now, in.rules);
     if (limit < in.currentReplicas) limit = in.currentReplicas;
     r.scaleUpLimit = limit;
-    Limited upper = in.maxReplicas > limit ? Limited{limit, "ScaleUpLimit", kScaleUpLimitMsg}
-                                           : Limited{in.maxReplicas, "TooManyReplicas", kTooManyMsg};
+    Limited upper = in.maxReplicas > limit ? Limited{limit, api::kScaleUpLimit, kScaleUpLimitMsg}
+                                           : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
     if (stabilized > upper.replicas) result = upper;
   } else if (stabilized < in.currentReplicas) {
     std::int32_t limit = scaleDownLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, down, in.now, in.rules);
     if (limit > in.currentReplicas) limit = in.currentReplicas;
     r.scaleDownLimit = limit;
-    Limited lower = in.minReplicas < limit ? Limited{limit, "ScaleDownLimit", kScaleDownLimitMsg}
-                                           : Limited{in.minReplicas, "TooFewReplicas", kTooFewMsg};
+    Limited lower = in.minReplicas < limit ? Limited{limit, api::kScaleDownLimit, kScaleDownLimitMsg}
+                                           : Limited{in.minReplicas, api::kTooFewReplicas, kTooFewMsg};
     if (stabilized < lower.replicas) result = lower;
   }
   r.desired = result.replicas;

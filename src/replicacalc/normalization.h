@@ -47,6 +47,17 @@ struct NormalizationResult {
   bool operator==(const NormalizationResult&) const = default;
 };
 
+// The stabilization windows a normalization applies: spec.behavior's (the API server's defaults
+// where missing; a missing scale-down window is the flag's `window`), else none for scale-up and
+// the flag's `window` for scale-down. Whoever reasons about a window (shadow mode's causes) asks
+// here rather than deriving it again.
+struct StabilizationWindows {
+  Duration up{0};
+  Duration down{0};
+};
+StabilizationWindows stabilizationWindows(const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
+                                          Duration window);
+
 // Without spec.behavior: the highest recommendation in the last `window`, then at most
 // max(2 x current, 4) and within [min, max].
 NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecommendation>& recommendations,

@@ -10,12 +10,6 @@
 namespace hpa::serving {
 namespace {
 
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 // A coding's quality: 1 without a q parameter; 0 for "q=0", "q=0.0", "q=0.000".
 bool qualityIsZero(std::string_view params) {
   while (!params.empty()) {

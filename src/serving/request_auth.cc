@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/quote.h"
+#include "common/text.h"
 
 namespace hpa::serving {
 namespace {
@@ -15,15 +16,10 @@ constexpr const char* kAnonymousUser = "system:anonymous";
 constexpr const char* kUnauthenticatedGroup = "system:unauthenticated";
 constexpr const char* kAuthenticatedGroup = "system:authenticated";
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // The token of "Bearer <token>" (the scheme in any case), or empty when there is none.
 std::string bearerToken(const std::string& authorization) {
   const auto space = authorization.find(' ');
-  if (space == std::string::npos || lower(authorization.substr(0, space)) != "bearer") return "";
+  if (space == std::string::npos || asciiLower(authorization.substr(0, space)) != "bearer") return "";
   std::string token = authorization.substr(space + 1);
   // "Bearer a b" is not a token (as upstream's split on spaces decides).
   if (token.find(' ') != std::string::npos) return "";
@@ -120,7 +116,7 @@ std::optional<ServerResponse> RequestAuth::check(const ServerRequest& request) {
   }
   const UserInfo& user = authn->user;
   if (alwaysAllowed(request.path, user)) return std::nullopt;
-  const NonResourceAccess access{request.path, lower(request.method)};
+  const NonResourceAccess access{request.path, asciiLower(request.method)};
   auto decision = access_.review(user, access);
   if (!decision.ok()) {
     logger_.error("authorization failed", "user", user.name, "path", request.path, "err", decision.error().message);

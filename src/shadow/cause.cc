@@ -6,26 +6,17 @@
 #include <limits>
 #include <optional>
 
-#include "api/defaults.h"
-#include "controller/decision_outcome.h"
+#include "common/overloaded.h"
 #include "replicacalc/normalization.h"
 #include "replicacalc/replica_calculator.h"
 #include "replicacalc/tolerances.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::shadow {
 namespace {
 
 // Past this many candidate recommendations the search looks at the range's ends only.
 constexpr std::int32_t kMaxCandidates = 2000;
-
-const api::MetricValueStatus* currentOf(const api::MetricStatus& status) {
-  if (status.resource) return &status.resource->current;
-  if (status.containerResource) return &status.containerResource->current;
-  if (status.pods) return &status.pods->current;
-  if (status.object) return &status.object->current;
-  if (status.external) return &status.external->current;
-  return nullptr;  // a failed metric's empty entry
-}
 
 std::optional<std::int64_t> milliOf(const std::optional<api::Quantity>& q) {
   if (!q) return std::nullopt;
@@ -49,23 +40,14 @@ std::string valueText(const api::MetricValueStatus* v) {
   return "none";
 }
 
-const api::MetricTarget* targetOf(const api::MetricSpec& spec) {
-  if (spec.resource) return &spec.resource->target;
-  if (spec.containerResource) return &spec.containerResource->target;
-  if (spec.pods) return &spec.pods->target;
-  if (spec.object) return &spec.object->target;
-  if (spec.external) return &spec.external->target;
-  return nullptr;
-}
-
 // The metrics whose values differ between their status and ours: "cpu: theirs 65%, ours 40%".
 std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hpa,
-                                          const controller::ReconcileReport& ours) {
+                                          const report::ReconcileReport& ours) {
   std::vector<std::string> out;
   const auto& theirs = hpa.status.currentMetrics;
   for (std::size_t i = 0; i < ours.metrics.size(); ++i) {
-    const auto* mine = ours.metrics[i].error ? nullptr : currentOf(ours.metrics[i].status);
-    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    const auto* mine = ours.metrics[i].error ? nullptr : api::currentOf(ours.metrics[i].status);
+    const auto* their = i < theirs.size() ? api::currentOf(theirs[i]) : nullptr;
     if (!mine && !their) continue;
     if (mine && their && sameValues(*mine, *their)) continue;
     const auto& name = ours.metrics[i].name.empty() ? ours.metrics[i].type : ours.metrics[i].name;
@@ -74,18 +56,46 @@ std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hp
   return out;
 }
 
-bool failedReason(const std::string& condition) {
-  return condition.find("/FailedGet") != std::string::npos || condition.find("/InvalidSelector") != std::string::npos;
+// Whether a ScalingActive condition says a metric (or the selector it reads by) failed.
+bool failedReason(const std::string& scalingActive) {
+  const std::string_view reason = reasonOf(scalingActive);
+  for (const char* failed : {api::kFailedGetObjectMetric, api::kFailedGetPodsMetric, api::kFailedGetResourceMetric,
+                             api::kFailedGetContainerResourceMetric, api::kFailedGetExternalMetric,
+                             api::kInvalidSelector}) {
+    if (reason == failed) return true;
+  }
+  return false;
+}
+
+// A workload-wide metric's proposal from a total over `current` replicas, by its type's own
+// rule; nullopt for a type whose value is per pod (or when the calculator refuses).
+std::optional<std::int32_t> proposalFromTotal(const api::MetricSpec& spec, std::int64_t total, std::int64_t target,
+                                              std::int32_t current, const replicacalc::Tolerances& tolerances) {
+  using Proposal = std::optional<std::int32_t>;
+  const auto replicasOf = [](const auto& calc) -> Proposal { return calc.ok() ? Proposal(calc->replicas) : Proposal(); };
+  return std::visit(
+      Overloaded{[&](const api::ObjectMetricSource&) {
+                   return replicasOf(replicacalc::calcObjectPerPodReplicas({current, total, target, tolerances}));
+                 },
+                 [&](const api::ExternalMetricSource&) {
+                   return replicasOf(replicacalc::calcExternalPerPodReplicas({current, {total}, target, tolerances}));
+                 },
+                 [](const api::PodsMetricSource&) { return Proposal(); },
+                 [](const api::ResourceMetricSource&) { return Proposal(); },
+                 [](const api::ContainerResourceMetricSource&) { return Proposal(); },
+                 [](const api::UnknownMetricSource&) { return Proposal(); }},
+      spec.source);
 }
 
 // Metric `i`'s proposal from their reported value, as our calculation would have made it.
-std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const controller::MetricReport& mine,
+std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const report::MetricReport& mine,
                                              const api::MetricValueStatus& their, std::int32_t current,
                                              const replicacalc::Tolerances& tolerances) {
-  const api::MetricTarget* target = targetOf(spec);
+  const api::MetricTarget* target = api::targetOf(spec);
   if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current <= 0) return std::nullopt;
   const std::int32_t ready = mine.calculation->readyPodCount;
-  const bool perPodOfTotal = (spec.object || spec.external) && target->averageValue;
+  // Object and External averages are a workload's total over its replicas.
+  const bool perPodOfTotal = api::isWorkloadWide(spec) && target->averageValue;
   if (perPodOfTotal) {
     if (!their.averageValue || target->averageValue->milliValue() <= 0) return std::nullopt;
     const std::int64_t perPod = their.averageValue->milliValue();
@@ -93,12 +103,7 @@ std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const 
     // HPA's first, before the target's status counted its pods) it is undefined (a huge or
     // negative number), and no total can be taken back from it.
     if (perPod < 0 || perPod > std::numeric_limits<std::int64_t>::max() / current) return std::nullopt;
-    auto calc = spec.object ? replicacalc::calcObjectPerPodReplicas(
-                                  {current, perPod * current, target->averageValue->milliValue(), tolerances})
-                            : replicacalc::calcExternalPerPodReplicas(
-                                  {current, {perPod * current}, target->averageValue->milliValue(), tolerances});
-    if (!calc.ok()) return std::nullopt;
-    return calc->replicas;
+    return proposalFromTotal(spec, perPod * current, target->averageValue->milliValue(), current, tolerances);
   }
   double ratio = 0;
   if (target->averageUtilization && their.averageUtilization && *target->averageUtilization > 0) {
@@ -133,9 +138,9 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
   const auto r = replicacalc::normalize(history, in.hpa->spec.behavior, input, in.options->downscaleStabilizationWindow);
   Phase phase;
   phase.desired = r.desired;
-  phase.ableToScale = r.desired != ours.currentReplicas ? "True/SucceededRescale"
-                                                         : r.ableToScale.status + "/" + r.ableToScale.reason;
-  phase.scalingLimited = r.scalingLimited.status + "/" + r.scalingLimited.reason;
+  phase.ableToScale = r.desired != ours.currentReplicas ? conditionText(api::kConditionTrue, api::kSucceededRescale)
+                                                         : conditionText(r.ableToScale.status, r.ableToScale.reason);
+  phase.scalingLimited = conditionText(r.scalingLimited.status, r.scalingLimited.reason);
   return phase;
 }
 
@@ -143,10 +148,9 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
 // controllers record at instants up to a period apart): [lowest of the scale-up window, highest
 // of the scale-down window], the proposal included.
 std::pair<std::int32_t, std::int32_t> windowRange(const CauseInputs& in, std::int32_t proposed) {
-  const auto& n = in.ours->normalization;
   const auto period = in.options->syncPeriod;
-  const Duration up = n ? Duration(std::chrono::seconds(n->upWindowSeconds)) : Duration::zero();
-  const Duration down = n ? Duration(std::chrono::seconds(n->downWindowSeconds)) : in.options->downscaleStabilizationWindow;
+  const auto [up, down] =
+      replicacalc::stabilizationWindows(in.hpa->spec.behavior, in.options->downscaleStabilizationWindow);
   std::int32_t lo = proposed;
   std::int32_t hi = proposed;
   for (const auto& r : in.recommendations) {
@@ -191,7 +195,7 @@ bool phaseGivesTheirs(const CauseInputs& in, std::int32_t proposed, const Status
 
 std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
   const auto& ours = *in.ours;
-  const auto outcome = controller::outcomeOf(ours, in.decidedAt);
+  const auto outcome = report::outcomeOf(ours, in.decidedAt);
   std::string metric;
   for (const auto& m : ours.metrics) {
     if (m.calculation && m.proposal && ours.metricReplicas && *m.proposal == *ours.metricReplicas) {
@@ -200,15 +204,15 @@ std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
     }
   }
   if (!ours.metricReplicas) {
-    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", controller::branchName(ours.branch),
-                       controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", report::branchName(ours.branch),
+                       report::limitName(outcome.limitedBy), theirs.desiredReplicas);
   }
   const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
   return fmt::format(
       "ours: proposal {} ({}), window holds [{}, {}], desired {} limited by {}; theirs {} needs a proposal or a "
       "window bound that gives it (another tolerance, window or limit)",
       *ours.metricReplicas, metric.empty() ? "no metric" : metric, lo, hi, ours.desiredReplicas,
-      controller::limitName(outcome.limitedBy), theirs.desiredReplicas);
+      report::limitName(outcome.limitedBy), theirs.desiredReplicas);
 }
 
 // The proposal had the other controller not counted the pods our calculations assumed at the
@@ -252,15 +256,15 @@ const char* causeName(Cause cause) {
 }
 
 std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
-                                                 const controller::ReconcileReport& ours,
+                                                 const report::ReconcileReport& ours,
                                                  const controller::ControllerOptions& options) {
   const auto tolerances = replicacalc::tolerancesFor(hpa.spec, options.tolerance, options.decisionRules);
   const auto& theirs = hpa.status.currentMetrics;
   std::optional<std::int32_t> proposal;
   for (std::size_t i = 0; i < ours.metrics.size() && i < hpa.spec.metrics.size(); ++i) {
     const auto& mine = ours.metrics[i];
-    const auto* myValue = mine.error ? nullptr : currentOf(mine.status);
-    const auto* their = i < theirs.size() ? currentOf(theirs[i]) : nullptr;
+    const auto* myValue = mine.error ? nullptr : api::currentOf(mine.status);
+    const auto* their = i < theirs.size() ? api::currentOf(theirs[i]) : nullptr;
     if (!myValue && !their) continue;  // failed for both: no proposal from it
     if (!myValue || !their) return std::nullopt;
     std::optional<std::int32_t> metric = mine.proposal;
@@ -286,11 +290,8 @@ std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> es
 }
 
 Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options) {
-  if (!spec.behavior) return options.downscaleStabilizationWindow;
-  const auto up = api::defaultedScaleUpRules(spec.behavior->scaleUp).stabilizationWindowSeconds.value_or(0);
-  const auto down = api::defaultedScaleDownRules(spec.behavior->scaleDown).stabilizationWindowSeconds;
-  const Duration downWindow = down ? Duration(std::chrono::seconds(*down)) : options.downscaleStabilizationWindow;
-  return std::max<Duration>(std::chrono::seconds(up), downWindow);
+  const auto windows = replicacalc::stabilizationWindows(spec.behavior, options.downscaleStabilizationWindow);
+  return std::max(windows.up, windows.down);
 }
 
 CauseFinding findCause(const CauseInputs& in) {

@@ -9,8 +9,8 @@
 #include "api/hpa.h"
 #include "common/time.h"
 #include "controller/horizontal_controller.h"
-#include "controller/reconcile_report.h"
 #include "replicacalc/decision_rules.h"
+#include "report/reconcile_report.h"
 #include "shadow/comparison.h"
 
 namespace hpa::shadow {
@@ -31,7 +31,7 @@ const char* causeName(Cause cause);
 // A comparison's facts, as the comparer has them.
 struct CauseInputs {
   const api::HorizontalPodAutoscaler* hpa = nullptr;           // its spec; the status they wrote
-  const controller::ReconcileReport* ours = nullptr;           // our decision from their inputs
+  const report::ReconcileReport* ours = nullptr;           // our decision from their inputs
   const std::vector<Divergence>* divergences = nullptr;
   // The recommendations our decision stabilized over (without its own proposal) and the scale
   // events its policies counted.
@@ -60,7 +60,7 @@ CauseFinding findCause(const CauseInputs& in);
 // differs cannot be decided again from its status alone (pods were assumed at the target or
 // idle, or the metric failed on one side only).
 std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
-                                                 const controller::ReconcileReport& ours,
+                                                 const report::ReconcileReport& ours,
                                                  const controller::ControllerOptions& options);
 
 // What they recorded in their window for the decision `theirs`, given our best estimate of their

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "controller/conditions.h"
-#include "controller/decision_summary.h"
+#include "report/decision_summary.h"
 
 namespace hpa::shadow {
 namespace {
@@ -23,7 +22,7 @@ std::string decisionText(const StatusDecision& d) {
 }
 
 // Each metric as explain words it: its name, what it read, its proposal and the rule that gave it.
-std::string metricsText(const controller::ReconcileReport& report) {
+std::string metricsText(const report::ReconcileReport& report) {
   std::string out;
   for (const auto& m : report.metrics) {
     if (!out.empty()) out += "; ";
@@ -110,8 +109,8 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
     std::lock_guard<std::mutex> lock(windowsMu_);
     auto& window = windows_.try_emplace(key, controller_.options().syncPeriod).first->second;
     // Their first reconcile, once it had read the target's scale, held its current size.
-    const auto* able = controller::findCondition(hpa.status, api::kAbleToScale);
-    if (theirFirstDecision && !(able && able->reason == "FailedGetScale")) {
+    const auto* able = api::findCondition(hpa.status, api::kAbleToScale);
+    if (theirFirstDecision && !(able && able->reason == api::kFailedGetScale)) {
       window.startedAt(at, hpa.status.currentReplicas);
     }
     since = window.since();
@@ -202,11 +201,11 @@ void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa, const Compa
     logger_.v(4, "shadow agrees", "HPA", keyOf(hpa), "decision", decisionText(result.ours));
     return;
   }
-  const auto summary = controller::summarize(result.report);
+  const auto summary = report::summarize(result.report);
   logger_.info("shadow divergence", "HPA", keyOf(hpa), "cause", causeName(result.cause.cause), "diverged",
                describe(result.divergences), "causeDetail", result.cause.detail, "theirs",
                decisionText(result.theirs), "ours", decisionText(result.ours), "branch",
-               controller::branchName(result.report.branch), "why", summary.why, "metrics", metricsText(result.report));
+               report::branchName(result.report.branch), "why", summary.why, "metrics", metricsText(result.report));
 }
 
 }  // namespace hpa::shadow

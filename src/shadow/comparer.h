@@ -29,7 +29,7 @@ struct ComparisonResult {
   StatusDecision ours;
   std::vector<Divergence> divergences;
   CauseFinding cause;
-  controller::ReconcileReport report;  // our decision, step by step
+  report::ReconcileReport report;  // our decision, step by step
 };
 
 // Shadow mode's comparison: each time the HPA watch shows a status another controller wrote

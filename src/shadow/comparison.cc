@@ -2,17 +2,27 @@
 
 #include <fmt/format.h>
 
-#include "controller/conditions.h"
 
 namespace hpa::shadow {
 namespace {
 
 std::string conditionOf(const api::HorizontalPodAutoscalerStatus& status, const char* type) {
-  const auto* condition = controller::findCondition(status, type);
-  return condition ? condition->status + "/" + condition->reason : std::string();
+  const auto* condition = api::findCondition(status, type);
+  return condition ? conditionText(condition->status, condition->reason) : std::string();
 }
 
 }  // namespace
+
+std::string conditionText(std::string_view status, std::string_view reason) {
+  std::string text;
+  text.reserve(status.size() + 1 + reason.size());
+  return text.append(status).append("/").append(reason);
+}
+
+std::string_view reasonOf(std::string_view conditionText) {
+  const auto slash = conditionText.find('/');
+  return slash == std::string_view::npos ? std::string_view() : conditionText.substr(slash + 1);
+}
 
 StatusDecision decisionOf(const api::HorizontalPodAutoscalerStatus& status) {
   return StatusDecision{status.currentReplicas, status.desiredReplicas, conditionOf(status, api::kAbleToScale),

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/hpa.h"
@@ -21,6 +22,11 @@ struct StatusDecision {
 };
 
 StatusDecision decisionOf(const api::HorizontalPodAutoscalerStatus& status);
+
+// A condition as StatusDecision holds it: "True/ScaleDownStabilized".
+std::string conditionText(std::string_view status, std::string_view reason);
+// The reason part of a condition's text ("" when the condition is absent).
+std::string_view reasonOf(std::string_view conditionText);
 
 // What can differ between two decisions, one label value each in /metrics.
 enum class DivergenceKind { DesiredReplicas, AbleToScale, ScalingActive, ScalingLimited };

@@ -9,7 +9,7 @@
 namespace hpa::telemetry {
 namespace {
 
-using controller::DecisionOutcome;
+using report::DecisionOutcome;
 
 // A label value as the text format wants it: backslash, double quote and newline escaped.
 void appendEscaped(std::string& out, const std::string& value) {
@@ -68,7 +68,7 @@ const Family kFamilies[] = {
      "behaviorPolicy, stabilizationWindow, scheduleWindow, paused or fallback.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        fmt::format_to(std::back_inserter(out), "{}{{{},limited_by=\"{}\"}} 1\n", name, labels,
-                      controller::limitName(o.limitedBy));
+                      report::limitName(o.limitedBy));
      }},
     {"hpa_controller_scaling_active", "Whether each HPA's ScalingActive condition is True (1) or not (0).",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {

@@ -5,7 +5,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "controller/decision_outcome.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::telemetry {
 
@@ -25,7 +25,7 @@ namespace hpa::telemetry {
 // text instead of going through prometheus-cpp's per-series objects and copies. Thread-safe.
 class DecisionMetrics {
  public:
-  void record(const std::string& ns, const std::string& name, const controller::DecisionOutcome& outcome);
+  void record(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome);
   void forget(const std::string& ns, const std::string& name);
 
   // Appends the six families (HELP, TYPE and every HPA's series) to `out`.
@@ -34,7 +34,7 @@ class DecisionMetrics {
  private:
   struct Series {
     std::string labels;  // name="...",namespace="..." (escaped), rendered when the HPA is first seen
-    controller::DecisionOutcome outcome;
+    report::DecisionOutcome outcome;
   };
 
   mutable std::mutex mu_;

@@ -145,7 +145,7 @@ void PrometheusObserver::hpaReconciled(const std::string& ns, const std::string&
 }
 
 void PrometheusObserver::hpaDecided(const std::string& ns, const std::string& name,
-                                    const controller::DecisionOutcome& outcome) {
+                                    const report::DecisionOutcome& outcome) {
   decisions_.record(ns, name, outcome);
 }
 

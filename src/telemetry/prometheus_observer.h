@@ -37,7 +37,7 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   // and its series dropped when the HPA is deleted.
   void hpaReconciled(const std::string& ns, const std::string& name) override;
   // Each HPA's last decision (DecisionMetrics); its series go with hpaDeleted too.
-  void hpaDecided(const std::string& ns, const std::string& name, const controller::DecisionOutcome& outcome) override;
+  void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) override;
   void hpaDeleted(const std::string& ns, const std::string& name) override;
   // Whether this process leads (hpa_controller_leader 1) or stands by (0), set when /metrics is read.
   void leading(bool leader);

@@ -48,13 +48,13 @@ TEST(HpaCodec, DecodesEveryMetricTypeAndStatus) {
   EXPECT_EQ(hpa->spec.minReplicas, 2);
   EXPECT_EQ(hpa->spec.maxReplicas, 10);
   ASSERT_EQ(hpa->spec.metrics.size(), 5u);
-  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 50);
-  EXPECT_EQ(hpa->spec.metrics[1].containerResource->container, "app");
-  EXPECT_EQ(hpa->spec.metrics[1].containerResource->target.averageValue->milliValue(), 104857600000);
-  EXPECT_EQ(hpa->spec.metrics[2].pods->metric.selector->matchLabels.at("a"), "b");
-  EXPECT_EQ(hpa->spec.metrics[3].object->describedObject.kind, "Service");
-  EXPECT_EQ(hpa->spec.metrics[3].object->target.value->milliValue(), 10000);
-  EXPECT_EQ(hpa->spec.metrics[4].external->metric.selector->matchExpressions[0].values.size(), 2u);
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 50);
+  EXPECT_EQ(hpa->spec.metrics[1].as<api::ContainerResourceMetricSource>()->container, "app");
+  EXPECT_EQ(hpa->spec.metrics[1].as<api::ContainerResourceMetricSource>()->target.averageValue->milliValue(), 104857600000);
+  EXPECT_EQ(hpa->spec.metrics[2].as<api::PodsMetricSource>()->metric.selector->matchLabels.at("a"), "b");
+  EXPECT_EQ(hpa->spec.metrics[3].as<api::ObjectMetricSource>()->describedObject.kind, "Service");
+  EXPECT_EQ(hpa->spec.metrics[3].as<api::ObjectMetricSource>()->target.value->milliValue(), 10000);
+  EXPECT_EQ(hpa->spec.metrics[4].as<api::ExternalMetricSource>()->metric.selector->matchExpressions[0].values.size(), 2u);
   EXPECT_EQ(hpa->status.currentMetrics.size(), 2u);
   EXPECT_EQ(hpa->status.currentMetrics[1].type, "");
   EXPECT_EQ(hpa->status.conditions[0].reason, "SucceededRescale");
@@ -83,9 +83,9 @@ TEST(HpaCodec, EmptyMetricsDefaultToCpu80AndMinReplicasStaysUnset) {
       R"({"spec": {"scaleTargetRef": {"kind": "Deployment", "name": "x"}, "maxReplicas": 3}})"));
   ASSERT_TRUE(hpa.ok());
   ASSERT_EQ(hpa->spec.metrics.size(), 1u);
-  EXPECT_EQ(hpa->spec.metrics[0].type, "Resource");
-  EXPECT_EQ(hpa->spec.metrics[0].resource->name, "cpu");
-  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 80);
+  EXPECT_EQ(api::typeOf(hpa->spec.metrics[0]), "Resource");
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->name, "cpu");
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 80);
   EXPECT_FALSE(hpa->spec.minReplicas.has_value());
   EXPECT_FALSE(hpa->spec.behavior.has_value());
 }

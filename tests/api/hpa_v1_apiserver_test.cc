@@ -51,7 +51,8 @@ TEST_P(ApiServer120Answers, V1DecodesAsV2beta2Does) {
   // v1 has no pointer for an object metric's targetValue: through v1 an AverageValue target
   // also carries value 0, as the API server converts it. The controller reads averageValue.
   for (auto& m : v2->spec.metrics) {
-    if (m.object && !m.object->target.value) m.object->target.value = Quantity();
+    auto* object = m.as<ObjectMetricSource>();
+    if (object && !object->target.value) object->target.value = Quantity();
   }
   EXPECT_EQ(v1->spec, v2->spec);
   EXPECT_EQ(v1->status, v2->status);

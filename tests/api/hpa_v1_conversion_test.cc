@@ -81,10 +81,10 @@ TEST(HpaV1Conversion, CpuTargetAloneAndItsCurrentUtilization) {
     "status": {"currentReplicas": 2, "desiredReplicas": 2, "currentCPUUtilizationPercentage": 90}})"));
   ASSERT_TRUE(hpa.ok()) << hpa.error().message;
   ASSERT_EQ(hpa->spec.metrics.size(), 1u);
-  ASSERT_TRUE(hpa->spec.metrics[0].resource);
-  EXPECT_EQ(hpa->spec.metrics[0].resource->name, "cpu");
-  EXPECT_EQ(hpa->spec.metrics[0].resource->target.type, kUtilizationTarget);
-  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 60);
+  ASSERT_TRUE(hpa->spec.metrics[0].as<api::ResourceMetricSource>());
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->name, "cpu");
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.type, kUtilizationTarget);
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 60);
   EXPECT_FALSE(
       hpa->spec.minReplicas.has_value());  // the controller's default (1) applies, as for v2
   ASSERT_EQ(hpa->status.currentMetrics.size(), 1u);
@@ -99,8 +99,8 @@ TEST(HpaV1Conversion, NoTargetAtAllIsTheDefaultCpuTarget) {
     "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "maxReplicas": 4}})"));
   ASSERT_TRUE(hpa.ok()) << hpa.error().message;
   ASSERT_EQ(hpa->spec.metrics.size(), 1u);
-  ASSERT_TRUE(hpa->spec.metrics[0].resource);
-  EXPECT_EQ(hpa->spec.metrics[0].resource->target.averageUtilization, 80);
+  ASSERT_TRUE(hpa->spec.metrics[0].as<api::ResourceMetricSource>());
+  EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 80);
 }
 
 // Which v2 target each v1 field set becomes, as the API server decides it.
@@ -119,19 +119,19 @@ TEST(HpaV1Conversion, TargetTypesFollowTheFieldsSet) {
   ASSERT_TRUE(hpa.ok()) << hpa.error().message;
   const auto& m = hpa->spec.metrics;
   ASSERT_EQ(m.size(), 5u);  // no CPU target of v1's own: nothing appended, no default
-  EXPECT_EQ(m[0].object->target.type, kAverageValueTarget);
-  EXPECT_EQ(m[0].object->target.value, Quantity::fromValue(7));
-  EXPECT_EQ(m[0].object->target.averageValue, Quantity::fromValue(2));
-  EXPECT_EQ(m[0].object->describedObject.name, "s");
-  EXPECT_EQ(m[1].external->target.type, kValueTarget);
-  EXPECT_EQ(m[1].external->target.value, Quantity::fromValue(30));
-  EXPECT_FALSE(m[1].external->metric.selector.has_value());
-  EXPECT_EQ(m[2].resource->target.type, kUtilizationTarget);
-  EXPECT_EQ(m[3].containerResource->target.type, kAverageValueTarget);
-  EXPECT_EQ(m[3].containerResource->container, "app");
-  EXPECT_EQ(m[3].containerResource->target.averageValue, Quantity::parse("1Gi").value());
+  EXPECT_EQ(m[0].as<api::ObjectMetricSource>()->target.type, kAverageValueTarget);
+  EXPECT_EQ(m[0].as<api::ObjectMetricSource>()->target.value, Quantity::fromValue(7));
+  EXPECT_EQ(m[0].as<api::ObjectMetricSource>()->target.averageValue, Quantity::fromValue(2));
+  EXPECT_EQ(m[0].as<api::ObjectMetricSource>()->describedObject.name, "s");
+  EXPECT_EQ(m[1].as<api::ExternalMetricSource>()->target.type, kValueTarget);
+  EXPECT_EQ(m[1].as<api::ExternalMetricSource>()->target.value, Quantity::fromValue(30));
+  EXPECT_FALSE(m[1].as<api::ExternalMetricSource>()->metric.selector.has_value());
+  EXPECT_EQ(m[2].as<api::ResourceMetricSource>()->target.type, kUtilizationTarget);
+  EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->target.type, kAverageValueTarget);
+  EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->container, "app");
+  EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->target.averageValue, Quantity::parse("1Gi").value());
   // v1's targetAverageValue is not optional: absent, it is zero.
-  EXPECT_EQ(m[4].pods->target.averageValue, Quantity());
+  EXPECT_EQ(m[4].as<api::PodsMetricSource>()->target.averageValue, Quantity());
 }
 
 json withBehaviorAnnotation(const std::string& behavior) {

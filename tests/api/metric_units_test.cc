@@ -59,16 +59,13 @@ TEST(MetricUnits, UnitOfEachMetric) {
   EXPECT_EQ(unitOfResource("nvidia.com/gpu"), MetricUnit::Number);
 
   MetricSpec memory;
-  memory.type = kResourceMetric;
-  memory.resource = ResourceMetricSource{"memory", {}};
+  memory.source = ResourceMetricSource{"memory", {}};
   EXPECT_EQ(unitOf(memory), MetricUnit::Bytes);
   MetricSpec containerCpu;
-  containerCpu.type = kContainerResourceMetric;
-  containerCpu.containerResource = ContainerResourceMetricSource{"cpu", {}, "app"};
+  containerCpu.source = ContainerResourceMetricSource{"cpu", {}, "app"};
   EXPECT_EQ(unitOf(containerCpu), MetricUnit::Cores);
   MetricSpec external;
-  external.type = kExternalMetric;
-  external.external = ExternalMetricSource{{"queue_depth", std::nullopt}, {}};
+  external.source = ExternalMetricSource{{"queue_depth", std::nullopt}, {}};
   EXPECT_EQ(unitOf(external), MetricUnit::Number);
   EXPECT_STREQ(unitName(MetricUnit::Bytes), "bytes");
   EXPECT_STREQ(unitName(MetricUnit::Cores), "cores");

@@ -112,7 +112,7 @@ TEST_F(PauseTest, PausedAboveMaxLeavesTheScaleAndResumeClearsTheCondition) {
   pause(true);
   setScale(12);
   auto r = reconcile();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::AboveMaxReplicas);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::AboveMaxReplicas);
   EXPECT_TRUE(scales_.updates.empty());
   EXPECT_EQ(hpa_.status.desiredReplicas, 10);
   EXPECT_EQ(condition("ScalingActive")->reason, "ScalingPaused");

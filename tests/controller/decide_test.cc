@@ -105,7 +105,7 @@ namespace {
 using namespace hpa::controller::fixture;
 
 TEST_F(ReconcileTest, ADryRunRecordsTheRescalesItIsToldOfNotItsOwn) {
-  options_.dryRun = true;
+  options_.mode = ControllerMode::Shadow;
   api::HPAScalingRules up;
   up.policies = std::vector<api::HPAScalingPolicy>{{"Pods", 2, 60}};
   hpa_.spec.behavior = api::HorizontalPodAutoscalerBehavior{up, std::nullopt};

@@ -1,15 +1,15 @@
 // Why a reconcile failed, as the report and the decision outcome (hpa_controller_reconcile_failing)
 // name it: upstream's Event reason for the failure it returned, or TargetNotFound.
 
-#include "controller/decision_outcome.h"
 #include "controller/reconcile_fixture.h"
+#include "report/decision_outcome.h"
 
 namespace hpa::controller {
 namespace {
 
 using namespace hpa::controller::fixture;
 
-std::string failingReason(const ReconcileResult& r, Time at) { return outcomeOf(r.report, at).failingReason; }
+std::string failingReason(const ReconcileResult& r, Time at) { return report::outcomeOf(r.report, at).failingReason; }
 
 TEST_F(ReconcileTest, ASucceedingReconcileHasNoFailingReason) {
   setScale(3);

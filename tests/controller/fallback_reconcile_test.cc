@@ -32,7 +32,7 @@ TEST_F(FallbackTest, WithoutTheAnnotationFailedMetricsKeepTheSize) {
   for (int i = 0; i < 5; ++i) {
     auto r = next();
     EXPECT_FALSE(r.status.ok());
-    EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+    EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
   }
   EXPECT_TRUE(scales_.updates.empty());
   EXPECT_EQ(condition("ScalingActive")->reason, "FailedGetResourceMetric");
@@ -46,13 +46,13 @@ TEST_F(FallbackTest, ReachesTheFallbackAfterTheThresholdAndLeavesItWhenMetricsRe
   for (int i = 1; i <= 2; ++i) {  // below the threshold: upstream's behavior
     auto r = next();
     EXPECT_FALSE(r.status.ok()) << i;
-    EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed) << i;
+    EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed) << i;
   }
   EXPECT_TRUE(scales_.updates.empty());
 
   auto r = next();  // the third failure in a row
   ASSERT_TRUE(r.status.ok()) << r.status.error().message;
-  EXPECT_EQ(r.report.branch, ReconcileBranch::Metrics);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::Metrics);
   ASSERT_TRUE(r.report.metrics[0].fallback);
   EXPECT_EQ(r.report.metrics[0].fallback->run.failures, 3);
   EXPECT_EQ(r.report.metrics[0].fallback->replicas, 6);
@@ -94,7 +94,7 @@ TEST_F(FallbackTest, ReachesTheFallbackAfterTheThresholdAndLeavesItWhenMetricsRe
   // A new outage starts a new run.
   cpuFails();
   r = next();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
 }
 
 TEST_F(FallbackTest, AFallbackNeverHidesAHigherWorkingRecommendation) {
@@ -126,10 +126,10 @@ TEST_F(FallbackTest, ADurationThresholdCountsTimeAndTheWindowStillSmoothsTheWayD
   reconcile();  // works: the window holds 6
   cpuFails();
   auto r = next();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
   clock_.step(seconds(44));
   r = next();  // 59 s of failing
-  EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
   r = next();  // 74 s: due; proposes min(6, 2) = 2, the 5-minute window keeps 6
   ASSERT_TRUE(r.status.ok()) << r.status.error().message;
   ASSERT_TRUE(r.report.metrics[0].fallback);
@@ -164,7 +164,7 @@ TEST_F(FallbackTest, ADecisionThatKeepsNothingSeesOnlyItsOwnFailure) {
   fallback("after=2,replicas=5");
   for (int i = 0; i < 3; ++i) {
     r = controller().decide(hpa_, DecideOptions{});
-    EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed) << i;
+    EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed) << i;
   }
 }
 

@@ -1,7 +1,7 @@
 // hpa-controller.io/last-decision: the document a reconcile leaves, and when it counts as changed.
 
-#include "controller/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
+#include "report/last_decision_report.h"
 
 namespace hpa::controller {
 namespace {
@@ -15,7 +15,7 @@ class LastDecisionTest : public ReconcileTest {
   json decide() {
     clock_.step(seconds(15));
     auto r = reconcile();
-    auto doc = lastDecisionDocument(r.report, clock_.now());
+    auto doc = report::lastDecisionDocument(r.report, clock_.now());
     EXPECT_TRUE(doc);
     return doc.value_or(json());
   }
@@ -90,9 +90,9 @@ TEST_F(LastDecisionTest, AWindowThatHoldsTheSizeIsTheLimit) {
 }
 
 TEST(LastDecision, ADeletedHpaLeavesNone) {
-  ReconcileReport r;
-  r.branch = ReconcileBranch::Deleted;
-  EXPECT_FALSE(lastDecisionDocument(r, Time()));
+  report::ReconcileReport r;
+  r.branch = report::ReconcileBranch::Deleted;
+  EXPECT_FALSE(report::lastDecisionDocument(r, Time()));
 }
 
 }  // namespace

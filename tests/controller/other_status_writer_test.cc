@@ -80,7 +80,7 @@ TEST_F(OtherStatusWriterWatchTest, WarnsOncePerHpaPerTerm) {
   watch_.observe(hpaWrittenAt("worker", std::nullopt));               // nobody else writes it
   ASSERT_EQ(events_.events.size(), 1u);
   EXPECT_EQ(events_.events[0].type, kEventWarning);
-  EXPECT_EQ(events_.events[0].reason, kAnotherControllerWritesStatus);
+  EXPECT_EQ(events_.events[0].reason, api::kAnotherControllerWritesStatus);
   EXPECT_NE(events_.events[0].message.find("kube-controller-manager"), std::string::npos);
 
   leadingSince_.reset();  // a standby warns of nothing
@@ -124,7 +124,7 @@ TEST_F(OtherStatusWriterWatchTest, TheInformersWatchEventsReachIt) {
                                                  {"subresource", "status"}});
   hpas.apply(api::WatchEventType::Modified, object);
   ASSERT_EQ(events_.events.size(), 1u);
-  EXPECT_EQ(events_.events[0].reason, kAnotherControllerWritesStatus);
+  EXPECT_EQ(events_.events[0].reason, api::kAnotherControllerWritesStatus);
   hpas.apply(api::WatchEventType::Deleted, object);
   hpas.apply(api::WatchEventType::Added, object);  // the same name again
   EXPECT_EQ(events_.events.size(), 2u);

@@ -23,15 +23,13 @@ inline const Time kPodStart = Time(seconds(1'700'000'000));
 
 inline api::MetricSpec cpuUtilization(std::int32_t target) {
   api::MetricSpec m;
-  m.type = api::kResourceMetric;
-  m.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, target}};
+  m.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, target}};
   return m;
 }
 
 inline api::MetricSpec externalValue(const std::string& name, const char* value) {
   api::MetricSpec m;
-  m.type = api::kExternalMetric;
-  m.external = api::ExternalMetricSource{{name, std::nullopt}, api::MetricTarget{api::kValueTarget, *api::Quantity::parse(value), {}, {}}};
+  m.source = api::ExternalMetricSource{{name, std::nullopt}, api::MetricTarget{api::kValueTarget, *api::Quantity::parse(value), {}, {}}};
   return m;
 }
 

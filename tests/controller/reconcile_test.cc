@@ -52,7 +52,7 @@ TEST_F(ReconcileTest, AboveMaxAndBelowMinBranchesSkipMetrics) {
   setScale(12);
   auto r = reconcile();
   ASSERT_TRUE(r.status.ok());
-  EXPECT_EQ(r.report.branch, ReconcileBranch::AboveMaxReplicas);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::AboveMaxReplicas);
   EXPECT_EQ(scales_.updates.back().specReplicas, 10);
   EXPECT_EQ(events_.events.back().message, "New size: 10; reason: Current number of replicas above Spec.MaxReplicas");
   EXPECT_TRUE(metrics_.calls.empty());
@@ -61,7 +61,7 @@ TEST_F(ReconcileTest, AboveMaxAndBelowMinBranchesSkipMetrics) {
   hpa_.spec.minReplicas = 4;
   setScale(2);
   r = reconcile();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::BelowMinReplicas);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::BelowMinReplicas);
   EXPECT_EQ(scales_.updates.back().specReplicas, 4);
   EXPECT_EQ(events_.events.back().message, "New size: 4; reason: Current number of replicas below Spec.MinReplicas");
 }
@@ -70,7 +70,7 @@ TEST_F(ReconcileTest, TargetAtZeroByHandDisablesScaling) {
   setScale(0);
   setPods(1, 500);
   auto r = reconcile();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::ScalingDisabled);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::ScalingDisabled);
   EXPECT_TRUE(scales_.updates.empty());
   EXPECT_EQ(condition("ScalingActive")->status, "False");
   EXPECT_EQ(condition("ScalingActive")->reason, "ScalingDisabled");
@@ -80,7 +80,7 @@ TEST_F(ReconcileTest, TargetAtZeroByHandDisablesScaling) {
 TEST_F(ReconcileTest, FailedGetScale) {
   auto r = reconcile();  // no Scale for the target
   EXPECT_FALSE(r.status.ok());
-  EXPECT_EQ(r.report.branch, ReconcileBranch::FailedGetScale);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::FailedGetScale);
   EXPECT_THAT(eventReasons(), ElementsAre("FailedGetScale"));
   EXPECT_EQ(condition("AbleToScale")->status, "False");
   EXPECT_EQ(condition("AbleToScale")->message,
@@ -95,7 +95,7 @@ TEST_F(ReconcileTest, MetricsFailureSetsConditionsAndEvents) {
   metrics_.resource.erase("cpu");
   auto r = reconcile();
   EXPECT_FALSE(r.status.ok());
-  EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
   EXPECT_THAT(eventReasons(), ElementsAre("FailedGetResourceMetric", "FailedComputeMetricsReplicas"));
   EXPECT_EQ(events_.events[0].message,
             "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from "
@@ -118,7 +118,7 @@ TEST_F(ReconcileTest, AFailedMetricBlocksScaleDownButNotScaleUp) {
   auto r = reconcile();
   EXPECT_FALSE(r.status.ok());
   EXPECT_TRUE(scales_.updates.empty());
-  EXPECT_EQ(r.report.branch, ReconcileBranch::MetricsFailed);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
 
   setPods(4, 200);  // cpu says scale up: proceeds despite the failed external metric
   events_.events.clear();
@@ -231,7 +231,7 @@ TEST_F(ReconcileTest, ScaleToZeroAndBackWithExternalMetric) {
   metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{25000}, clock_.now()});
   clock_.step(seconds(15));
   auto r = reconcile();
-  EXPECT_EQ(r.report.branch, ReconcileBranch::Metrics);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::Metrics);
   EXPECT_EQ(scales_.updates.back().specReplicas, 3);  // ceil(25 / 10)
   EXPECT_EQ(condition("ScaledToZero")->status, "False");
 }

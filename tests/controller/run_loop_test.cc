@@ -163,7 +163,7 @@ TEST_F(RunLoopTest, ReportsEachDecisionsOutcome) {
   EXPECT_EQ(outcome.currentReplicas, 3);
   EXPECT_EQ(outcome.desiredReplicas, 3);
   EXPECT_EQ(outcome.proposedReplicas, 3);
-  EXPECT_EQ(outcome.limitedBy, DecisionLimit::None);
+  EXPECT_EQ(outcome.limitedBy, report::DecisionLimit::None);
   EXPECT_TRUE(outcome.scalingActive);
   EXPECT_EQ(outcome.metricsReadAt, observer_.reconciled()[0].at);
 }

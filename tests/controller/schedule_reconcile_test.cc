@@ -2,9 +2,9 @@
 // ScalingLimited condition naming the window, reactive scaling inside the bounds, and the
 // stabilization window smoothing the way down after a window closes.
 
-#include "controller/last_decision_report.h"
 #include "controller/reconcile_fixture.h"
 #include "controls/schedule.h"
+#include "report/last_decision_report.h"
 
 namespace hpa::controller {
 namespace {
@@ -42,7 +42,7 @@ TEST_F(ScheduleReconcileTest, AFloorHoldsWhileOpenAndTheWindowSmoothsTheWayDown)
   EXPECT_TRUE(scales_.updates.empty());
 
   r = after(std::chrono::minutes(2));  // 22:45:20: open
-  EXPECT_EQ(r.report.branch, ReconcileBranch::BelowMinReplicas);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::BelowMinReplicas);
   EXPECT_EQ(scaledTo(), 6);
   EXPECT_EQ(r.report.minReplicas, 6);
   EXPECT_EQ(r.report.controls.schedule->minFrom, "evening-peak");
@@ -57,11 +57,11 @@ TEST_F(ScheduleReconcileTest, AFloorHoldsWhileOpenAndTheWindowSmoothsTheWayDown)
   // The load falls: the metrics want 3, the floor holds 6.
   setPods(6, 25);
   r = after(std::chrono::seconds(15));
-  EXPECT_EQ(r.report.branch, ReconcileBranch::Metrics);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::Metrics);
   EXPECT_EQ(r.report.metricReplicas, 3);
   EXPECT_EQ(r.report.desiredReplicas, 6);
   EXPECT_EQ(condition("ScalingLimited")->reason, "ScheduledMinReplicas");
-  auto recorded = lastDecisionOf(r.report);  // what hpa-controller.io/record-decision would write
+  auto recorded = report::lastDecisionOf(r.report);  // what hpa-controller.io/record-decision would write
   ASSERT_TRUE(recorded && recorded->limitedBy);
   EXPECT_EQ(recorded->limitedBy->first, "ScheduledMinReplicas");
   // A rise above the floor is reactive scaling as usual.
@@ -101,7 +101,7 @@ TEST_F(ScheduleReconcileTest, ACeilingLowersTheSizeAndCapsTheMetrics) {
   schedule("[{name: freeze, start: '40 23 * * *', duration: 1h, timeZone: Europe/Paris, maxReplicas: 4}]");
   r = after(std::chrono::seconds(15));
   ASSERT_EQ(r.report.controls.schedule->open.size(), 1u);
-  EXPECT_EQ(r.report.branch, ReconcileBranch::AboveMaxReplicas);
+  EXPECT_EQ(r.report.branch, report::ReconcileBranch::AboveMaxReplicas);
   EXPECT_EQ(scaledTo(), 4);
   EXPECT_EQ(r.report.maxReplicas, 4);
   EXPECT_EQ(condition("ScalingLimited")->reason, "ScheduledMaxReplicas");

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "controls/last_decision.h"
+#include "fakes/pod_builder.h"
+
 namespace hpa::controls {
 namespace {
 
@@ -35,19 +38,18 @@ class FakeReconcile final : public ReconcileView {
     hpa_.metadata.name = "web";
     hpa_.metadata.annotations = std::move(annotations);
     api::MetricSpec cpu;
-    cpu.type = api::kResourceMetric;
-    cpu.resource = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa_.spec.metrics = {cpu};
-    report_.controls = chain.read(hpa_);
+    report_ = chain.start(hpa_);
   }
 
   const std::string& key() const override { return key_; }
   const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
   const api::HorizontalPodAutoscalerCondition* conditionRead(const std::string& type) const override {
-    return find(statusRead, type);
+    return api::findCondition(statusRead, type);
   }
   api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override {
-    return const_cast<api::HorizontalPodAutoscalerCondition*>(find(hpa_.status, type));
+    return api::findCondition(hpa_.status, type);
   }
   Time now() const override { return kNow; }
   bool keepsState() const override { return keepsState_; }
@@ -74,14 +76,6 @@ class FakeReconcile final : public ReconcileView {
   std::vector<std::optional<FallbackReport>> fallbacks{std::nullopt};
 
  private:
-  static const api::HorizontalPodAutoscalerCondition* find(const api::HorizontalPodAutoscalerStatus& status,
-                                                           const std::string& type) {
-    for (const auto& c : status.conditions) {
-      if (c.type == type) return &c;
-    }
-    return nullptr;
-  }
-
   std::string key_ = "default/web";
   api::HorizontalPodAutoscaler hpa_;
   ControlsReport report_;
@@ -151,6 +145,28 @@ TEST(ControlChain, TheSyncPeriodAndPodSelectionChangeHowMetricsAreRead) {
   other.controller = api::PodOwner{"Job", "batch"};
   EXPECT_FALSE(*setup.podFilter->counts(reconcile, other));
   EXPECT_THAT(reconcile.controlsReport().podsNotOwned, ElementsAre("batch-1"));
+}
+
+TEST(ControlChain, TheReportStartsWithTheControlsAndAnyRecordedDecision) {
+  ControlChain chain(nullptr);
+  FakeReconcile plain(chain, {{kPausedAnnotation, "true"}});
+  EXPECT_TRUE(plain.controls().paused);
+  EXPECT_FALSE(plain.controlsReport().lastDecisionStored);
+  FakeReconcile recorded(chain, {{kLastDecisionAnnotation, "{}"}});
+  EXPECT_TRUE(recorded.controlsReport().lastDecisionStored);
+}
+
+// Every HPA is told of pods resized in place (explain shows them), whatever requests it counts.
+TEST(ControlChain, CountedRequestsNoteThePodsBeingResized) {
+  ControlChain chain(nullptr);
+  FakeReconcile reconcile(chain, {});
+  const api::Pod resizing = hpa::testing::PodBuilder("web-0").container("app", 200).actuated("app", 100).build();
+  const api::Pod steady = hpa::testing::PodBuilder("web-1").container("app", 200).build();
+  const std::vector<const api::Pod*> pods{&resizing, &steady, &resizing};
+  const std::string resource = "cpu";
+  const std::string container;
+  chain.requestsCounted(reconcile, {pods, resource, container, replicacalc::DecisionRules{}});
+  EXPECT_THAT(reconcile.controlsReport().resizingPods, ElementsAre(ControlsReport::ResizingPod{"web-0", "cpu", 200, 100}));
 }
 
 TEST(ControlChain, APauseHoldsOnlyTheRescaleAndSaysSoBeforeTheWrite) {

@@ -58,8 +58,6 @@ class FakePodLister final : public controller::PodLister {
   std::vector<std::shared_ptr<const api::Pod>> pods_;
 };
 
-// Answers each of the four metric questions with a configured result (per metric name for the
-// custom and external ones) and records the questions asked.
 // Controlling owners by "namespace/Kind/name"; `syncing` answers every lookup with an error.
 class FakeOwnerLookup final : public controls::OwnerLookup {
  public:
@@ -78,6 +76,8 @@ class FakeOwnerLookup final : public controls::OwnerLookup {
   bool syncing = false;
 };
 
+// Answers each of the four metric questions with a configured result (per metric name for the
+// custom and external ones) and records the questions asked.
 class FakeMetricsClient final : public metricsclient::MetricsClient {
  public:
   std::map<std::string, Result<metricsclient::PodMetricsResult>> resource;  // by resource name

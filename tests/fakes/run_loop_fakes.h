@@ -41,7 +41,7 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
     std::lock_guard<std::mutex> lock(mu_);
     reconciled_.push_back({api::objectKey(ns, name), clock_.now(), leading_()});
   }
-  void hpaDecided(const std::string& ns, const std::string& name, const controller::DecisionOutcome& outcome) override {
+  void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) override {
     std::lock_guard<std::mutex> lock(mu_);
     decided_[api::objectKey(ns, name)] = outcome;
   }
@@ -59,7 +59,7 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
     return reconciled_.size();
   }
   // The last outcome reported for `key`.
-  std::optional<controller::DecisionOutcome> decided(const std::string& key) const {
+  std::optional<report::DecisionOutcome> decided(const std::string& key) const {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = decided_.find(key);
     if (it == decided_.end()) return std::nullopt;
@@ -84,7 +84,7 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
   mutable std::mutex mu_;
   std::vector<Reconciled> reconciled_;
   std::vector<std::string> deleted_;
-  std::map<std::string, controller::DecisionOutcome> decided_;
+  std::map<std::string, report::DecisionOutcome> decided_;
   int hpaCount_ = 0;
   int staleSkips_ = 0;
 };

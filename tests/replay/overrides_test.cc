@@ -46,7 +46,7 @@ TEST(Overrides, SetSpecFieldsThroughTheWireForm) {
   ASSERT_TRUE(status.ok()) << status.error().message;
   EXPECT_EQ(s.hpa.spec.minReplicas, 3);
   EXPECT_EQ(s.hpa.spec.maxReplicas, 12);
-  EXPECT_EQ(s.hpa.spec.metrics[0].resource->target.averageUtilization, 70);
+  EXPECT_EQ(s.hpa.spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 70);
   EXPECT_EQ(s.hpa.apiVersion, "autoscaling/v2beta2");
 }
 
@@ -73,7 +73,7 @@ TEST(Overrides, PoliciesAsYamlAndRemovalWithNull) {
   ASSERT_EQ(policies.size(), 1u);
   EXPECT_EQ(policies[0], (api::HPAScalingPolicy{"Pods", 2, 60}));
   ASSERT_EQ(s.hpa.spec.metrics.size(), 2u);
-  EXPECT_EQ(s.hpa.spec.metrics[1].pods->target.averageValue->milliValue(), 500);
+  EXPECT_EQ(s.hpa.spec.metrics[1].as<api::PodsMetricSource>()->target.averageValue->milliValue(), 500);
 
   ASSERT_TRUE(apply(s, {"behavior=null"}).ok());
   EXPECT_FALSE(s.hpa.spec.behavior.has_value());

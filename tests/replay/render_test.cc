@@ -11,7 +11,7 @@ using std::chrono::seconds;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-Tick tick(int at, std::int32_t replicas, std::int64_t value, std::vector<controller::RecordedEvent> events = {}) {
+Tick tick(int at, std::int32_t replicas, std::int64_t value, std::vector<report::RecordedEvent> events = {}) {
   Tick t;
   t.at = seconds(at);
   t.metrics.push_back({"cpu", value, 50, std::nullopt, replicas, std::nullopt, api::MetricUnit::Cores});

@@ -205,7 +205,7 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
   hpa_.status = after.status;  // not their first decision: that would hold the 3 they started from
   const auto first = compareNow(after);
   ASSERT_EQ(first.ours.desiredReplicas, 4);
-  controller::ReconcileReport ours = first.report;
+  report::ReconcileReport ours = first.report;
   std::vector<Divergence> divergences = first.divergences;
   CauseInputs in;
   in.hpa = &after;
@@ -233,9 +233,8 @@ TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   hpa_.spec.behavior = behavior;
   hpa_.spec.minReplicas = 2;
   api::MetricSpec queue;
-  queue.type = api::kExternalMetric;
-  queue.external = api::ExternalMetricSource{{"queue", std::nullopt},
-                                             {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
+  queue.source = api::ExternalMetricSource{{"queue", std::nullopt},
+                                           {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
   hpa_.spec.metrics = {queue};
   setScale(4);
   const auto writtenWithAverage = [&](const char* average) {

@@ -5,8 +5,8 @@
 namespace hpa::telemetry {
 namespace {
 
-using controller::DecisionLimit;
-using controller::DecisionOutcome;
+using report::DecisionLimit;
+using report::DecisionOutcome;
 
 std::string scrape(const DecisionMetrics& metrics) {
   std::string text;
@@ -80,7 +80,7 @@ TEST(DecisionMetrics, AFailingHpaHasOneSeriesWithItsReasonUntilItSucceeds) {
   metrics.record("shop", "web", failing);
   metrics.record("shop", "api", outcome(4, 4, 4, DecisionLimit::None, true, t));
   DecisionOutcome gone = outcome(0, 0, std::nullopt, DecisionLimit::None, false, std::nullopt);
-  gone.failingReason = controller::kTargetNotFoundReason;
+  gone.failingReason = report::kTargetNotFoundReason;
   metrics.record("shop", "orphan", gone);
   std::string text = scrape(metrics);
   EXPECT_TRUE(has(text, R"(hpa_controller_reconcile_failing{name="web",namespace="shop",reason="FailedGetResourceMetric"} 1)"))

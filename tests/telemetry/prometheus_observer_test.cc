@@ -23,7 +23,7 @@ TEST(PrometheusObserver, CountsReconcilesPerHpaAndDropsADeletedHpasSeries) {
 
 TEST(PrometheusObserver, ADeletedHpasDecisionSeriesGoWithItAndLeadershipIsShown) {
   PrometheusObserver observer;
-  controller::DecisionOutcome outcome;
+  report::DecisionOutcome outcome;
   outcome.currentReplicas = 2;
   outcome.desiredReplicas = 3;
   observer.hpaDecided("ns", "web", outcome);

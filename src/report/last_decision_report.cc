@@ -1,0 +1,48 @@
+#include "report/last_decision_report.h"
+
+#include "report/decision_outcome.h"
+
+namespace hpa::report {
+namespace {
+
+using controls::LastDecision;
+
+LastDecision::Metric metricOf(const MetricReport& m) {
+  LastDecision::Metric out{m.type, m.name, m.error ? m.conditionReason : std::string(), m.proposal, std::nullopt,
+                           std::nullopt};
+  if (m.fallback) {
+    out.name = m.fallback->metric;
+    out.fallbackReplicas = m.fallback->replicas;
+  }
+  if (m.calculation && m.calculation->readyPodCount > 0) {
+    const auto& c = *m.calculation;
+    out.pods = std::array<std::int32_t, 4>{c.readyPodCount, c.unreadyPodCount, c.missingPodCount, c.ignoredPodCount};
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
+  if (r.branch == ReconcileBranch::Deleted) return std::nullopt;
+  LastDecision d;
+  d.branch = branchName(r.branch);
+  d.currentReplicas = r.currentReplicas;
+  d.desiredReplicas = r.desiredReplicas;
+  d.reason = r.reason;
+  d.metrics.reserve(r.metrics.size());
+  for (const auto& m : r.metrics) d.metrics.push_back(metricOf(m));
+  d.recommendedReplicas = r.metricReplicas;
+  if (r.normalization) d.stabilizedReplicas = r.normalization->stabilized;
+  d.limitedBy = limitingCondition(r);
+  d.pausedScaleTo = r.controls.pausedScaleTo;
+  return d;
+}
+
+std::optional<nlohmann::json> lastDecisionDocument(const ReconcileReport& r, Time now) {
+  auto d = lastDecisionOf(r);
+  if (!d) return std::nullopt;
+  return controls::lastDecisionJson(*d, now);
+}
+
+}  // namespace hpa::report
