@@ -29,10 +29,10 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/cache_listers.h"
 #include "controller/horizontal_controller.h"
 #include "informer/object_cache.h"
 #include "informer/pod_selector_index.h"
-#include "adapters/cache_listers.h"
 #include "metricsclient/batching_metrics_client.h"
 
 namespace {
@@ -79,7 +79,8 @@ class BenchClock final : public Clock {
   Time now() const override { return Time(Duration(ticks_.load(std::memory_order_relaxed))); }
   void advance(Duration d) { ticks_.fetch_add(d.count(), std::memory_order_relaxed); }
   // Nothing in this program waits on the clock.
-  void waitUntil(std::condition_variable_any& cv, std::unique_lock<std::mutex>& lock, Time) override {
+  void waitUntil(std::condition_variable_any& cv, std::unique_lock<std::mutex>& lock,
+                 Time) override {
     cv.wait_for(lock, std::chrono::milliseconds(1));
   }
 
@@ -94,7 +95,8 @@ std::string appName(int i) { return "app-" + std::to_string(i); }
 class MemoryScales final : public controller::ScaleClient {
  public:
   std::unordered_map<std::string, api::Scale> scales;  // "ns/name"
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string&, const std::string&) override {
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string&,
+                                                                    const std::string&) override {
     return std::vector<controller::GroupVersionResource>{{"apps", "v1", "deployments"}};
   }
   Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource&,
@@ -115,24 +117,27 @@ class MemoryScales final : public controller::ScaleClient {
 class MemoryMetricsApi final : public metricsclient::MetricsApi {
  public:
   std::unordered_map<std::string, api::PodMetricsList> byNamespace;
-  Result<api::PodMetricsList> listPodMetrics(const metricsclient::ResourceMetricsRequest& request) override {
+  Result<api::PodMetricsList> listPodMetrics(
+      const metricsclient::ResourceMetricsRequest& request) override {
     lists.fetch_add(1);
     const double cpu0 = threadCpuSeconds();
     api::PodMetricsList copy = byNamespace.at(request.ns);
     copyNanos.fetch_add(static_cast<long>((threadCpuSeconds() - cpu0) * 1e9));
     return copy;
   }
-  Result<api::MetricValueList> listPodsCustomMetric(const metricsclient::PodsMetricRequest&) override {
+  Result<api::MetricValueList> listPodsCustomMetric(
+      const metricsclient::PodsMetricRequest&) override {
     return Error::of("no custom metrics here");
   }
   // The batching client lists; these per-HPA reads are not used by a cpu-only HPA.
   Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string&, const std::string&,
-                                                            const api::Selector&, const std::string&,
-                                                            Duration) override {
+                                                            const api::Selector&,
+                                                            const std::string&, Duration) override {
     return Error::of("per-HPA resource reads are not expected");
   }
-  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string&, const std::string&, const api::Selector&,
-                                                       const api::Selector&, Duration) override {
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string&, const std::string&,
+                                                       const api::Selector&, const api::Selector&,
+                                                       Duration) override {
     return Error::of("no custom metrics here");
   }
   Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string&, const std::string&,
@@ -140,7 +145,8 @@ class MemoryMetricsApi final : public metricsclient::MetricsApi {
                                                             const api::Selector&) override {
     return Error::of("no custom metrics here");
   }
-  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string&, const std::string&,
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string&,
+                                                                const std::string&,
                                                                 const api::Selector&) override {
     return Error::of("no external metrics here");
   }
@@ -151,8 +157,10 @@ class MemoryMetricsApi final : public metricsclient::MetricsApi {
 // Status writes land in the HPA cache, as the informer would bring them back.
 class CacheStatusWriter final : public controller::StatusWriter {
  public:
-  explicit CacheStatusWriter(informer::ObjectCache<api::HorizontalPodAutoscaler>& cache) : cache_(cache) {}
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+  explicit CacheStatusWriter(informer::ObjectCache<api::HorizontalPodAutoscaler>& cache)
+      : cache_(cache) {}
+  Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) override {
     writes.fetch_add(1);
     auto stored = std::make_shared<api::HorizontalPodAutoscaler>(hpa);
     stored->metadata.resourceVersion = std::to_string(version_.fetch_add(1) + 2);
@@ -204,7 +212,8 @@ api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& a
   hpa.spec.minReplicas = 1;
   hpa.spec.maxReplicas = 1000;
   api::MetricSpec cpu;
-  cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+  cpu.source =
+      api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
   hpa.spec.metrics = {cpu};
   return hpa;
 }
@@ -223,13 +232,20 @@ Shape parseArgs(int argc, char** argv) {
   Shape s;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--hpas") s.hpas = std::atoi(argv[i + 1]);
-    else if (flag == "--pods") s.podsPerHpa = std::atoi(argv[i + 1]);
-    else if (flag == "--namespaces") s.namespaces = std::atoi(argv[i + 1]);
-    else if (flag == "--seconds") s.seconds = std::atof(argv[i + 1]);
-    else if (flag == "--workers") s.workers = parseList(argv[i + 1]);
-    else if (flag == "--period") s.period = std::atof(argv[i + 1]);
-    else if (flag == "--json") s.json = argv[i + 1];
+    if (flag == "--hpas")
+      s.hpas = std::atoi(argv[i + 1]);
+    else if (flag == "--pods")
+      s.podsPerHpa = std::atoi(argv[i + 1]);
+    else if (flag == "--namespaces")
+      s.namespaces = std::atoi(argv[i + 1]);
+    else if (flag == "--seconds")
+      s.seconds = std::atof(argv[i + 1]);
+    else if (flag == "--workers")
+      s.workers = parseList(argv[i + 1]);
+    else if (flag == "--period")
+      s.period = std::atof(argv[i + 1]);
+    else if (flag == "--json")
+      s.json = argv[i + 1];
   }
   return s;
 }
@@ -251,9 +267,9 @@ void addPods(const Shape& shape, informer::ObjectCache<api::Pod>& pods) {
 
 // The API's side: each HPA (in the cache), its target's Scale and its pods' metrics (50 % of the
 // request: at target). Returns the HPAs' keys.
-std::vector<std::string> addApiObjects(const Shape& shape, const Clock& clock, MemoryScales& scales,
-                                       MemoryMetricsApi& metricsApi,
-                                       informer::ObjectCache<api::HorizontalPodAutoscaler>& hpaCache) {
+std::vector<std::string> addApiObjects(
+    const Shape& shape, const Clock& clock, MemoryScales& scales, MemoryMetricsApi& metricsApi,
+    informer::ObjectCache<api::HorizontalPodAutoscaler>& hpaCache) {
   const int perNamespace = shape.hpas / shape.namespaces;
   std::vector<std::string> keys;
   for (int n = 0; n < shape.namespaces; ++n) {
@@ -273,7 +289,8 @@ std::vector<std::string> addApiObjects(const Shape& shape, const Clock& clock, M
         m.metadata.namespace_ = ns;
         m.timestamp = clock.now() - seconds(20);
         m.window = seconds(30);
-        m.containers.push_back({"app", {{"cpu", api::Quantity::fromMilli(50)}}});  // 50 %: at target
+        m.containers.push_back(
+            {"app", {{"cpu", api::Quantity::fromMilli(50)}}});  // 50 %: at target
         list.items.push_back(std::move(m));
       }
       auto hpa = std::make_shared<const api::HorizontalPodAutoscaler>(makeHpa(ns, app));
@@ -301,7 +318,8 @@ std::vector<std::pair<std::string, double>> timePhases(const Phases& p) {
   const auto timeEach = [&](const char* what, auto&& phase) {
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < keys.size(); ++i) phase(i);
-    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     std::printf("  phase %-34s %8.2f us per HPA\n", what, us / static_cast<double>(keys.size()));
     out.emplace_back(what, us / static_cast<double>(keys.size()));
   };
@@ -317,7 +335,8 @@ std::vector<std::pair<std::string, double>> timePhases(const Phases& p) {
   timeEach("scale (in-memory API)", [&](std::size_t i) {
     (void)p.scales.getScale(nsOf(i), {"apps", "v1", "deployments"}, nameOf(i));
   });
-  timeEach("pods of the selector (index)", [&](std::size_t i) { (void)p.pods.list(nsOf(i), selectors[i]); });
+  timeEach("pods of the selector (index)",
+           [&](std::size_t i) { (void)p.pods.list(nsOf(i), selectors[i]); });
   timeEach("pod metrics (batched, selected)", [&](std::size_t i) {
     (void)p.metrics.getResourceMetric("cpu", nsOf(i), selectors[i], "", seconds(15));
   });
@@ -327,9 +346,11 @@ std::vector<std::pair<std::string, double>> timePhases(const Phases& p) {
 
 // Steady reconciles with `workers` threads for shape.seconds: per second and per CPU-second.
 Figures::Steady runSteady(const Shape& shape, int workers, const std::vector<std::string>& keys,
-               controller::HorizontalController& controller, BenchClock& clock, MemoryMetricsApi& metricsApi) {
-  const Duration step = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(shape.period)) /
-                        static_cast<std::int64_t>(keys.size());
+                          controller::HorizontalController& controller, BenchClock& clock,
+                          MemoryMetricsApi& metricsApi) {
+  const Duration step =
+      std::chrono::duration_cast<Duration>(std::chrono::duration<double>(shape.period)) /
+      static_cast<std::int64_t>(keys.size());
   std::atomic<bool> stop{false};
   std::atomic<long> done{0};
   std::vector<std::thread> threads;
@@ -352,16 +373,20 @@ Figures::Steady runSteady(const Shape& shape, int workers, const std::vector<std
   std::this_thread::sleep_for(std::chrono::duration<double>(shape.seconds));
   stop = true;
   for (auto& t : threads) t.join();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const double cpu = cpuSeconds() - cpu0;
   const double apiCpu = static_cast<double>(metricsApi.copyNanos.load() - copy0) / 1e9;
-  std::printf("  %d worker%s: %9.0f reconciles/s, %9.0f per CPU-second (CPU %.2f of %.2f s wall)\n", workers,
-              workers == 1 ? " " : "s", static_cast<double>(done.load()) / wall,
+  std::printf("  %d worker%s: %9.0f reconciles/s, %9.0f per CPU-second (CPU %.2f of %.2f s wall)\n",
+              workers, workers == 1 ? " " : "s", static_cast<double>(done.load()) / wall,
               static_cast<double>(done.load()) / cpu, cpu, wall);
   if (shape.period > 0) {
-    std::printf("             %d metrics lists fetched; the fake API's copies took %.2f CPU-s, without them "
-                "%9.0f reconciles per CPU-second\n",
-                metricsApi.lists.load() - lists0, apiCpu, static_cast<double>(done.load()) / (cpu - apiCpu));
+    std::printf(
+        "             %d metrics lists fetched; the fake API's copies took %.2f CPU-s, without "
+        "them "
+        "%9.0f reconciles per CPU-second\n",
+        metricsApi.lists.load() - lists0, apiCpu,
+        static_cast<double>(done.load()) / (cpu - apiCpu));
   }
   const double n = static_cast<double>(done.load());
   return {workers, n / wall, n / cpu, shape.period > 0 ? n / (cpu - apiCpu) : 0};
@@ -378,21 +403,40 @@ void writeJson(const Shape& shape, const Figures& f) {
     if (shape.period > 0) row["per_cpu_s_without_api"] = s.perCpuSecondWithoutApi;
     steady.push_back(row);
   }
-  const nlohmann::ordered_json heap = {{"bytes_per_pod", f.bytesPerPod}, {"bytes_per_hpa", f.bytesPerHpa}};
-  const nlohmann::ordered_json out = {
-      {"hpas", shape.hpas},       {"pods_per_hpa", shape.podsPerHpa}, {"namespaces", shape.namespaces},
-      {"period_s", shape.period}, {"seconds", shape.seconds},         {"phases_us", phases},
-      {"steady", steady},         {"heap", heap}};
+  const nlohmann::ordered_json heap = {{"bytes_per_pod", f.bytesPerPod},
+                                       {"bytes_per_hpa", f.bytesPerHpa}};
+  const nlohmann::ordered_json out = {{"hpas", shape.hpas},
+                                      {"pods_per_hpa", shape.podsPerHpa},
+                                      {"namespaces", shape.namespaces},
+                                      {"period_s", shape.period},
+                                      {"seconds", shape.seconds},
+                                      {"phases_us", phases},
+                                      {"steady", steady},
+                                      {"heap", heap}};
   std::ofstream(shape.json) << out.dump(1) << "\n";
+}
+
+void printSteadyHeading(const Shape& shape) {
+  if (shape.period > 0) {
+    std::printf(
+        "steady reconciles (%.0f s each), the controller's clock moving %.0f s per round over "
+        "every HPA:\n",
+        shape.seconds, shape.period);
+  } else {
+    std::printf("steady reconciles (%.0f s each), the controller's clock standing still:\n",
+                shape.seconds);
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const Shape shape = parseArgs(argc, argv);
-  std::printf("inprocess_scale_bench: %d HPAs x %d pods over %d namespaces (%d pods), %u hardware threads\n",
-              shape.hpas, shape.podsPerHpa, shape.namespaces, shape.hpas * shape.podsPerHpa,
-              std::thread::hardware_concurrency());
+  std::printf(
+      "inprocess_scale_bench: %d HPAs x %d pods over %d namespaces (%d pods), %u hardware "
+      "threads\n",
+      shape.hpas, shape.podsPerHpa, shape.namespaces, shape.hpas * shape.podsPerHpa,
+      std::thread::hardware_concurrency());
 
   BenchClock clock(kStart + std::chrono::minutes(30));
   informer::ObjectCache<api::Pod> pods;
@@ -416,12 +460,14 @@ int main(int argc, char** argv) {
         return std::nullopt;
       },
       clock, std::chrono::seconds(15),
-      [&](const std::string& ns, const api::Selector& selector) { return podIndex.list(ns, selector, pods); });
+      [&](const std::string& ns, const api::Selector& selector) {
+        return podIndex.list(ns, selector, pods);
+      });
   CacheStatusWriter status(hpaCache);
   CountingEvents events;
   controller::HorizontalController controller(
-      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, status, events, clock,
-                                         Logger::discard()},
+      controller::ControllerDependencies{hpaLister, podLister, metrics, scales, status, events,
+                                         clock, Logger::discard()},
       controller::ControllerOptions{});
 
   // Two rounds to the steady state: the first writes each status, the second reads it back.
@@ -433,26 +479,27 @@ int main(int argc, char** argv) {
   const std::size_t heapHpas = heapBytes();
   const int warmWrites = status.writes.load();
   Figures figures;
-  figures.bytesPerPod = static_cast<double>(heapPods - heapBefore) / static_cast<double>(pods.size());
-  figures.bytesPerHpa = static_cast<double>(heapHpas - heapBeforeHpas) / static_cast<double>(keys.size());
-  std::printf("heap: %.0f bytes per cached pod (%zu pods), %.0f bytes per HPA after its first syncs "
-              "(controller state, selector index, status in the cache)\n",
-              figures.bytesPerPod, pods.size(), figures.bytesPerHpa);
+  figures.bytesPerPod =
+      static_cast<double>(heapPods - heapBefore) / static_cast<double>(pods.size());
+  figures.bytesPerHpa =
+      static_cast<double>(heapHpas - heapBeforeHpas) / static_cast<double>(keys.size());
+  std::printf(
+      "heap: %.0f bytes per cached pod (%zu pods), %.0f bytes per HPA after its first syncs "
+      "(controller state, selector index, status in the cache)\n",
+      figures.bytesPerPod, pods.size(), figures.bytesPerHpa);
   std::printf("warm-up: %d status writes for %zu HPAs, %d metrics lists\n", warmWrites, keys.size(),
               metricsApi.lists.load());
 
   figures.phasesUs = timePhases(Phases{keys, hpaLister, scales, podLister, metrics, controller});
-  if (shape.period > 0) {
-    std::printf("steady reconciles (%.0f s each), the controller's clock moving %.0f s per round over every HPA:\n",
-                shape.seconds, shape.period);
-  } else {
-    std::printf("steady reconciles (%.0f s each), the controller's clock standing still:\n", shape.seconds);
-  }
+  printSteadyHeading(shape);
   for (int workers : shape.workers) {
     figures.steady.push_back(runSteady(shape, workers, keys, controller, clock, metricsApi));
   }
-  std::printf("steady state: %d status writes, %d scale updates, %d events after warm-up; %d metrics lists in all\n",
-              status.writes.load() - warmWrites, scales.updates.load(), events.events.load(), metricsApi.lists.load());
+  std::printf(
+      "steady state: %d status writes, %d scale updates, %d events after warm-up; %d metrics lists "
+      "in all\n",
+      status.writes.load() - warmWrites, scales.updates.load(), events.events.load(),
+      metricsApi.lists.load());
   if (!shape.json.empty()) writeJson(shape, figures);
   return status.writes.load() == warmWrites && scales.updates.load() == 0 ? 0 : 1;
 }

@@ -19,21 +19,24 @@ using nlohmann::json;
 const char* kNow = "2026-11-23T10:00:00Z";
 
 json podJson(const std::string& name, const std::string& app) {
-  return json::parse(R"({"metadata": {"name": ")" + name + R"(", "namespace": "shop", "labels": {"app": ")" + app +
+  return json::parse(R"({"metadata": {"name": ")" + name +
+                     R"(", "namespace": "shop", "labels": {"app": ")" + app +
                      R"("}},
     "spec": {"containers": [{"name": "app", "resources": {"requests": {"cpu": "200m"}}}]},
     "status": {"phase": "Running", "startTime": "2026-11-23T09:00:00Z",
                "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-23T09:00:10Z"}]}})");
 }
 
-json hpaJson(const std::string& name, const std::string& target, const json& metric, json annotations = json::object()) {
-  return json{{"metadata", {{"name", name}, {"namespace", "shop"}, {"annotations", annotations}}},
-              {"spec",
-               {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", target}}},
-                {"minReplicas", 1},
-                {"maxReplicas", 10},
-                {"metrics", json::array({metric})}}},
-              {"status", {{"currentReplicas", 2}, {"desiredReplicas", 2}}}};
+json hpaJson(const std::string& name, const std::string& target, const json& metric,
+             json annotations = json::object()) {
+  return json{
+      {"metadata", {{"name", name}, {"namespace", "shop"}, {"annotations", annotations}}},
+      {"spec",
+       {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", target}}},
+        {"minReplicas", 1},
+        {"maxReplicas", 10},
+        {"metrics", json::array({metric})}}},
+      {"status", {{"currentReplicas", 2}, {"desiredReplicas", 2}}}};
 }
 
 json scaleJson(const std::string& name, int replicas) {
@@ -45,7 +48,8 @@ json scaleJson(const std::string& name, int replicas) {
 }
 
 json notFound(const std::string& what) {
-  return json{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"}, {"message", what + " not found"},
+  return json{{"kind", "Status"},     {"apiVersion", "v1"},
+              {"status", "Failure"},  {"message", what + " not found"},
               {"reason", "NotFound"}, {"code", 404}};
 }
 
@@ -55,31 +59,40 @@ json notFound(const std::string& what) {
 //   db:     Object metric queries of Service db with metric selector kind=read, AverageValue 10;
 //           the adapter answers 30 without naming the series (selector null) -> 3
 //   ghost:  its Deployment does not exist
-void serveCluster(testing::FakeApiServer& api) {
+void serveDiscovery(testing::FakeApiServer& api) {
   api.serve("/api", {{"kind", "APIVersions"}, {"versions", {"v1"}}});
   auto group = [](const std::string& name, const std::string& version) {
-    return json{{"name", name},
-                {"versions", {{{"groupVersion", name + "/" + version}, {"version", version}}}},
-                {"preferredVersion", {{"groupVersion", name + "/" + version}, {"version", version}}}};
+    return json{
+        {"name", name},
+        {"versions", {{{"groupVersion", name + "/" + version}, {"version", version}}}},
+        {"preferredVersion", {{"groupVersion", name + "/" + version}, {"version", version}}}};
   };
-  api.serve("/apis", {{"kind", "APIGroupList"},
-                      {"groups",
-                       {group("autoscaling", "v2beta2"), group("apps", "v1"), group("metrics.k8s.io", "v1beta1"),
-                        group("custom.metrics.k8s.io", "v1beta2"), group("external.metrics.k8s.io", "v1beta1")}}});
-  api.serve("/api/v1", {{"kind", "APIResourceList"},
-                        {"groupVersion", "v1"},
-                        {"resources", {{{"name", "services"}, {"kind", "Service"}, {"namespaced", true}}}}});
-  api.serve("/apis/apps/v1", {{"kind", "APIResourceList"},
-                              {"groupVersion", "apps/v1"},
-                              {"resources",
-                               {{{"name", "deployments"}, {"kind", "Deployment"}, {"namespaced", true}},
-                                {{"name", "deployments/scale"}, {"kind", "Scale"}, {"namespaced", true}}}}});
-  const json history = {{"apiVersion", "hpa-controller.io/v1alpha1"},
-                        {"kind", "AutoscalerHistory"},
-                        {"metadata", {{"name", "web"}}},
-                        {"recommendations", {{{"replicas", 2}, {"timestamp", "2026-11-23T09:58:00Z"}}}},
-                        {"scaleUpEvents", json::array()},
-                        {"scaleDownEvents", json::array()}};
+  api.serve(
+      "/apis",
+      {{"kind", "APIGroupList"},
+       {"groups",
+        {group("autoscaling", "v2beta2"), group("apps", "v1"), group("metrics.k8s.io", "v1beta1"),
+         group("custom.metrics.k8s.io", "v1beta2"), group("external.metrics.k8s.io", "v1beta1")}}});
+  api.serve("/api/v1",
+            {{"kind", "APIResourceList"},
+             {"groupVersion", "v1"},
+             {"resources", {{{"name", "services"}, {"kind", "Service"}, {"namespaced", true}}}}});
+  api.serve("/apis/apps/v1",
+            {{"kind", "APIResourceList"},
+             {"groupVersion", "apps/v1"},
+             {"resources",
+              {{{"name", "deployments"}, {"kind", "Deployment"}, {"namespaced", true}},
+               {{"name", "deployments/scale"}, {"kind", "Scale"}, {"namespaced", true}}}}});
+}
+
+void serveHpas(testing::FakeApiServer& api) {
+  const json history = {
+      {"apiVersion", "hpa-controller.io/v1alpha1"},
+      {"kind", "AutoscalerHistory"},
+      {"metadata", {{"name", "web"}}},
+      {"recommendations", {{{"replicas", 2}, {"timestamp", "2026-11-23T09:58:00Z"}}}},
+      {"scaleUpEvents", json::array()},
+      {"scaleDownEvents", json::array()}};
   json hpas = {
       {"kind", "HorizontalPodAutoscalerList"},
       {"apiVersion", "autoscaling/v2beta2"},
@@ -89,14 +102,19 @@ void serveCluster(testing::FakeApiServer& api) {
                 {{"type", "Object"},
                  {"object",
                   {{"describedObject", {{"apiVersion", "v1"}, {"kind", "Service"}, {"name", "db"}}},
-                   {"metric", {{"name", "queries"}, {"selector", {{"matchLabels", {{"kind", "read"}}}}}}},
+                   {"metric",
+                    {{"name", "queries"}, {"selector", {{"matchLabels", {{"kind", "read"}}}}}}},
                    {"target", {{"type", "AverageValue"}, {"averageValue", "10"}}}}}}),
         hpaJson("ghost", "ghost",
                 {{"type", "Resource"},
-                 {"resource", {{"name", "cpu"}, {"target", {{"type", "Utilization"}, {"averageUtilization", 50}}}}}}),
+                 {"resource",
+                  {{"name", "cpu"},
+                   {"target", {{"type", "Utilization"}, {"averageUtilization", 50}}}}}}),
         hpaJson("web", "web",
                 {{"type", "Resource"},
-                 {"resource", {{"name", "cpu"}, {"target", {{"type", "Utilization"}, {"averageUtilization", 50}}}}}},
+                 {"resource",
+                  {{"name", "cpu"},
+                   {"target", {{"type", "Utilization"}, {"averageUtilization", 50}}}}}},
                 {{"hpa-controller.io/history", history.dump()}}),
         hpaJson("worker", "worker",
                 {{"type", "External"},
@@ -104,26 +122,42 @@ void serveCluster(testing::FakeApiServer& api) {
                   {{"metric", {{"name", "queue_depth"}}},
                    {"target", {{"type", "AverageValue"}, {"averageValue", "10"}}}}}})}}};
   api.serve("/apis/autoscaling/v2beta2/namespaces/shop/horizontalpodautoscalers?limit=500", hpas);
+}
+
+void serveCluster(testing::FakeApiServer& api) {
+  serveDiscovery(api);
+  serveHpas(api);
   api.serve("/apis/apps/v1/namespaces/shop/deployments/web/scale", scaleJson("web", 2));
   api.serve("/apis/apps/v1/namespaces/shop/deployments/worker/scale", scaleJson("worker", 4));
   api.serve("/apis/apps/v1/namespaces/shop/deployments/db/scale", scaleJson("db", 1));
   api.serve("/api/v1/namespaces/shop/pods?limit=500&labelSelector=app%3Ddb",
-            {{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"items", json::array()}});
-  api.serve("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/services/db/queries?metricLabelSelector=kind%3Dread",
-            {{"kind", "MetricValueList"},
-             {"apiVersion", "custom.metrics.k8s.io/v1beta2"},
+            {{"kind", "PodList"},
+             {"apiVersion", "v1"},
              {"metadata", json::object()},
-             {"items",
-              {{{"describedObject", {{"kind", "Service"}, {"namespace", "shop"}, {"name", "db"}, {"apiVersion", "/v1"}}},
-                {"metric", {{"name", "queries"}, {"selector", nullptr}}},
-                {"timestamp", "2026-11-23T09:59:50Z"},
-                {"value", "30"}}}}});
-  api.serve("/apis/apps/v1/namespaces/shop/deployments/ghost/scale", notFound("deployments/scale.apps \"ghost\""), 404);
+             {"items", json::array()}});
+  api.serve(
+      "/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/services/db/"
+      "queries?metricLabelSelector=kind%3Dread",
+      {{"kind", "MetricValueList"},
+       {"apiVersion", "custom.metrics.k8s.io/v1beta2"},
+       {"metadata", json::object()},
+       {"items",
+        {{{"describedObject",
+           {{"kind", "Service"}, {"namespace", "shop"}, {"name", "db"}, {"apiVersion", "/v1"}}},
+          {"metric", {{"name", "queries"}, {"selector", nullptr}}},
+          {"timestamp", "2026-11-23T09:59:50Z"},
+          {"value", "30"}}}}});
+  api.serve("/apis/apps/v1/namespaces/shop/deployments/ghost/scale",
+            notFound("deployments/scale.apps \"ghost\""), 404);
   api.serve("/api/v1/namespaces/shop/pods?limit=500&labelSelector=app%3Dweb",
-            {{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", json::object()},
+            {{"kind", "PodList"},
+             {"apiVersion", "v1"},
+             {"metadata", json::object()},
              {"items", {podJson("web-1", "web"), podJson("web-2", "web")}}});
   api.serve("/api/v1/namespaces/shop/pods?limit=500&labelSelector=app%3Dworker",
-            {{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", json::object()},
+            {{"kind", "PodList"},
+             {"apiVersion", "v1"},
+             {"metadata", json::object()},
              {"items", {podJson("worker-1", "worker")}}});
   auto usage = [](const std::string& pod) {
     return json{{"metadata", {{"name", pod}, {"namespace", "shop"}, {"labels", {{"app", "web"}}}}},
@@ -132,7 +166,9 @@ void serveCluster(testing::FakeApiServer& api) {
                 {"containers", {{{"name", "app"}, {"usage", {{"cpu", "150m"}}}}}}};
   };
   api.serve("/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods?labelSelector=app%3Dweb",
-            {{"kind", "PodMetricsList"}, {"apiVersion", "metrics.k8s.io/v1beta1"}, {"metadata", json::object()},
+            {{"kind", "PodMetricsList"},
+             {"apiVersion", "metrics.k8s.io/v1beta1"},
+             {"metadata", json::object()},
              {"items", {usage("web-1"), usage("web-2")}}});
   auto series = [](const std::string& queue, const std::string& value) {
     return json{{"metricName", "queue_depth"},
@@ -141,8 +177,10 @@ void serveCluster(testing::FakeApiServer& api) {
                 {"value", value}};
   };
   api.serve("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue_depth",
-            {{"kind", "ExternalMetricValueList"}, {"apiVersion", "external.metrics.k8s.io/v1beta1"},
-             {"metadata", json::object()}, {"items", {series("a", "30"), series("b", "50")}}});
+            {{"kind", "ExternalMetricValueList"},
+             {"apiVersion", "external.metrics.k8s.io/v1beta1"},
+             {"metadata", json::object()},
+             {"items", {series("a", "30"), series("b", "50")}}});
 }
 
 class LiveExplain : public ::testing::Test {
@@ -155,11 +193,13 @@ class LiveExplain : public ::testing::Test {
     reads_ = readOnly.get();
     kube::RestConfig config;
     config.server = "https://fake";
-    client_ = std::make_unique<kube::RestClient>(config, std::move(readOnly), clock_, Logger::discard());
+    client_ =
+        std::make_unique<kube::RestClient>(config, std::move(readOnly), clock_, Logger::discard());
     options_.now = *parseRFC3339(kNow);
   }
 
-  const json& byKey(const std::vector<Explanation>& all, const std::string& key, std::vector<json>& keep) {
+  const json& byKey(const std::vector<Explanation>& all, const std::string& key,
+                    std::vector<json>& keep) {
     for (const auto& e : all) {
       if (e.hpaKey == key) return keep.emplace_back(explanationToJson(e));
     }
@@ -194,7 +234,8 @@ TEST_F(LiveExplain, DecidesEveryHpaOfTheNamespaceWithGetsOnly) {
   EXPECT_EQ(db["metrics"][0]["proposal"], 3) << db["metrics"][0].dump(2);
   const json& ghost = byKey(result->explanations, "shop/ghost", keep);
   EXPECT_EQ(ghost["branch"], "failed-get-scale");
-  EXPECT_NE(ghost["events"][0]["message"].get<std::string>().find("deployments/scale.apps \"ghost\" not found"),
+  EXPECT_NE(ghost["events"][0]["message"].get<std::string>().find(
+                "deployments/scale.apps \"ghost\" not found"),
             std::string::npos);
 
   for (const auto& r : api_->requests()) EXPECT_EQ(r.rfind("GET ", 0), 0u) << r;
@@ -204,22 +245,28 @@ TEST_F(LiveExplain, DecidesEveryHpaOfTheNamespaceWithGetsOnly) {
 
   const std::string table = explanationsTable(result->explanations, false);
   EXPECT_NE(table.find("web      2 -> 3"), std::string::npos) << table;
-  EXPECT_NE(table.find("cpu resource utilization (percentage of request) above target"), std::string::npos) << table;
-  EXPECT_NE(table.find("FailedGetScale: deployments/scale.apps \"ghost\" not found"), std::string::npos) << table;
+  EXPECT_NE(table.find("cpu resource utilization (percentage of request) above target"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("FailedGetScale: deployments/scale.apps \"ghost\" not found"),
+            std::string::npos)
+      << table;
   EXPECT_NE(table.find("external metric queue_depth "), std::string::npos) << table;
 }
 
 TEST_F(LiveExplain, SavedSnapshotReplaysTheSameDecisionOffline) {
   auto live = explainLive(*client_, LiveQuery{"shop", "", false}, options_);
   ASSERT_TRUE(live.ok()) << live.error().message;
-  const std::string saved = writeSnapshot(reads_->responses(), live->histories, {"saved by a test"});
+  const std::string saved =
+      writeSnapshot(reads_->responses(), live->histories, {"saved by a test"});
   auto snapshot = loadSnapshot({SnapshotSource{"saved.yaml", saved}});
   ASSERT_TRUE(snapshot.ok()) << snapshot.error().message << "\n" << saved;
   EXPECT_EQ(snapshot->hpas.size(), 4u);
   // The adapter's unnamed series is saved under the selector it answered.
   EXPECT_NE(saved.find("kind: read"), std::string::npos) << saved;
   EXPECT_EQ(snapshot->histories.size(), 1u);
-  EXPECT_EQ(saved.find("APIGroupList"), std::string::npos) << "discovery documents are not part of a snapshot";
+  EXPECT_EQ(saved.find("APIGroupList"), std::string::npos)
+      << "discovery documents are not part of a snapshot";
   for (const auto& e : live->explanations) {
     ExplainOptions offline;
     offline.now = *parseRFC3339(kNow);
@@ -244,7 +291,8 @@ TEST_F(LiveExplain, OneHpaByNameAgreesWithTheNamespaceRun) {
   auto missing = explainLive(*client_, LiveQuery{"shop", "nope", false}, options_);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().httpCode, 404);
-  EXPECT_NE(missing.error().message.find("\"nope\" not found"), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("\"nope\" not found"), std::string::npos)
+      << missing.error().message;
 }
 
 }  // namespace
