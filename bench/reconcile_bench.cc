@@ -7,10 +7,10 @@
 #include <string>
 
 #include "controller/horizontal_controller.h"
-#include "report/last_decision_report.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
 #include "fakes/pod_builder.h"
+#include "report/last_decision_report.h"
 
 namespace {
 
@@ -26,12 +26,13 @@ class SteadyMetrics final : public metricsclient::MetricsClient {
  public:
   metricsclient::PodMetricsResult cpu;
   Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string&, const std::string&,
-                                                            const api::Selector&, const std::string&,
-                                                            Duration) override {
+                                                            const api::Selector&,
+                                                            const std::string&, Duration) override {
     return cpu;
   }
-  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string&, const std::string&, const api::Selector&,
-                                                       const api::Selector&, Duration) override {
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string&, const std::string&,
+                                                       const api::Selector&, const api::Selector&,
+                                                       Duration) override {
     return Error::of("no custom metrics here");
   }
   Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string&, const std::string&,
@@ -39,7 +40,8 @@ class SteadyMetrics final : public metricsclient::MetricsClient {
                                                             const api::Selector&) override {
     return Error::of("no custom metrics here");
   }
-  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string&, const std::string&,
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string&,
+                                                                const std::string&,
                                                                 const api::Selector&) override {
     return Error::of("no external metrics here");
   }
@@ -52,7 +54,8 @@ struct Rig {
     hpa.spec.minReplicas = 1;
     hpa.spec.maxReplicas = 20;
     api::MetricSpec cpu;
-    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source =
+        api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     if (controls) {
       hpa.metadata.annotations[controls::kFallbackAnnotation] = "after=3,replicas=4";
@@ -61,8 +64,10 @@ struct Rig {
     if (schedule) {
       // kStart is a Tuesday, 22:13Z: the first window is open, the second one is not.
       hpa.metadata.annotations[controls::kScheduleAnnotation] =
-          "- {name: evening, start: '0 20 * * 1-5', duration: 4h, timeZone: Europe/Paris, minReplicas: 2}\n"
-          "- {name: year-end, start: '0 0 24 12 *', duration: 48h, timeZone: UTC, maxReplicas: 20}\n";
+          "- {name: evening, start: '0 20 * * 1-5', duration: 4h, timeZone: Europe/Paris, "
+          "minReplicas: 2}\n"
+          "- {name: year-end, start: '0 0 24 12 *', duration: 48h, timeZone: UTC, maxReplicas: "
+          "20}\n";
     }
     api::Scale scale;
     scale.metadata.name = "web";
@@ -73,8 +78,12 @@ struct Rig {
     metrics.cpu.timestamp = clock.now() - seconds(20);
     for (int i = 0; i < kPods; ++i) {
       const std::string name = "web-" + std::to_string(i);
-      pods.add(hpa::testing::PodBuilder(name).label("app", "web").startTime(kStart).ready("True", kStart + seconds(5))
-                   .container("app", 100).build());
+      pods.add(hpa::testing::PodBuilder(name)
+                   .label("app", "web")
+                   .startTime(kStart)
+                   .ready("True", kStart + seconds(5))
+                   .container("app", 100)
+                   .build());
       metrics.cpu.metrics[name] = replicacalc::PodMetric{50, metrics.cpu.timestamp, minutes(1)};
     }
     hpas.put(hpa);
@@ -88,7 +97,7 @@ struct Rig {
     status.writes.clear();
   }
 
-    // One sync as the run loop makes it: the reconcile and, for an HPA that records its decision,
+  // One sync as the run loop makes it: the reconcile and, for an HPA that records its decision,
   // the decision compared with the one last written (as ApiDecisionPublisher does).
   void sync(bool controls) {
     clock.step(seconds(15));
@@ -112,7 +121,8 @@ struct Rig {
   hpa::testing::FakeStatusWriter status;
   hpa::testing::FakeEventRecorder events;
   controller::HorizontalController controller{
-      controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock, Logger::discard()},
+      controller::ControllerDependencies{hpas, pods, metrics, scales, status, events, clock,
+                                         Logger::discard()},
       controller::ControllerOptions{}};
   std::optional<controls::LastDecision> stored;
   int decisionChanges = 0;
@@ -126,7 +136,7 @@ void BM_SteadyReconcile(benchmark::State& state) {
   if (!rig.status.writes.empty() || rig.decisionChanges != 0 || !rig.events.events.empty()) {
     state.SkipWithError("the steady state wrote something: not the case measured");
   }
-  state.SetLabel(schedule ? "fallback + record-decision + schedule"
+  state.SetLabel(schedule   ? "fallback + record-decision + schedule"
                  : controls ? "fallback + record-decision"
                             : "no controls");
 }

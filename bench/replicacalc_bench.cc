@@ -47,14 +47,19 @@ void BM_ResourceUtilization(benchmark::State& state) {
   Fleet f = makeFleet(n);
   // Built once: the metrics client hands the calculator its map, so copying it is not the
   // calculator's cost.
-  const replicacalc::ResourceUtilizationInput in{n, 60, "cpu", "", {}, f.pointers, f.metrics, kNow, kNow,
-                                                 replicacalc::CalculatorOptions{minutes(5), seconds(30), explain}};
+  const replicacalc::ResourceUtilizationInput in{
+      n,         60,
+      "cpu",     "",
+      {},        f.pointers,
+      f.metrics, kNow,
+      kNow,      replicacalc::CalculatorOptions{minutes(5), seconds(30), explain}};
   for (auto _ : state) {
     auto calc = replicacalc::calcResourceUtilizationReplicas(in);
     benchmark::DoNotOptimize(calc);
   }
-  state.counters["ns/pod"] = benchmark::Counter(static_cast<double>(n) * state.iterations(),
-                                                benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns/pod"] =
+      benchmark::Counter(static_cast<double>(n) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ResourceUtilization)
     ->ArgsProduct({{10, 1000, 100000}, {0, 1}})
@@ -68,7 +73,8 @@ void BM_NormalizeWithBehavior(benchmark::State& state) {
   std::vector<api::TimestampedScaleEvent> up{{2, kNow - seconds(5), false}};
   for (auto _ : state) {
     auto copy = recs;
-    auto r = replicacalc::normalizeWithBehavior(copy, up, {}, behavior, {10, 14, 1, 100, kNow}, minutes(5));
+    auto r = replicacalc::normalizeWithBehavior(copy, up, {}, behavior, {10, 14, 1, 100, kNow},
+                                                minutes(5));
     benchmark::DoNotOptimize(r);
   }
 }

@@ -6,7 +6,6 @@
 // body's size; BM_ScrapeGzipped adds the gzip a Prometheus scrape asks for, and reports the size
 // sent.
 #include <benchmark/benchmark.h>
-
 #include <fmt/format.h>
 
 #include "serving/gzip.h"
@@ -63,7 +62,13 @@ void BM_ScrapeGzipped(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["bytes/HPA"] = static_cast<double>(bytes) / static_cast<double>(state.range(0));
 }
-BENCHMARK(BM_ScrapeGzipped)->Arg(100)->Arg(1000)->Arg(10000)->ArgName("hpas")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ScrapeGzipped)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->ArgName("hpas")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // decisions:0 leaves the decision metrics out: what they add.
 BENCHMARK(BM_Scrape)

@@ -23,7 +23,8 @@ Result<explain::SnapshotSource> InputFiles::read(const std::string& argument) {
   return explain::SnapshotSource{argument, buf.str()};
 }
 
-Result<std::vector<explain::SnapshotSource>> InputFiles::readAll(const std::vector<std::string>& arguments) {
+Result<std::vector<explain::SnapshotSource>> InputFiles::readAll(
+    const std::vector<std::string>& arguments) {
   std::vector<explain::SnapshotSource> sources;
   for (const auto& argument : arguments) {
     auto source = read(argument);
@@ -34,7 +35,9 @@ Result<std::vector<explain::SnapshotSource>> InputFiles::readAll(const std::vect
 }
 
 void addOutputFlag(CLI::App& command, std::string& output) {
-  command.add_option("-o,--output", output, "text or json (default: text on a terminal, json otherwise)")
+  command
+      .add_option("-o,--output", output,
+                  "text or json (default: text on a terminal, json otherwise)")
       ->check(CLI::IsMember({"json", "text"}));
 }
 
@@ -44,11 +47,13 @@ std::string outputFormat(const std::string& requested) {
 }
 
 void addConnectionFlags(CLI::App& command, kube::ConnectionFlags& flags, const std::string& scope) {
-  command.add_option("--kubeconfig", flags.kubeconfig,
-                     scope + "path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
+  command.add_option(
+      "--kubeconfig", flags.kubeconfig,
+      scope + "path to a kubeconfig (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
   command.add_option("--context", flags.context, scope + "the kubeconfig context to use");
-  command.add_option("--master", flags.master,
-                     scope + "the address of the Kubernetes API server (overrides any value in kubeconfig)");
+  command.add_option(
+      "--master", flags.master,
+      scope + "the address of the Kubernetes API server (overrides any value in kubeconfig)");
 }
 
 }  // namespace hpa::cmd

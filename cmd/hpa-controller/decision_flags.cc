@@ -11,8 +11,8 @@ void addDecisionFlags(CLI::App& command, controller::DecisionFlagValues& values)
   }
 }
 
-Result<controller::ControllerOptions> offlineControllerOptions(const controller::DecisionFlagValues& values,
-                                                               const std::string& prefix) {
+Result<controller::ControllerOptions> offlineControllerOptions(
+    const controller::DecisionFlagValues& values, const std::string& prefix) {
   auto settings = controller::parseDecisionFlags(values);
   if (!settings.ok()) return settings.error();
   auto chosen = controller::chooseDecisionRules(*settings, std::nullopt);

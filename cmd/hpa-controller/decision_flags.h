@@ -15,7 +15,7 @@ void addDecisionFlags(CLI::App& command, controller::DecisionFlagValues& values)
 // The controller settings of the flags where no API server is asked (offline: auto means the
 // newest rules); an error names the flag. Ignored feature gates are reported on stderr with
 // `prefix` ("hpa-controller explain: ").
-Result<controller::ControllerOptions> offlineControllerOptions(const controller::DecisionFlagValues& values,
-                                                               const std::string& prefix);
+Result<controller::ControllerOptions> offlineControllerOptions(
+    const controller::DecisionFlagValues& values, const std::string& prefix);
 
 }  // namespace hpa::cmd

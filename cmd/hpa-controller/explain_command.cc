@@ -56,18 +56,22 @@ int runSnapshotExplain(const ExplainFlags& flags) {
 int runExplain(const ExplainFlags& flags) {
   const bool live = !flags.targets.empty() || flags.all || flags.allNamespaces;
   if (flags.files.empty() && !live) {
-    return fail("say what to explain: NAMESPACE/NAME (or NAME -n NAMESPACE), --all, -A, or -f SNAPSHOT");
+    return fail(
+        "say what to explain: NAMESPACE/NAME (or NAME -n NAMESPACE), --all, -A, or -f SNAPSHOT");
   }
   if (!flags.files.empty()) {
     if (live) return fail("-f explains a snapshot; it does not take an HPA name, --all or -A");
     const auto& c = flags.connection;
     if (!flags.save.empty() || !c.kubeconfig.empty() || !c.context.empty() || !c.master.empty() ||
         !flags.namespace_.empty()) {
-      return fail("-f explains a snapshot; --save, --kubeconfig, --context, --master and -n are for a live cluster");
+      return fail(
+          "-f explains a snapshot; --save, --kubeconfig, --context, --master and -n are for a live "
+          "cluster");
     }
     return runSnapshotExplain(flags);
   }
-  if (!flags.now.empty()) return fail("--now applies to snapshots (-f); a live cluster is explained as of now");
+  if (!flags.now.empty())
+    return fail("--now applies to snapshots (-f); a live cluster is explained as of now");
   if (!flags.hpa.empty()) return fail("--hpa chooses among the HPAs of a snapshot (-f)");
   return runLiveExplain(flags);
 }
@@ -76,21 +80,28 @@ int runExplain(const ExplainFlags& flags) {
 
 controller::DecisionFlagValues& addExplainCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<ExplainFlags>();
-  auto* cmd = app.add_subcommand(
-      "explain",
-      "Show what the autoscaler would decide now for an HPA, and why: live from a cluster (read-only), or from "
-      "objects exported from one (kubectl get -o yaml, kubectl get --raw, or explain --save). Writes nothing.");
-  cmd->add_option("target", flags->targets, "the HPA: NAMESPACE/NAME, or NAME in the namespace of -n (live mode)")
+  auto* cmd = app.add_subcommand("explain",
+                                 "Show what the autoscaler would decide now for an HPA, and why: "
+                                 "live from a cluster (read-only), or from "
+                                 "objects exported from one (kubectl get -o yaml, kubectl get "
+                                 "--raw, or explain --save). Writes nothing.");
+  cmd->add_option("target", flags->targets,
+                  "the HPA: NAMESPACE/NAME, or NAME in the namespace of -n (live mode)")
       ->expected(0, 1);
-  cmd->add_option("-n,--namespace", flags->namespace_,
-                  "the namespace of NAME or of --all (default: the context's namespace, else default)");
+  cmd->add_option(
+      "-n,--namespace", flags->namespace_,
+      "the namespace of NAME or of --all (default: the context's namespace, else default)");
   cmd->add_flag("--all", flags->all, "every HPA of the namespace, as a table (-o json: an array)");
-  cmd->add_flag("-A,--all-namespaces", flags->allNamespaces, "every HPA of the cluster, as a table");
+  cmd->add_flag("-A,--all-namespaces", flags->allNamespaces,
+                "every HPA of the cluster, as a table");
   cmd->add_option("--save", flags->save,
-                  "write what was read as a snapshot file, to replay offline with -f (and attach to bug reports)");
+                  "write what was read as a snapshot file, to replay offline with -f (and attach "
+                  "to bug reports)");
   addConnectionFlags(*cmd, flags->connection, "");
-  cmd->add_option("-f,--filename", flags->files, "snapshot file (YAML or JSON; '-' for stdin); repeatable");
-  cmd->add_option("--now", flags->now, "the time of the decision for a snapshot, RFC 3339 (default: the current time)");
+  cmd->add_option("-f,--filename", flags->files,
+                  "snapshot file (YAML or JSON; '-' for stdin); repeatable");
+  cmd->add_option("--now", flags->now,
+                  "the time of the decision for a snapshot, RFC 3339 (default: the current time)");
   addOutputFlag(*cmd, flags->output);
   cmd->add_option("--hpa", flags->hpa, "namespace/name of the HPA when the snapshot holds several");
   addDecisionFlags(*cmd, flags->decision);

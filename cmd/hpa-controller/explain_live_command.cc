@@ -27,7 +27,8 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
   query.allNamespaces = flags.allNamespaces;
   query.ns = flags.namespace_;
   if (flags.targets.empty()) {
-    if (!flags.all && !flags.allNamespaces) return Error::of("say which HPA: NAMESPACE/NAME, NAME -n NAMESPACE, --all or -A");
+    if (!flags.all && !flags.allNamespaces)
+      return Error::of("say which HPA: NAMESPACE/NAME, NAME -n NAMESPACE, --all or -A");
     return query;
   }
   if (flags.all || flags.allNamespaces) return Error::of("give an HPA name or --all/-A, not both");
@@ -35,7 +36,8 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
   if (auto slash = target.find('/'); slash != std::string::npos) {
     const std::string ns = target.substr(0, slash);
     if (!flags.namespace_.empty() && flags.namespace_ != ns) {
-      return Error::format("{} names namespace {} but -n says {}", target, quote(ns), quote(flags.namespace_));
+      return Error::format("{} names namespace {} but -n says {}", target, quote(ns),
+                           quote(flags.namespace_));
     }
     query.ns = ns;
     query.name = target.substr(slash + 1);
@@ -51,28 +53,33 @@ Result<explain::LiveQuery> liveQuery(const ExplainFlags& flags) {
 
 // The command that replays a saved snapshot offline, with the settings of this run; the release
 // whose rules decided is named, so that offline (where auto means the newest) it decides alike.
-std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result, Time now,
-                          const replicacalc::DecisionRules& rules) {
-  std::string command = fmt::format("hpa-controller explain -f {} --now {}", flags.save, formatRFC3339(now));
+std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanations& result,
+                          Time now, const replicacalc::DecisionRules& rules) {
+  std::string command =
+      fmt::format("hpa-controller explain -f {} --now {}", flags.save, formatRFC3339(now));
   if (result.explanations.size() == 1) command += " --hpa " + result.explanations.front().hpaKey;
-  for (const auto& argument : controller::decisionFlagArguments(flags.decision, rules)) command += " " + argument;
+  for (const auto& argument : controller::decisionFlagArguments(flags.decision, rules))
+    command += " " + argument;
   return command;
 }
 
 // The rules the flags choose beside the cluster (its release from GET /version), the choice's
 // warnings and ignored gates on stderr. An error's exit code is in `code`.
-Result<controller::ControllerOptions> optionsBesideCluster(const controller::DecisionSettings& settings,
-                                                           kube::RestClient& client, int& code) {
+Result<controller::ControllerOptions> optionsBesideCluster(
+    const controller::DecisionSettings& settings, kube::RestClient& client, int& code) {
   code = kExitClusterUnreadable;
   std::optional<controller::ServerRelease> server;
   auto version = kube::serverVersion(client);
   if (!version.ok() && !settings.rulesMinor) return version.error();
-  if (version.ok() && version->minorRelease()) server = controller::ServerRelease{*version->minorRelease(), version->gitVersion};
+  if (version.ok() && version->minorRelease())
+    server = controller::ServerRelease{*version->minorRelease(), version->gitVersion};
   auto chosen = controller::chooseDecisionRules(settings, server);
   code = kExitUnusableInput;
   if (!chosen.ok()) return chosen.error();
-  for (const auto& message : chosen->warnings) std::cerr << "hpa-controller explain: warning: " << message << "\n";
-  for (const auto& message : chosen->ignoredGates) std::cerr << "hpa-controller explain: " << message << "\n";
+  for (const auto& message : chosen->warnings)
+    std::cerr << "hpa-controller explain: warning: " << message << "\n";
+  for (const auto& message : chosen->ignoredGates)
+    std::cerr << "hpa-controller explain: " << message << "\n";
   return controller::controllerOptionsOf(settings, chosen->rules);
 }
 
@@ -89,7 +96,8 @@ int runLiveExplain(const ExplainFlags& flags) {
   if (!query.ok()) return explainFailure(query.error().message);
   auto config = kube::resolveRestConfig(flags.connection);
   if (!config.ok()) return explainFailure(config.error().message, kExitClusterUnreadable);
-  if (query->ns.empty()) query->ns = config->defaultNamespace.empty() ? "default" : config->defaultNamespace;
+  if (query->ns.empty())
+    query->ns = config->defaultNamespace.empty() ? "default" : config->defaultNamespace;
 
   // Every request goes through a client that refuses anything but GET.
   RealClock clock;
@@ -103,20 +111,24 @@ int runLiveExplain(const ExplainFlags& flags) {
   auto result = explain::explainLive((*cluster)->client(), *query, options);
   if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);
   if (result->explanations.empty()) {
-    std::cerr << (query->allNamespaces ? std::string("no HorizontalPodAutoscalers in the cluster")
-                                       : fmt::format("no HorizontalPodAutoscalers in namespace {}", query->ns))
+    std::cerr << (query->allNamespaces
+                      ? std::string("no HorizontalPodAutoscalers in the cluster")
+                      : fmt::format("no HorizontalPodAutoscalers in namespace {}", query->ns))
               << "\n";
   }
 
   if (!flags.save.empty()) {
-    const std::string replay = replayCommand(flags, *result, options.now, options.controller.decisionRules);
+    const std::string replay =
+        replayCommand(flags, *result, options.now, options.controller.decisionRules);
     std::ofstream out(flags.save, std::ios::binary | std::ios::trunc);
     out << explain::writeSnapshot((*cluster)->responses(), result->histories,
-                                  {fmt::format("hpa-controller explain --save: read from {} at {}", config->server,
-                                               formatRFC3339(options.now)),
+                                  {fmt::format("hpa-controller explain --save: read from {} at {}",
+                                               config->server, formatRFC3339(options.now)),
                                    "replay: " + replay});
     out.close();
-    if (!out) return explainFailure(fmt::format("{}: cannot write the snapshot", flags.save), kExitClusterUnreadable);
+    if (!out)
+      return explainFailure(fmt::format("{}: cannot write the snapshot", flags.save),
+                            kExitClusterUnreadable);
     std::cerr << fmt::format("snapshot saved to {}; replay it with: {}\n", flags.save, replay);
   }
 

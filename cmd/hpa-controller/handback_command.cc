@@ -47,7 +47,8 @@ Result<std::vector<api::HorizontalPodAutoscaler>> snapshotHpas(const HandbackFla
   if (!snapshot.ok()) return snapshot.error();
   std::vector<api::HorizontalPodAutoscaler> hpas;
   for (auto& [hpa, origin] : snapshot->hpas) {
-    if (flags.namespace_.empty() || hpa.metadata.namespace_ == flags.namespace_) hpas.push_back(std::move(hpa));
+    if (flags.namespace_.empty() || hpa.metadata.namespace_ == flags.namespace_)
+      hpas.push_back(std::move(hpa));
   }
   return hpas;
 }
@@ -63,15 +64,19 @@ Result<std::vector<api::HorizontalPodAutoscaler>> clusterHpas(const HandbackFlag
 }
 
 int runHandback(const HandbackFlags& flags) {
-  if (flags.allNamespaces && !flags.namespace_.empty()) return fail("give -n NAMESPACE or -A, not both");
-  if (flags.cleanupCommands && !flags.output.empty()) return fail("--cleanup-commands prints commands; it takes no -o");
+  if (flags.allNamespaces && !flags.namespace_.empty())
+    return fail("give -n NAMESPACE or -A, not both");
+  if (flags.cleanupCommands && !flags.output.empty())
+    return fail("--cleanup-commands prints commands; it takes no -o");
   const auto& c = flags.connection;
   const bool connectionGiven = !c.kubeconfig.empty() || !c.context.empty() || !c.master.empty();
   if (!flags.files.empty() && connectionGiven) {
     return fail("-f reads a snapshot; --kubeconfig, --context and --master are for a live cluster");
   }
   auto hpas = flags.files.empty() ? clusterHpas(flags) : snapshotHpas(flags);
-  if (!hpas.ok()) return fail(hpas.error().message, flags.files.empty() ? kExitClusterUnreadable : kExitUnusableInput);
+  if (!hpas.ok())
+    return fail(hpas.error().message,
+                flags.files.empty() ? kExitClusterUnreadable : kExitUnusableInput);
 
   const handback::HandbackReport report = handback::handbackReport(*hpas);
   if (flags.cleanupCommands) {
@@ -88,21 +93,27 @@ int runHandback(const HandbackFlags& flags) {
 
 void addHandbackCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<HandbackFlags>();
-  auto* cmd = app.add_subcommand(
-      "handback",
-      "Before kube-controller-manager's HPA loop decides again: for every HPA with hpa-controller.io/ annotations, the "
-      "controls whose effect stops (a paused HPA is scaled again) and the bookkeeping that changes no decision. Reads "
-      "a live cluster (GETs only) or snapshot files; writes nothing.");
-  cmd->add_option("-n,--namespace", flags->namespace_, "only the HPAs of this namespace (default: every namespace)");
-  cmd->add_flag("-A,--all-namespaces", flags->allNamespaces, "the HPAs of every namespace (the default)");
+  auto* cmd = app.add_subcommand("handback",
+                                 "Before kube-controller-manager's HPA loop decides again: for "
+                                 "every HPA with hpa-controller.io/ annotations, the "
+                                 "controls whose effect stops (a paused HPA is scaled again) and "
+                                 "the bookkeeping that changes no decision. Reads "
+                                 "a live cluster (GETs only) or snapshot files; writes nothing.");
+  cmd->add_option("-n,--namespace", flags->namespace_,
+                  "only the HPAs of this namespace (default: every namespace)");
+  cmd->add_flag("-A,--all-namespaces", flags->allNamespaces,
+                "the HPAs of every namespace (the default)");
   addConnectionFlags(*cmd, flags->connection, "");
   cmd->add_option("-f,--filename", flags->files,
-                  "read the HPAs from a snapshot file instead of a cluster (YAML or JSON, as `explain -f` reads; '-' "
+                  "read the HPAs from a snapshot file instead of a cluster (YAML or JSON, as "
+                  "`explain -f` reads; '-' "
                   "for stdin); repeatable");
   addOutputFlag(*cmd, flags->output);
   cmd->add_flag("--cleanup-commands", flags->cleanupCommands,
-                "print instead, for each HPA, the kubectl annotate command that removes all its hpa-controller.io/ "
-                "annotations, to run once kube-controller-manager decides them (this command writes nothing)");
+                "print instead, for each HPA, the kubectl annotate command that removes all its "
+                "hpa-controller.io/ "
+                "annotations, to run once kube-controller-manager decides them (this command "
+                "writes nothing)");
   cmd->callback([flags, &run]() { run = [flags]() { return runHandback(*flags); }; });
 }
 

@@ -1,5 +1,4 @@
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <iostream>
 #include <string>
@@ -39,7 +38,8 @@ int parse(CLI::App& app, int argc, char** argv) {
 
 int kubectlPlugin(int argc, char** argv) {
   CLI::App app{
-      "kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why; what-if replays; what a handback "
+      "kubectl hpa: what the Horizontal Pod Autoscaler would decide now, and why; what-if replays; "
+      "what a handback "
       "to kube-controller-manager leaves behind (hpa-controller)."};
   app.name("kubectl hpa");
   app.set_version_flag("--version", hpa::versionLine());
@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   if (runAsKubectlPlugin(argc > 0 ? argv[0] : nullptr)) return kubectlPlugin(argc, argv);
   CLI::App app{
       "hpa-controller: a Horizontal Pod Autoscaler controller for Kubernetes.\n"
-      "Without a subcommand it runs the controller; `explain` answers what it would do, live or offline;\n"
-      "`replay` runs an HPA through a recorded metric trace; `handback` lists what kube-controller-manager will\n"
+      "Without a subcommand it runs the controller; `explain` answers what it would do, live or "
+      "offline;\n"
+      "`replay` runs an HPA through a recorded metric trace; `handback` lists what "
+      "kube-controller-manager will\n"
       "ignore of the HPAs' hpa-controller.io/ annotations when it decides them again."};
   app.set_version_flag("--version", hpa::versionLine());
   hpa::daemon::DaemonOptions options;

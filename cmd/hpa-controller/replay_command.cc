@@ -38,7 +38,9 @@ struct ReplayFlags {
 Result<std::optional<std::int64_t>> requestFlag(const std::string& flag, const std::string& value) {
   if (value.empty()) return std::optional<std::int64_t>();
   auto q = api::Quantity::parse(value);
-  if (!q.ok() || q->sign() <= 0) return Error::format("invalid value {} for --{}: expected a positive quantity", quote(value), flag);
+  if (!q.ok() || q->sign() <= 0)
+    return Error::format("invalid value {} for --{}: expected a positive quantity", quote(value),
+                         flag);
   return std::optional<std::int64_t>(q->milliValue());
 }
 
@@ -101,7 +103,8 @@ int runReplay(const ReplayFlags& flags) {
     return replay::kExitUnusableInput;
   }
   InputFiles inputs;
-  auto outcome = replay::runCommand(*request, [&inputs](const std::string& argument) { return inputs.read(argument); });
+  auto outcome = replay::runCommand(
+      *request, [&inputs](const std::string& argument) { return inputs.read(argument); });
   std::cout << outcome.output;
   std::cerr << outcome.messages;
   return outcome.exitCode;
@@ -111,46 +114,61 @@ int runReplay(const ReplayFlags& flags) {
 
 controller::DecisionFlagValues& addReplayCommand(CLI::App& app, std::function<int()>& run) {
   auto flags = std::make_shared<ReplayFlags>();
-  auto* cmd = app.add_subcommand(
-      "replay",
-      "What-if replay: run an HPA through a recorded metric trace with the controller's real decisions and "
-      "simulated time, printing replicas over time and the scale events; --set and --compare try other settings "
-      "on the same trace. Writes nothing anywhere.");
+  auto* cmd = app.add_subcommand("replay",
+                                 "What-if replay: run an HPA through a recorded metric trace with "
+                                 "the controller's real decisions and "
+                                 "simulated time, printing replicas over time and the scale "
+                                 "events; --set and --compare try other settings "
+                                 "on the same trace. Writes nothing anywhere.");
   cmd->add_option("-f,--filename", flags->files,
-                  "the HPA and optionally its target workload (YAML or JSON, as kubectl get -o yaml prints them; "
+                  "the HPA and optionally its target workload (YAML or JSON, as kubectl get -o "
+                  "yaml prints them; "
                   "'-' for stdin); repeatable. Without -f, --hpa is read from the cluster");
-  cmd->add_option("--hpa", flags->hpa,
-                  "namespace/name of the HPA: which one of the files, or, without -f, the one to read from the "
-                  "cluster (with its target)");
+  cmd->add_option(
+      "--hpa", flags->hpa,
+      "namespace/name of the HPA: which one of the files, or, without -f, the one to read from the "
+      "cluster (with its target)");
   addConnectionFlags(*cmd, flags->connection, "without -f: ");
   cmd->add_option("--trace", flags->traces,
-                  "[METRIC[,KIND]=]FILE: a trace, CSV (time,metric,kind,value or the demo's trajectory.csv) or a "
-                  "Prometheus range-query export (JSON; METRIC names it, KIND is total or per-pod); repeatable")
+                  "[METRIC[,KIND]=]FILE: a trace, CSV (time,metric,kind,value or the demo's "
+                  "trajectory.csv) or a "
+                  "Prometheus range-query export (JSON; METRIC names it, KIND is total or "
+                  "per-pod); repeatable")
       ->required();
-  cmd->add_option("--set", flags->sets, "PATH=VALUE: override an HPA spec field or a replay flag; repeatable");
-  cmd->add_option("--compare", flags->compareFile, "a second HPA file, replayed side by side on the same trace");
-  cmd->add_option("--compare-set", flags->compareSets,
-                  "PATH=VALUE: an override for the second run only (with or without --compare); repeatable");
-  cmd->add_option("--replicas", flags->replicas, "the target's replicas at the start (default: from the target, "
-                                                 "else minReplicas)");
-  cmd->add_option("--cpu-request", flags->cpuRequest, "cpu request of each container of the pods (e.g. 100m)");
-  cmd->add_option("--memory-request", flags->memoryRequest, "memory request of each container of the pods (e.g. 64Mi)");
+  cmd->add_option("--set", flags->sets,
+                  "PATH=VALUE: override an HPA spec field or a replay flag; repeatable");
+  cmd->add_option("--compare", flags->compareFile,
+                  "a second HPA file, replayed side by side on the same trace");
+  cmd->add_option(
+      "--compare-set", flags->compareSets,
+      "PATH=VALUE: an override for the second run only (with or without --compare); repeatable");
+  cmd->add_option("--replicas", flags->replicas,
+                  "the target's replicas at the start (default: from the target, "
+                  "else minReplicas)");
+  cmd->add_option("--cpu-request", flags->cpuRequest,
+                  "cpu request of each container of the pods (e.g. 100m)");
+  cmd->add_option("--memory-request", flags->memoryRequest,
+                  "memory request of each container of the pods (e.g. 64Mi)");
   cmd->add_option("--horizontal-pod-autoscaler-sync-period", flags->syncPeriod,
                   "the period for syncing the number of pods in horizontal pod autoscaler")
       ->capture_default_str();
   addDecisionFlags(*cmd, flags->decision);
-  cmd->add_option("--readiness-delay", flags->readinessDelay, "from a new pod's creation to Ready (simulated)")
+  cmd->add_option("--readiness-delay", flags->readinessDelay,
+                  "from a new pod's creation to Ready (simulated)")
       ->capture_default_str();
   cmd->add_option("--metric-window", flags->metricWindow, "the window the simulated metrics report")
       ->capture_default_str();
-  cmd->add_option("--reconcile-duration", flags->reconcileDuration,
-                  "what one reconcile takes: syncs come a sync period plus this apart, as in a cluster")
+  cmd->add_option(
+         "--reconcile-duration", flags->reconcileDuration,
+         "what one reconcile takes: syncs come a sync period plus this apart, as in a cluster")
       ->capture_default_str();
-  cmd->add_option("--duration", flags->duration, "how long to replay (default: to the trace's last sample)");
+  cmd->add_option("--duration", flags->duration,
+                  "how long to replay (default: to the trace's last sample)");
   addOutputFlag(*cmd, flags->output);
-  cmd->add_option("--plot", flags->plot,
-                  "write a PNG plot of replicas and the trace (needs gnuplot; its script is written to "
-                  "$TMPDIR, else /tmp)");
+  cmd->add_option(
+      "--plot", flags->plot,
+      "write a PNG plot of replicas and the trace (needs gnuplot; its script is written to "
+      "$TMPDIR, else /tmp)");
   cmd->callback([flags, &run]() { run = [flags]() { return runReplay(*flags); }; });
   return flags->decision;
 }

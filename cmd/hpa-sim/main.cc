@@ -1,8 +1,8 @@
 // hpa-sim: makes a bare kube-apiserver behave like a cluster for an HPA: Pods become Running and
 // Ready, and the three metrics APIs are served through API aggregation from a load model.
-#include <CLI/CLI.hpp>
 #include <signal.h>
 
+#include <CLI/CLI.hpp>
 #include <condition_variable>
 #include <functional>
 #include <iostream>
@@ -48,28 +48,39 @@ struct Flags {
 
 void addFlags(CLI::App& app, Flags& f) {
   app.add_option("--kubeconfig", f.kubeconfig, "kubeconfig of the cluster")->required();
-  app.add_option("--namespace", f.namespaces, "namespace whose pods to run (repeatable)")->required();
+  app.add_option("--namespace", f.namespaces, "namespace whose pods to run (repeatable)")
+      ->required();
   app.add_option("--scenario", f.scenarioFile, "load scenario (YAML)");
   app.add_option("--play-steps", f.playSteps,
-                 "apply the scenario's steps as they fall due; false: its initial load only, the caller plays the "
+                 "apply the scenario's steps as they fall due; false: its initial load only, the "
+                 "caller plays the "
                  "steps through POST /set (hpa-sim steps prints them)")
       ->capture_default_str();
-  app.add_option("--metrics-port", f.metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")->required();
-  app.add_option("--control-port", f.controlPort, "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
-  app.add_option("--serving-cert", f.tls.certFile, "PEM serving certificate for localhost (default: made at start-up)");
-  app.add_option("--serving-key", f.tls.keyFile, "PEM key of the serving certificate");
-  app.add_option("--client-ca", f.tls.clientCaFile, "PEM CA of the aggregator's client certificate (front-proxy CA)")
+  app.add_option("--metrics-port", f.metricsPort, "HTTPS port of the metrics APIs on 127.0.0.1")
       ->required();
-  app.add_option("--start-delay", f.startDelay, "delay from pod creation to Running")->capture_default_str();
-  app.add_option("--readiness-delay", f.readinessDelay, "delay from Running to Ready")->capture_default_str();
+  app.add_option("--control-port", f.controlPort,
+                 "HTTP port of the control endpoint on 127.0.0.1 (0: none)");
+  app.add_option("--serving-cert", f.tls.certFile,
+                 "PEM serving certificate for localhost (default: made at start-up)");
+  app.add_option("--serving-key", f.tls.keyFile, "PEM key of the serving certificate");
+  app.add_option("--client-ca", f.tls.clientCaFile,
+                 "PEM CA of the aggregator's client certificate (front-proxy CA)")
+      ->required();
+  app.add_option("--start-delay", f.startDelay, "delay from pod creation to Running")
+      ->capture_default_str();
+  app.add_option("--readiness-delay", f.readinessDelay, "delay from Running to Ready")
+      ->capture_default_str();
   app.add_option("--metric-resolution", f.metricResolution,
-                 "how often the metrics are sampled, as metrics-server's flag of that name: every read within one "
+                 "how often the metrics are sampled, as metrics-server's flag of that name: every "
+                 "read within one "
                  "resolution sees the same sample (0s: every read sees the load as it is)")
       ->capture_default_str();
   app.add_option("--nodes", f.nodes, "fake nodes to register")->capture_default_str();
   app.add_option("--workers", f.workers, "pod writes in flight at once")->capture_default_str();
-  app.add_option("--kube-api-qps", f.qps, "client-side rate limit of API requests (per second)")->capture_default_str();
-  app.add_option("--kube-api-burst", f.burst, "burst of the client-side rate limit")->capture_default_str();
+  app.add_option("--kube-api-qps", f.qps, "client-side rate limit of API requests (per second)")
+      ->capture_default_str();
+  app.add_option("--kube-api-burst", f.burst, "burst of the client-side rate limit")
+      ->capture_default_str();
   app.add_option("--seed", f.seed, "random seed of the load noise")->capture_default_str();
   app.add_option("-v", f.verbosity, "log verbosity");
 }
@@ -105,7 +116,8 @@ Result<Settings> settingsOf(const Flags& f) {
   if (f.nodes < 1) return Error::of("--nodes must be at least 1");
   if (f.workers < 1) return Error::of("--workers must be at least 1");
   if (f.burst < 1) return Error::of("--kube-api-burst must be at least 1");
-  if (f.tls.certFile.empty() != f.tls.keyFile.empty()) return Error::of("--serving-cert and --serving-key go together");
+  if (f.tls.certFile.empty() != f.tls.keyFile.empty())
+    return Error::of("--serving-cert and --serving-key go together");
   auto tls = sim::metricsServerTls(f.tls);
   if (!tls.ok()) return tls.error();
   s.metricsTls = std::move(*tls);
@@ -127,7 +139,8 @@ sigset_t blockStopSignals() {
   return signals;
 }
 
-Result<std::unique_ptr<kube::RestClient>> connectToCluster(const Flags& f, Clock& clock, const Logger& logger) {
+Result<std::unique_ptr<kube::RestClient>> connectToCluster(const Flags& f, Clock& clock,
+                                                           const Logger& logger) {
   auto config = kube::loadKubeconfig(kube::KubeconfigOptions{f.kubeconfig, "", "", "", ""});
   if (!config.ok()) return config.error();
   config->qps = f.qps;
@@ -142,7 +155,8 @@ Status waitForPods(const sim::PodLifecycle& lifecycle, Clock& clock) {
   std::unique_lock<std::mutex> lock(mu);
   const Time deadline = clock.now() + kSyncTimeout;
   while (!lifecycle.hasSynced() && clock.now() < deadline) clock.waitFor(never, lock, kSyncPoll);
-  if (!lifecycle.hasSynced()) return Error::of("the pods of the namespaces could not be listed (see the log)");
+  if (!lifecycle.hasSynced())
+    return Error::of("the pods of the namespaces could not be listed (see the log)");
   return Status();
 }
 
@@ -151,15 +165,17 @@ struct Servers {
   std::unique_ptr<serving::HttpServer> control;  // none without --control-port
 };
 
-Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodIndex& pods, sim::LoadModel& model,
-                             Clock& clock, const Logger& logger) {
+Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodIndex& pods,
+                             sim::LoadModel& model, Clock& clock, const Logger& logger) {
   Servers servers;
-  auto metrics = sim::startMetricsServer(f.metricsPort, std::move(settings.metricsTls), pods, model, clock,
-                                         logger.child("metrics-server"), settings.metricResolution);
+  auto metrics =
+      sim::startMetricsServer(f.metricsPort, std::move(settings.metricsTls), pods, model, clock,
+                              logger.child("metrics-server"), settings.metricResolution);
   if (!metrics.ok()) return metrics.error();
   servers.metrics = std::move(*metrics);
   if (f.controlPort > 0) {
-    auto control = sim::startControlServer(f.controlPort, pods, model, logger.child("control-server"));
+    auto control =
+        sim::startControlServer(f.controlPort, pods, model, logger.child("control-server"));
     if (!control.ok()) return control.error();
     servers.control = std::move(*control);
   }
@@ -192,8 +208,10 @@ void runScenario(sim::LoadModel& model, Clock& clock, const Logger& logger, sigs
     }
     const Duration elapsed = clock.now() - began;
     for (const auto& step : model.dueSteps(appliedUntil, elapsed)) {
-      if (auto s = model.apply(step); !s.ok()) logger.error("step failed", "err", s.error().message);
-      logger.info("step", "at", formatGoDuration(step.at), "workload", step.workload, "external", step.external);
+      if (auto s = model.apply(step); !s.ok())
+        logger.error("step failed", "err", s.error().message);
+      logger.info("step", "at", formatGoDuration(step.at), "workload", step.workload, "external",
+                  step.external);
     }
     appliedUntil = elapsed;
     lock.lock();
@@ -214,11 +232,15 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
   auto client = connectToCluster(f, clock, logger);
   if (!client.ok()) return fail(client.error().message);
   sim::LoadModel model(settings.scenario, f.seed);
-  sim::PodIndex pods([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
-  sim::PodLifecycle lifecycle(
-      **client, clock, logger.child("lifecycle"),
-      sim::LifecycleSettings{f.namespaces, settings.startDelay, settings.readinessDelay, f.nodes, f.workers}, pods);
-  if (auto s = sim::registerNodes(**client, f.nodes, clock); !s.ok()) return fail("registering nodes: " + s.error().message);
+  sim::PodIndex pods([&model](const std::string& ns, const api::Labels& labels) {
+    return model.classify(ns, labels);
+  });
+  sim::PodLifecycle lifecycle(**client, clock, logger.child("lifecycle"),
+                              sim::LifecycleSettings{f.namespaces, settings.startDelay,
+                                                     settings.readinessDelay, f.nodes, f.workers},
+                              pods);
+  if (auto s = sim::registerNodes(**client, f.nodes, clock); !s.ok())
+    return fail("registering nodes: " + s.error().message);
   lifecycle.start();
   if (auto s = waitForPods(lifecycle, clock); !s.ok()) return fail(s.error().message);
   auto servers = startServers(f, settings, pods, model, clock, logger);
@@ -227,9 +249,11 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
     return fail("registering APIServices: " + s.error().message);
   }
   std::cout << "metrics-port=" << f.metricsPort << " control-port=" << f.controlPort << std::endl;
-  logger.info("serving", "metricsPort", f.metricsPort, "controlPort", f.controlPort, "namespaces", f.namespaces.size());
+  logger.info("serving", "metricsPort", f.metricsPort, "controlPort", f.controlPort, "namespaces",
+              f.namespaces.size());
   runScenario(model, clock, logger, signals, [&] {
-    if (auto s = sim::renewNodes(**client, f.nodes, clock); !s.ok()) logger.error("node heartbeat failed", "err", s.error().message);
+    if (auto s = sim::renewNodes(**client, f.nodes, clock); !s.ok())
+      logger.error("node heartbeat failed", "err", s.error().message);
   });
   logger.info("stopping");
   lifecycle.stop();
@@ -239,8 +263,10 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
 
 // `hpa-sim steps SCENARIO`: the scenario's steps as a caller plays them through POST /set.
 int printSteps(int argc, char** argv) {
-  CLI::App app{"hpa-sim steps: a scenario's steps, one line each: the seconds after the start at which it falls due, "
-               "and its change as POST /set takes it"};
+  CLI::App app{
+      "hpa-sim steps: a scenario's steps, one line each: the seconds after the start at which it "
+      "falls due, "
+      "and its change as POST /set takes it"};
   app.name("hpa-sim steps");
   std::string file;
   app.add_option("scenario", file, "the scenario (YAML)")->required();
@@ -255,8 +281,9 @@ int printSteps(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "steps") return printSteps(argc - 1, argv + 1);
-  CLI::App app{"hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver (hpa-sim steps "
-               "SCENARIO: its steps)"};
+  CLI::App app{
+      "hpa-sim: pod lifecycle and metrics APIs simulator for a local kube-apiserver (hpa-sim steps "
+      "SCENARIO: its steps)"};
   Flags flags;
   addFlags(app, flags);
   CLI11_PARSE(app, argc, argv);

@@ -20,13 +20,16 @@ namespace hpa::adapters {
 class ApiScaleClient final : public controller::ScaleClient {
  public:
   // `writes` (optional) is told of each update's outcome.
-  ApiScaleClient(kube::RestClient& client, kube::Discovery& discovery, controller::WriteObserver* writes = nullptr)
+  ApiScaleClient(kube::RestClient& client, kube::Discovery& discovery,
+                 controller::WriteObserver* writes = nullptr)
       : client_(client), discovery_(discovery), writes_(writes) {}
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
-                                                                    const std::string& kind) override;
-  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override;
+  Result<api::Scale> getScale(const std::string& ns,
+                              const controller::GroupVersionResource& resource,
                               const std::string& name) override;
-  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<api::Scale> updateScale(const std::string& ns,
+                                 const controller::GroupVersionResource& resource,
                                  const api::Scale& scale) override;
 
  private:
@@ -39,10 +42,15 @@ class ApiScaleClient final : public controller::ScaleClient {
 class ApiStatusWriter final : public controller::StatusWriter {
  public:
   // `writes` (optional) is told of each patch's outcome.
-  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion, controller::StalenessGuard* stalenessGuard = nullptr,
+  ApiStatusWriter(kube::RestClient& client, std::string hpaApiVersion,
+                  controller::StalenessGuard* stalenessGuard = nullptr,
                   controller::WriteObserver* writes = nullptr)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), stalenessGuard_(stalenessGuard), writes_(writes) {}
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override;
+      : client_(client),
+        apiVersion_(std::move(hpaApiVersion)),
+        stalenessGuard_(stalenessGuard),
+        writes_(writes) {}
+  Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) override;
 
  private:
   kube::RestClient& client_;

@@ -13,7 +13,9 @@ constexpr auto kEventCorrelationWindow = std::chrono::minutes(10);
 
 ApiEventRecorder::ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger,
                                    controller::WriteObserver* writes)
-    : client_(client), clock_(clock), logger_(std::move(logger)), writes_(writes), sender_([this] { run(); }) {}
+    : client_(client), clock_(clock), logger_(std::move(logger)), writes_(writes), sender_([this] {
+        run();
+      }) {}
 
 ApiEventRecorder::~ApiEventRecorder() { stop(); }
 
@@ -27,8 +29,9 @@ void ApiEventRecorder::event(const api::HorizontalPodAutoscaler& hpa, const std:
     }
     return;
   }
-  queue_.push_back(Pending{hpa.metadata.namespace_, hpa.metadata.name, hpa.metadata.uid, hpa.apiVersion,
-                           hpa.metadata.resourceVersion, type, reason, message, clock_.now()});
+  queue_.push_back(Pending{hpa.metadata.namespace_, hpa.metadata.name, hpa.metadata.uid,
+                           hpa.apiVersion, hpa.metadata.resourceVersion, type, reason, message,
+                           clock_.now()});
   cv_.notify_one();
 }
 
@@ -64,7 +67,8 @@ void ApiEventRecorder::run() {
 }
 
 void ApiEventRecorder::send(const Pending& e) {
-  const std::string key = fmt::format("{}/{}/{}\x1f{}\x1f{}\x1f{}", e.ns, e.name, e.uid, e.type, e.reason, e.message);
+  const std::string key =
+      fmt::format("{}/{}/{}\x1f{}\x1f{}\x1f{}", e.ns, e.name, e.uid, e.type, e.reason, e.message);
   // Forget correlations past the window, so the map stays small.
   for (auto it = seen_.begin(); it != seen_.end();) {
     it = e.at - it->second.last > kEventCorrelationWindow ? seen_.erase(it) : std::next(it);
@@ -72,41 +76,43 @@ void ApiEventRecorder::send(const Pending& e) {
   const std::string eventsPath = fmt::format("/api/v1/namespaces/{}/events", e.ns);
   if (auto it = seen_.find(key); it != seen_.end()) {
     nlohmann::json patch{{"count", it->second.count + 1}, {"lastTimestamp", formatRFC3339(e.at)}};
-    auto r = client_.send("PATCH", eventsPath + "/" + it->second.name, &patch, "application/merge-patch+json");
+    auto r = client_.send("PATCH", eventsPath + "/" + it->second.name, &patch,
+                          "application/merge-patch+json");
     controller::reportWrite(writes_, controller::WriteKind::Event, r.ok());
     if (r.ok()) {
       ++it->second.count;
       it->second.last = e.at;
       return;
     }
-    logger_.v(2, "event update failed, creating a new one", "reason", e.reason, "err", r.error().message);
+    logger_.v(2, "event update failed, creating a new one", "reason", e.reason, "err",
+              r.error().message);
   }
   // client-go names events <object>.<unique hex suffix>.
   static thread_local std::mt19937_64 random{std::random_device{}()};
   const std::string name = fmt::format("{}.{:016x}", e.name, random());
-  nlohmann::json body{
-      {"apiVersion", "v1"},
-      {"kind", "Event"},
-      {"metadata", {{"name", name}, {"namespace", e.ns}}},
-      {"involvedObject",
-       {{"kind", "HorizontalPodAutoscaler"},
-        {"namespace", e.ns},
-        {"name", e.name},
-        {"uid", e.uid},
-        {"apiVersion", e.apiVersion},
-        {"resourceVersion", e.resourceVersion}}},
-      {"reason", e.reason},
-      {"message", e.message},
-      {"type", e.type},
-      {"source", {{"component", "horizontal-pod-autoscaler"}}},
-      {"firstTimestamp", formatRFC3339(e.at)},
-      {"lastTimestamp", formatRFC3339(e.at)},
-      {"count", 1},
-      {"reportingComponent", "horizontal-pod-autoscaler"}};
+  nlohmann::json body{{"apiVersion", "v1"},
+                      {"kind", "Event"},
+                      {"metadata", {{"name", name}, {"namespace", e.ns}}},
+                      {"involvedObject",
+                       {{"kind", "HorizontalPodAutoscaler"},
+                        {"namespace", e.ns},
+                        {"name", e.name},
+                        {"uid", e.uid},
+                        {"apiVersion", e.apiVersion},
+                        {"resourceVersion", e.resourceVersion}}},
+                      {"reason", e.reason},
+                      {"message", e.message},
+                      {"type", e.type},
+                      {"source", {{"component", "horizontal-pod-autoscaler"}}},
+                      {"firstTimestamp", formatRFC3339(e.at)},
+                      {"lastTimestamp", formatRFC3339(e.at)},
+                      {"count", 1},
+                      {"reportingComponent", "horizontal-pod-autoscaler"}};
   auto r = client_.send("POST", eventsPath, &body);
   controller::reportWrite(writes_, controller::WriteKind::Event, r.ok());
   if (!r.ok()) {
-    logger_.error("could not record event", "HPA", e.ns + "/" + e.name, "reason", e.reason, "err", r.error().message);
+    logger_.error("could not record event", "HPA", e.ns + "/" + e.name, "reason", e.reason, "err",
+                  r.error().message);
     return;
   }
   seen_[key] = Seen{name, 1, e.at};

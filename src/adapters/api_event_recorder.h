@@ -26,11 +26,12 @@ class ApiEventRecorder final : public controller::EventRecorder {
   static constexpr std::size_t kMaxQueued = 1000;
 
   // `writes` (optional) is told of each create's and patch's outcome.
-  ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger, controller::WriteObserver* writes = nullptr);
+  ApiEventRecorder(kube::RestClient& client, Clock& clock, Logger logger,
+                   controller::WriteObserver* writes = nullptr);
   ~ApiEventRecorder() override;
 
-  void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type, const std::string& reason,
-             const std::string& message) override;
+  void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type,
+             const std::string& reason, const std::string& message) override;
 
   // Sends what is queued (for at most `deadline`), then stops the sender.
   void stop(Duration deadline = std::chrono::seconds(5));

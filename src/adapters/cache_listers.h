@@ -11,9 +11,10 @@ namespace hpa::adapters {
 // The controller's listers over informer caches.
 class CacheHpaLister final : public controller::HpaLister {
  public:
-  explicit CacheHpaLister(const informer::ObjectCache<api::HorizontalPodAutoscaler>& cache) : cache_(cache) {}
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override {
+  explicit CacheHpaLister(const informer::ObjectCache<api::HorizontalPodAutoscaler>& cache)
+      : cache_(cache) {}
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override {
     return cache_.get(ns + "/" + name);
   }
 
@@ -26,7 +27,8 @@ class CachePodLister final : public controller::PodLister {
  public:
   CachePodLister(const informer::ObjectCache<api::Pod>& cache, informer::PodSelectorIndex& index)
       : cache_(cache), index_(index) {}
-  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override {
+  Result<api::SharedPods> list(const std::string& ns,
+                               const api::Selector& selector) const override {
     return index_.list(ns, selector, cache_);
   }
 

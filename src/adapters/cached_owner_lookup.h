@@ -13,7 +13,8 @@ namespace hpa::adapters {
 class CachedOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit CachedOwnerLookup(informer::WorkloadCaches& caches) : caches_(caches) {}
-  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns,
+                                                          const std::string& kind,
                                                           const std::string& name) const override;
 
  private:

@@ -2,19 +2,22 @@
 
 namespace hpa::adapters {
 
-std::string CachedScaleClient::keyOf(const std::string& ns, const controller::GroupVersionResource& r,
+std::string CachedScaleClient::keyOf(const std::string& ns,
+                                     const controller::GroupVersionResource& r,
                                      const std::string& name) {
   return r.group + "/" + r.resource + "/" + ns + "/" + name;
 }
 
-Result<std::vector<controller::GroupVersionResource>> CachedScaleClient::mappingsFor(const std::string& group,
-                                                                                   const std::string& kind) {
+Result<std::vector<controller::GroupVersionResource>> CachedScaleClient::mappingsFor(
+    const std::string& group, const std::string& kind) {
   return api_.mappingsFor(group, kind);
 }
 
-Result<api::Scale> CachedScaleClient::getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+Result<api::Scale> CachedScaleClient::getScale(const std::string& ns,
+                                               const controller::GroupVersionResource& resource,
                                                const std::string& name) {
-  const api::BuiltinWorkload* builtin = api::builtinWorkloadByResource(resource.group, resource.resource);
+  const api::BuiltinWorkload* builtin =
+      api::builtinWorkloadByResource(resource.group, resource.resource);
   if (builtin && caches_.ensure(builtin->kind)) {
     bool live = false;
     {
@@ -30,7 +33,8 @@ Result<api::Scale> CachedScaleClient::getScale(const std::string& ns, const cont
   return api_.getScale(ns, resource, name);
 }
 
-Result<api::Scale> CachedScaleClient::updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
+Result<api::Scale> CachedScaleClient::updateScale(const std::string& ns,
+                                                  const controller::GroupVersionResource& resource,
                                                   const api::Scale& scale) {
   auto stored = api_.updateScale(ns, resource, scale);
   if (!stored.ok()) {

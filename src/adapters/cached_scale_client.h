@@ -18,17 +18,21 @@ namespace hpa::adapters {
 // live GET, which is what the reconcile's conflict retry needs.
 class CachedScaleClient final : public controller::ScaleClient {
  public:
-  CachedScaleClient(controller::ScaleClient& api, informer::WorkloadCaches& caches) : api_(api), caches_(caches) {}
+  CachedScaleClient(controller::ScaleClient& api, informer::WorkloadCaches& caches)
+      : api_(api), caches_(caches) {}
 
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
-                                                                    const std::string& kind) override;
-  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override;
+  Result<api::Scale> getScale(const std::string& ns,
+                              const controller::GroupVersionResource& resource,
                               const std::string& name) override;
-  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<api::Scale> updateScale(const std::string& ns,
+                                 const controller::GroupVersionResource& resource,
                                  const api::Scale& scale) override;
 
  private:
-  static std::string keyOf(const std::string& ns, const controller::GroupVersionResource& r, const std::string& name);
+  static std::string keyOf(const std::string& ns, const controller::GroupVersionResource& r,
+                           const std::string& name);
 
   controller::ScaleClient& api_;
   informer::WorkloadCaches& caches_;

@@ -36,17 +36,18 @@ struct ClientSet {
 
   // Every request of every client is reported to `observer` with the client's purpose
   // ("informers", "scales", ...).
-  using RequestObserver =
-      std::function<void(const std::string& purpose, const std::string& verb, int code, Duration latency)>;
+  using RequestObserver = std::function<void(const std::string& purpose, const std::string& verb,
+                                             int code, Duration latency)>;
   // Makes each client's transport from that client's own config (the real one by default).
-  using TransportFactory = std::function<Result<std::unique_ptr<kube::Transport>>(const kube::RestConfig&)>;
+  using TransportFactory =
+      std::function<Result<std::unique_ptr<kube::Transport>>(const kube::RestConfig&)>;
   // `leasesTimeout` (when set) bounds each leader-election request, as kube-controller-manager
   // gives its leader-election client the renew deadline as its timeout: a renewal that hangs ends
   // with the deadline instead of the default 32 s.
-  static Result<ClientSet> create(const kube::RestConfig& config, Clock& clock, const Logger& logger,
-                                  RequestObserver observer,
-                                  const TransportFactory& transports = kube::RestClient::makeTransport,
-                                  Duration leasesTimeout = Duration::zero());
+  static Result<ClientSet> create(
+      const kube::RestConfig& config, Clock& clock, const Logger& logger, RequestObserver observer,
+      const TransportFactory& transports = kube::RestClient::makeTransport,
+      Duration leasesTimeout = Duration::zero());
 };
 
 }  // namespace hpa::adapters

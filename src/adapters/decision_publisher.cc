@@ -5,7 +5,8 @@
 namespace hpa::adapters {
 
 void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
-                                   const std::optional<controls::LastDecision>& decision, Time now) {
+                                   const std::optional<controls::LastDecision>& decision,
+                                   Time now) {
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   const auto& annotations = hpa.metadata.annotations;
   const auto cached = annotations.find(controls::kLastDecisionAnnotation);
@@ -23,7 +24,8 @@ void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
       if (*stored.written == *decision) return;
     } else {
       if (!stored.annotation && cached != annotations.end()) {
-        stored.annotation = nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false);
+        stored.annotation =
+            nlohmann::json::parse(cached->second, nullptr, /*allow_exceptions=*/false);
       }
       document = controls::lastDecisionJson(*decision, now);
       if (stored.annotation && controls::sameDecision(*stored.annotation, *document)) {
@@ -38,19 +40,23 @@ void ApiDecisionPublisher::publish(const api::HorizontalPodAutoscaler& hpa,
   stored_[key] = Stored{*decision, std::nullopt};
 }
 
-bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa, const nlohmann::json& value) {
-  nlohmann::json body{{"metadata", {{"annotations", {{controls::kLastDecisionAnnotation, value}}}}}};
+bool ApiDecisionPublisher::patch(const api::HorizontalPodAutoscaler& hpa,
+                                 const nlohmann::json& value) {
+  nlohmann::json body{
+      {"metadata", {{"annotations", {{controls::kLastDecisionAnnotation, value}}}}}};
   auto r = client_.send("PATCH",
-                        fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_,
-                                    hpa.metadata.namespace_, hpa.metadata.name),
+                        fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}",
+                                    apiVersion_, hpa.metadata.namespace_, hpa.metadata.name),
                         &body, "application/merge-patch+json");
   controller::reportWrite(writes_, controller::WriteKind::LastDecision, r.ok());
   if (!r.ok()) {
-    logger_.error("could not record the decision", "HPA", api::objectKey(hpa.metadata.namespace_, hpa.metadata.name),
-                  "err", r.error().message);
+    logger_.error("could not record the decision", "HPA",
+                  api::objectKey(hpa.metadata.namespace_, hpa.metadata.name), "err",
+                  r.error().message);
     return false;
   }
-  logger_.v(4, "recorded the decision", "HPA", api::objectKey(hpa.metadata.namespace_, hpa.metadata.name));
+  logger_.v(4, "recorded the decision", "HPA",
+            api::objectKey(hpa.metadata.namespace_, hpa.metadata.name));
   return true;
 }
 

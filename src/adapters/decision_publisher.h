@@ -2,10 +2,9 @@
 
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "api/hpa.h"
 #include "common/log.h"
@@ -24,10 +23,13 @@ class ApiDecisionPublisher final : public controls::DecisionPublisher {
   // `writes` (optional) is told of each patch's outcome.
   ApiDecisionPublisher(kube::RestClient& client, std::string hpaApiVersion, Logger logger,
                        controller::WriteObserver* writes = nullptr)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)), writes_(writes) {}
+      : client_(client),
+        apiVersion_(std::move(hpaApiVersion)),
+        logger_(std::move(logger)),
+        writes_(writes) {}
 
-  void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<controls::LastDecision>& decision,
-               Time now) override;
+  void publish(const api::HorizontalPodAutoscaler& hpa,
+               const std::optional<controls::LastDecision>& decision, Time now) override;
   void forget(const std::string& key) override;
 
  private:
@@ -40,7 +42,7 @@ class ApiDecisionPublisher final : public controls::DecisionPublisher {
   std::mutex mu_;
   struct Stored {
     std::optional<controls::LastDecision> written;  // our last write: compared every sync
-    std::optional<nlohmann::json> annotation;         // else the annotation as first read (parsed once)
+    std::optional<nlohmann::json> annotation;  // else the annotation as first read (parsed once)
   };
   std::map<std::string, Stored> stored_;  // by HPA key
 };

@@ -18,16 +18,19 @@ namespace hpa::adapters {
 
 class DryRunStatusWriter final : public controller::StatusWriter {
  public:
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+  Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) override {
     std::lock_guard<std::mutex> lock(mu_);
     written_[hpa.metadata.namespace_ + "/" + hpa.metadata.name] = hpa;
     return hpa;
   }
   // The HPA `ns/name` with the last status the controller would have written, if any.
-  std::optional<api::HorizontalPodAutoscaler> written(const std::string& ns, const std::string& name) const {
+  std::optional<api::HorizontalPodAutoscaler> written(const std::string& ns,
+                                                      const std::string& name) const {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = written_.find(ns + "/" + name);
-    return it == written_.end() ? std::nullopt : std::optional<api::HorizontalPodAutoscaler>(it->second);
+    return it == written_.end() ? std::nullopt
+                                : std::optional<api::HorizontalPodAutoscaler>(it->second);
   }
   void forget(const std::string& ns, const std::string& name) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -42,21 +45,25 @@ class DryRunStatusWriter final : public controller::StatusWriter {
 // Events are in the reconcile report already; nothing is sent.
 class DiscardingEventRecorder final : public controller::EventRecorder {
  public:
-  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&, const std::string&) override {}
+  void event(const api::HorizontalPodAutoscaler&, const std::string&, const std::string&,
+             const std::string&) override {}
 };
 
 // Reads the Scale through `reads`; an update is recorded as if it succeeded and never sent.
 class DryRunScaleClient final : public controller::ScaleClient {
  public:
   explicit DryRunScaleClient(controller::ScaleClient& reads) : reads_(reads) {}
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind) override {
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override {
     return reads_.mappingsFor(group, kind);
   }
-  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<api::Scale> getScale(const std::string& ns,
+                              const controller::GroupVersionResource& resource,
                               const std::string& name) override {
     return reads_.getScale(ns, resource, name);
   }
-  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource&, const api::Scale& scale) override {
+  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource&,
+                                 const api::Scale& scale) override {
     std::lock_guard<std::mutex> lock(mu_);
     updated_[ns + "/" + scale.metadata.name] = scale;
     return scale;

@@ -9,7 +9,8 @@
 
 namespace hpa::adapters {
 
-void ApiHistoryPersister::persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) {
+void ApiHistoryPersister::persist(const api::HorizontalPodAutoscaler& hpa,
+                                  const api::AutoscalerHistory& history) {
   const std::string key = hpa.metadata.namespace_ + "/" + hpa.metadata.name;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -21,7 +22,8 @@ void ApiHistoryPersister::persist(const api::HorizontalPodAutoscaler& hpa, const
         it = written_.emplace(key, std::move(*stored)).first;
       }
     }
-    if (!controller::mattersForRestart(it == written_.end() ? nullptr : &it->second, history)) return;
+    if (!controller::mattersForRestart(it == written_.end() ? nullptr : &it->second, history))
+      return;
   }
   write(hpa.metadata.namespace_, hpa.metadata.name, history);
 }
@@ -32,7 +34,9 @@ int ApiHistoryPersister::flush() {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [key, offered] : offered_) {
       auto it = written_.find(key);
-      if (controller::mattersForRestart(it == written_.end() ? nullptr : &it->second, offered.history)) pending.push_back(offered);
+      if (controller::mattersForRestart(it == written_.end() ? nullptr : &it->second,
+                                        offered.history))
+        pending.push_back(offered);
     }
   }
   int written = 0;
@@ -40,14 +44,20 @@ int ApiHistoryPersister::flush() {
   return written;
 }
 
-bool ApiHistoryPersister::write(const std::string& ns, const std::string& name, const api::AutoscalerHistory& history) {
+bool ApiHistoryPersister::write(const std::string& ns, const std::string& name,
+                                const api::AutoscalerHistory& history) {
   const std::string key = ns + "/" + name;
   api::AutoscalerHistory copy = history;
   copy.name = name;
   copy.namespace_ = ns;
-  nlohmann::json patch{{"metadata", {{"annotations", {{controller::kHistoryAnnotation, api::encodeAutoscalerHistory(copy).dump()}}}}}};
-  auto r = client_.send("PATCH", fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_, ns, name),
-                        &patch, "application/merge-patch+json");
+  nlohmann::json patch{
+      {"metadata",
+       {{"annotations",
+         {{controller::kHistoryAnnotation, api::encodeAutoscalerHistory(copy).dump()}}}}}};
+  auto r = client_.send(
+      "PATCH",
+      fmt::format("/apis/{}/namespaces/{}/horizontalpodautoscalers/{}", apiVersion_, ns, name),
+      &patch, "application/merge-patch+json");
   controller::reportWrite(writes_, controller::WriteKind::History, r.ok());
   if (!r.ok()) {
     logger_.error("could not persist history", "HPA", key, "err", r.error().message);

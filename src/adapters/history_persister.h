@@ -23,9 +23,13 @@ class ApiHistoryPersister final : public controller::HistoryPersister {
   // `writes` (optional) is told of each patch's outcome.
   ApiHistoryPersister(kube::RestClient& client, std::string hpaApiVersion, Logger logger,
                       controller::WriteObserver* writes = nullptr)
-      : client_(client), apiVersion_(std::move(hpaApiVersion)), logger_(std::move(logger)), writes_(writes) {}
+      : client_(client),
+        apiVersion_(std::move(hpaApiVersion)),
+        logger_(std::move(logger)),
+        writes_(writes) {}
 
-  void persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) override;
+  void persist(const api::HorizontalPodAutoscaler& hpa,
+               const api::AutoscalerHistory& history) override;
   // Writes every history offered to persist() that mattersForRestart() against its persisted
   // copy (a write that failed); returns how many were written.
   int flush() override;
@@ -45,7 +49,7 @@ class ApiHistoryPersister final : public controller::HistoryPersister {
   controller::WriteObserver* writes_;
   std::mutex mu_;
   std::map<std::string, api::AutoscalerHistory> written_;  // what is persisted, by HPA key
-  std::map<std::string, Offered> offered_;  // the latest history of each HPA
+  std::map<std::string, Offered> offered_;                 // the latest history of each HPA
 };
 
 }  // namespace hpa::adapters

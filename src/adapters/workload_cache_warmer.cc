@@ -15,7 +15,8 @@ void warm(informer::WorkloadCaches& caches, const api::HorizontalPodAutoscaler& 
 
 }  // namespace
 
-informer::EventHandlers<api::HorizontalPodAutoscaler> warmWorkloadCaches(informer::WorkloadCaches& caches) {
+informer::EventHandlers<api::HorizontalPodAutoscaler> warmWorkloadCaches(
+    informer::WorkloadCaches& caches) {
   using Ptr = std::shared_ptr<const api::HorizontalPodAutoscaler>;
   return {[&caches](const Ptr& hpa) { warm(caches, *hpa); },
           [&caches](const Ptr& old, const Ptr& hpa) {

@@ -11,6 +11,7 @@ namespace hpa::adapters {
 // owner (a Deployment's pods belong to its ReplicaSets). A standby then holds every cache the
 // leader reads, so after a failover the new leader decides at once instead of listing first
 // (upstream starts its informers only once it leads).
-informer::EventHandlers<api::HorizontalPodAutoscaler> warmWorkloadCaches(informer::WorkloadCaches& caches);
+informer::EventHandlers<api::HorizontalPodAutoscaler> warmWorkloadCaches(
+    informer::WorkloadCaches& caches);
 
 }  // namespace hpa::adapters

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string_view>
 
 #include "api/history.h"
@@ -31,7 +30,8 @@ Result<HorizontalPodAutoscaler> decodeHorizontalPodAutoscaler(const nlohmann::js
 // kept). Status writes patch the status alone, so nothing dropped here is ever written back.
 Result<HorizontalPodAutoscaler> decodeCachedHorizontalPodAutoscaler(const nlohmann::json& j);
 // `apiVersion` picks the wire version written in the object (autoscaling/v2 or v2beta2).
-nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa, std::string_view apiVersion);
+nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa,
+                                             std::string_view apiVersion);
 nlohmann::json encodeHorizontalPodAutoscalerSpec(const HorizontalPodAutoscalerSpec& spec);
 nlohmann::json encodeHorizontalPodAutoscalerStatus(const HorizontalPodAutoscalerStatus& status);
 // A JSON merge patch (RFC 7396) of the status subresource that makes the stored status equal to

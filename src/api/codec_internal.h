@@ -3,7 +3,6 @@
 // Field-level readers shared by the codec files (not part of the public API).
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -29,7 +28,8 @@ HorizontalPodAutoscalerCondition readCondition(const JsonFields& f);
 HorizontalPodAutoscalerBehavior readBehavior(const JsonFields& f);
 // status: observedGeneration, lastScaleTime, currentReplicas, desiredReplicas.
 HorizontalPodAutoscalerStatus readStatusCounts(const JsonFields& f);
-std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key);
+std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent,
+                                                       std::string_view key);
 
 // One entry of spec.metrics, its sources read by `readSource(fields, std::type_identity<Source>)`
 // (v2's shape, or v1's annotation). Every source field present is read, so its errors are the

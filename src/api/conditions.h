@@ -64,12 +64,14 @@ inline constexpr const char* kSelectorRequired = "SelectorRequired";
 // hpa-controller's own controls (docs/controls.md), conditions and Events.
 inline constexpr const char* kScheduledMinReplicas = "ScheduledMinReplicas";  // ScalingLimited
 inline constexpr const char* kScheduledMaxReplicas = "ScheduledMaxReplicas";  // ScalingLimited
-inline constexpr const char* kMetricFallback = "MetricFallback";              // ScalingActive, Warning
-inline constexpr const char* kMetricFallbackEnded = "MetricFallbackEnded";    // Normal
-inline constexpr const char* kScalingPaused = "ScalingPaused";                // ScalingActive, Normal
-inline constexpr const char* kScalingResumed = "ScalingResumed";              // ScalingActive, Normal
-inline constexpr const char* kInvalidSyncPeriod = "InvalidSyncPeriod";        // an invalid control's error
-inline constexpr const char* kInvalidControl = "InvalidControl";              // an invalid control's error
-inline constexpr const char* kAnotherControllerWritesStatus = "AnotherControllerWritesStatus";  // Warning
+inline constexpr const char* kMetricFallback = "MetricFallback";  // ScalingActive, Warning
+inline constexpr const char* kMetricFallbackEnded = "MetricFallbackEnded";  // Normal
+inline constexpr const char* kScalingPaused = "ScalingPaused";              // ScalingActive, Normal
+inline constexpr const char* kScalingResumed = "ScalingResumed";            // ScalingActive, Normal
+inline constexpr const char* kInvalidSyncPeriod =
+    "InvalidSyncPeriod";                                          // an invalid control's error
+inline constexpr const char* kInvalidControl = "InvalidControl";  // an invalid control's error
+inline constexpr const char* kAnotherControllerWritesStatus =
+    "AnotherControllerWritesStatus";  // Warning
 
 }  // namespace hpa::api

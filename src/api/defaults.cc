@@ -11,7 +11,8 @@ constexpr std::int32_t kDefaultPercent = 100;
 HPAScalingRules merge(HPAScalingRules defaults, const std::optional<HPAScalingRules>& user) {
   if (!user) return defaults;
   if (user->selectPolicy) defaults.selectPolicy = user->selectPolicy;
-  if (user->stabilizationWindowSeconds) defaults.stabilizationWindowSeconds = user->stabilizationWindowSeconds;
+  if (user->stabilizationWindowSeconds)
+    defaults.stabilizationWindowSeconds = user->stabilizationWindowSeconds;
   if (user->policies && !user->policies->empty()) defaults.policies = user->policies;
   if (user->tolerance) defaults.tolerance = user->tolerance;
   return defaults;
@@ -56,7 +57,8 @@ void applyBehaviorDefaults(std::optional<HorizontalPodAutoscalerBehavior>& behav
 void applyDefaults(HorizontalPodAutoscalerSpec& spec) {
   if (spec.metrics.empty()) {
     spec.metrics.push_back(MetricSpec{ResourceMetricSource{
-        "cpu", MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, kDefaultCPUUtilization}}});
+        "cpu",
+        MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, kDefaultCPUUtilization}}});
   }
   applyBehaviorDefaults(spec.behavior);
 }

@@ -4,9 +4,9 @@
 
 namespace hpa::api {
 
-// Defaulting the API server applies to autoscaling/v2 objects (pkg/apis/autoscaling/v2/defaults.go).
-// Objects read from a server are already defaulted; objects from files may not be, and the
-// controller must decide the same either way.
+// Defaulting the API server applies to autoscaling/v2 objects
+// (pkg/apis/autoscaling/v2/defaults.go). Objects read from a server are already defaulted; objects
+// from files may not be, and the controller must decide the same either way.
 
 // Upstream's default scale-up rules: {Pods 4 / 15 s, Percent 100 / 15 s}, selectPolicy Max,
 // stabilization window 0.

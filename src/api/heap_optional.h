@@ -15,9 +15,12 @@ class HeapOptional {
  public:
   HeapOptional() = default;
   HeapOptional(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): as std::optional
-  HeapOptional(const T& value) : value_(std::make_unique<T>(value)) {}  // NOLINT(google-explicit-constructor)
-  HeapOptional(T&& value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
-  HeapOptional(const HeapOptional& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  HeapOptional(const T& value)
+      : value_(std::make_unique<T>(value)) {}  // NOLINT(google-explicit-constructor)
+  HeapOptional(T&& value)
+      : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
+  HeapOptional(const HeapOptional& other)
+      : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
   HeapOptional(HeapOptional&&) noexcept = default;
   HeapOptional& operator=(const HeapOptional& other) {
     if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;

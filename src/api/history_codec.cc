@@ -39,7 +39,8 @@ Result<AutoscalerHistory> decodeAutoscalerHistory(const nlohmann::json& j) {
   AutoscalerHistory h;
   auto apiVersion = f.string("apiVersion");
   if (apiVersion && *apiVersion != kHistoryApiVersion) {
-    f.fail("apiVersion", fmt::format("expected {}, got {}", kHistoryApiVersion, quote(*apiVersion)));
+    f.fail("apiVersion",
+           fmt::format("expected {}, got {}", kHistoryApiVersion, quote(*apiVersion)));
   }
   auto meta = f.object("metadata");
   h.name = meta.string("name").value_or("");

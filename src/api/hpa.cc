@@ -29,11 +29,13 @@ const HorizontalPodAutoscalerCondition* findCondition(const HorizontalPodAutosca
   return conditionIn(status, type);
 }
 
-HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status, std::string_view type) {
+HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status,
+                                                std::string_view type) {
   return conditionIn(status, type);
 }
 
-bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a, const HorizontalPodAutoscalerStatus& b) {
+bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a,
+                       const HorizontalPodAutoscalerStatus& b) {
   // Quantity equality is by value already; vectors compare empty == empty. Equal as they are
   // (a steady reconcile's status) needs no copies at wire precision.
   return a == b || atWirePrecision(a) == atWirePrecision(b);

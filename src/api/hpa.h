@@ -144,10 +144,12 @@ struct HorizontalPodAutoscaler {
 // The condition of `type` in `status`, or null when it has none.
 const HorizontalPodAutoscalerCondition* findCondition(const HorizontalPodAutoscalerStatus& status,
                                                       std::string_view type);
-HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status, std::string_view type);
+HorizontalPodAutoscalerCondition* findCondition(HorizontalPodAutoscalerStatus& status,
+                                                std::string_view type);
 
 // Semantic equality as upstream's updateStatusIfNeeded uses it: quantities by value, times by
 // instant at second precision (the wire form), a missing list equal to an empty one.
-bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a, const HorizontalPodAutoscalerStatus& b);
+bool semanticallyEqual(const HorizontalPodAutoscalerStatus& a,
+                       const HorizontalPodAutoscalerStatus& b);
 
 }  // namespace hpa::api

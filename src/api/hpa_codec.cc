@@ -48,7 +48,8 @@ json encodeIdentifier(const MetricIdentifier& m) {
 
 // Each source as its field of spec.metrics[i] holds it.
 ObjectMetricSource readSource(const JsonFields& o, std::type_identity<ObjectMetricSource>) {
-  return {readReference(o.object("describedObject")), readTarget(o.object("target")), readIdentifier(o.object("metric"))};
+  return {readReference(o.object("describedObject")), readTarget(o.object("target")),
+          readIdentifier(o.object("metric"))};
 }
 PodsMetricSource readSource(const JsonFields& p, std::type_identity<PodsMetricSource>) {
   return {readIdentifier(p.object("metric")), readTarget(p.object("target"))};
@@ -56,8 +57,10 @@ PodsMetricSource readSource(const JsonFields& p, std::type_identity<PodsMetricSo
 ResourceMetricSource readSource(const JsonFields& r, std::type_identity<ResourceMetricSource>) {
   return {r.string("name").value_or(""), readTarget(r.object("target"))};
 }
-ContainerResourceMetricSource readSource(const JsonFields& c, std::type_identity<ContainerResourceMetricSource>) {
-  return {c.string("name").value_or(""), readTarget(c.object("target")), c.string("container").value_or("")};
+ContainerResourceMetricSource readSource(const JsonFields& c,
+                                         std::type_identity<ContainerResourceMetricSource>) {
+  return {c.string("name").value_or(""), readTarget(c.object("target")),
+          c.string("container").value_or("")};
 }
 ExternalMetricSource readSource(const JsonFields& e, std::type_identity<ExternalMetricSource>) {
   return {readIdentifier(e.object("metric")), readTarget(e.object("target"))};
@@ -71,7 +74,9 @@ json encodeSource(const ObjectMetricSource& o) {
 json encodeSource(const PodsMetricSource& p) {
   return json{{"metric", encodeIdentifier(p.metric)}, {"target", encodeTarget(p.target)}};
 }
-json encodeSource(const ResourceMetricSource& r) { return json{{"name", r.name}, {"target", encodeTarget(r.target)}}; }
+json encodeSource(const ResourceMetricSource& r) {
+  return json{{"name", r.name}, {"target", encodeTarget(r.target)}};
+}
 json encodeSource(const ContainerResourceMetricSource& c) {
   return json{{"name", c.name}, {"target", encodeTarget(c.target)}, {"container", c.container}};
 }
@@ -80,13 +85,16 @@ json encodeSource(const ExternalMetricSource& e) {
 }
 
 MetricSpec readMetricSpec(const JsonFields& f) {
-  return detail::readMetricSpec(f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
+  return detail::readMetricSpec(
+      f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
 }
 
 json encodeMetricSpec(const MetricSpec& m) {
   json j{{"type", typeOf(m)}};
   std::visit(Overloaded{[](const UnknownMetricSource&) {},
-                        [&](const auto& source) { j[std::decay_t<decltype(source)>::kField] = encodeSource(source); }},
+                        [&](const auto& source) {
+                          j[std::decay_t<decltype(source)>::kField] = encodeSource(source);
+                        }},
              m.source);
   return j;
 }
@@ -114,7 +122,8 @@ json encodeRules(const HPAScalingRules& r) {
   if (r.policies) {
     json policies = json::array();
     for (const auto& p : *r.policies) {
-      policies.push_back(json{{"type", p.type}, {"value", p.value}, {"periodSeconds", p.periodSeconds}});
+      policies.push_back(
+          json{{"type", p.type}, {"value", p.value}, {"periodSeconds", p.periodSeconds}});
     }
     j["policies"] = std::move(policies);
   }
@@ -127,7 +136,8 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
   s.scaleTargetRef = readReference(f.object("scaleTargetRef"));
   s.minReplicas = f.int32("minReplicas");
   s.maxReplicas = f.int32("maxReplicas").value_or(0);
-  f.forEach("metrics", [&](const JsonFields& m, size_t) { s.metrics.push_back(readMetricSpec(m)); });
+  f.forEach("metrics",
+            [&](const JsonFields& m, size_t) { s.metrics.push_back(readMetricSpec(m)); });
   if (f.has("behavior")) s.behavior = detail::readBehavior(f.object("behavior"));
   s.syncPeriodSeconds = f.int32("syncPeriodSeconds");
   return s;
@@ -150,33 +160,40 @@ MetricStatus readMetricStatus(const JsonFields& f) {
   m.type = f.string("type").value_or("");
   if (f.has("object")) {
     auto o = f.object("object");
-    m.object = ObjectMetricStatus{readIdentifier(o.object("metric")), readValueStatus(o.object("current")),
-                                  readReference(o.object("describedObject"))};
+    m.object =
+        ObjectMetricStatus{readIdentifier(o.object("metric")), readValueStatus(o.object("current")),
+                           readReference(o.object("describedObject"))};
   }
   if (f.has("pods")) {
     auto p = f.object("pods");
-    m.pods = PodsMetricStatus{readIdentifier(p.object("metric")), readValueStatus(p.object("current"))};
+    m.pods =
+        PodsMetricStatus{readIdentifier(p.object("metric")), readValueStatus(p.object("current"))};
   }
   if (f.has("resource")) {
     auto r = f.object("resource");
-    m.resource = ResourceMetricStatus{r.string("name").value_or(""), readValueStatus(r.object("current"))};
+    m.resource =
+        ResourceMetricStatus{r.string("name").value_or(""), readValueStatus(r.object("current"))};
   }
   if (f.has("containerResource")) {
     auto c = f.object("containerResource");
-    m.containerResource = ContainerResourceMetricStatus{
-        c.string("name").value_or(""), readValueStatus(c.object("current")), c.string("container").value_or("")};
+    m.containerResource = ContainerResourceMetricStatus{c.string("name").value_or(""),
+                                                        readValueStatus(c.object("current")),
+                                                        c.string("container").value_or("")};
   }
   if (f.has("external")) {
     auto e = f.object("external");
-    m.external = ExternalMetricStatus{readIdentifier(e.object("metric")), readValueStatus(e.object("current"))};
+    m.external = ExternalMetricStatus{readIdentifier(e.object("metric")),
+                                      readValueStatus(e.object("current"))};
   }
   return m;
 }
 
 HorizontalPodAutoscalerStatus readStatus(const JsonFields& f) {
   HorizontalPodAutoscalerStatus s = detail::readStatusCounts(f);
-  f.forEach("currentMetrics", [&](const JsonFields& m, size_t) { s.currentMetrics.push_back(readMetricStatus(m)); });
-  f.forEach("conditions", [&](const JsonFields& c, size_t) { s.conditions.push_back(detail::readCondition(c)); });
+  f.forEach("currentMetrics",
+            [&](const JsonFields& m, size_t) { s.currentMetrics.push_back(readMetricStatus(m)); });
+  f.forEach("conditions",
+            [&](const JsonFields& c, size_t) { s.conditions.push_back(detail::readCondition(c)); });
   return s;
 }
 
@@ -185,7 +202,8 @@ HorizontalPodAutoscalerStatus readStatus(const JsonFields& f) {
 namespace detail {
 
 CrossVersionObjectReference readReference(const JsonFields& f) {
-  return {f.string("kind").value_or(""), f.string("name").value_or(""), f.string("apiVersion").value_or("")};
+  return {f.string("kind").value_or(""), f.string("name").value_or(""),
+          f.string("apiVersion").value_or("")};
 }
 
 HorizontalPodAutoscalerBehavior readBehavior(const JsonFields& b) {
@@ -225,10 +243,12 @@ nlohmann::json encodeMetricStatus(const MetricStatus& m) {
                        {"describedObject", encodeReference(m.object->describedObject)}};
   }
   if (m.pods) {
-    j["pods"] = json{{"metric", encodeIdentifier(m.pods->metric)}, {"current", encodeValueStatus(m.pods->current)}};
+    j["pods"] = json{{"metric", encodeIdentifier(m.pods->metric)},
+                     {"current", encodeValueStatus(m.pods->current)}};
   }
   if (m.resource) {
-    j["resource"] = json{{"name", m.resource->name}, {"current", encodeValueStatus(m.resource->current)}};
+    j["resource"] =
+        json{{"name", m.resource->name}, {"current", encodeValueStatus(m.resource->current)}};
   }
   if (m.containerResource) {
     j["containerResource"] = json{{"name", m.containerResource->name},
@@ -236,8 +256,8 @@ nlohmann::json encodeMetricStatus(const MetricStatus& m) {
                                   {"container", m.containerResource->container}};
   }
   if (m.external) {
-    j["external"] =
-        json{{"metric", encodeIdentifier(m.external->metric)}, {"current", encodeValueStatus(m.external->current)}};
+    j["external"] = json{{"metric", encodeIdentifier(m.external->metric)},
+                         {"current", encodeValueStatus(m.external->current)}};
   }
   return j;
 }
@@ -258,8 +278,9 @@ Result<HorizontalPodAutoscaler> decodeCachedHorizontalPodAutoscaler(const nlohma
   auto hpa = decodeHorizontalPodAutoscaler(j);
   if (!hpa.ok()) return hpa;
   hpa->metadata.labels.clear();
-  std::erase_if(hpa->metadata.annotations,
-                [](const auto& entry) { return !entry.first.starts_with(kControllerAnnotationPrefix); });
+  std::erase_if(hpa->metadata.annotations, [](const auto& entry) {
+    return !entry.first.starts_with(kControllerAnnotationPrefix);
+  });
   return hpa;
 }
 
@@ -301,7 +322,8 @@ nlohmann::json encodeHorizontalPodAutoscalerStatus(const HorizontalPodAutoscaler
     json conditions = json::array();
     for (const auto& c : s.conditions) {
       json cj{{"type", c.type}, {"status", c.status}};
-      cj["lastTransitionTime"] = c.lastTransitionTime ? json(formatRFC3339(*c.lastTransitionTime)) : json(nullptr);
+      cj["lastTransitionTime"] =
+          c.lastTransitionTime ? json(formatRFC3339(*c.lastTransitionTime)) : json(nullptr);
       if (!c.reason.empty()) cj["reason"] = c.reason;
       if (!c.message.empty()) cj["message"] = c.message;
       putOptional(cj, "observedGeneration", c.observedGeneration, identity);
@@ -320,10 +342,12 @@ nlohmann::json statusMergePatch(const HorizontalPodAutoscaler& hpa) {
     if (!status.contains(key)) status[key] = nullptr;
   }
   status["currentReplicas"] = hpa.status.currentReplicas;
-  return json{{"metadata", {{"resourceVersion", hpa.metadata.resourceVersion}}}, {"status", std::move(status)}};
+  return json{{"metadata", {{"resourceVersion", hpa.metadata.resourceVersion}}},
+              {"status", std::move(status)}};
 }
 
-nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa, std::string_view apiVersion) {
+nlohmann::json encodeHorizontalPodAutoscaler(const HorizontalPodAutoscaler& hpa,
+                                             std::string_view apiVersion) {
   return json{{"apiVersion", apiVersion},
               {"kind", "HorizontalPodAutoscaler"},
               {"metadata", encodeObjectMeta(hpa.metadata)},

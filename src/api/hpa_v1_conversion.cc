@@ -39,29 +39,32 @@ MetricTarget resourceTarget(const JsonFields& f) {
 ObjectMetricSource readSource(const JsonFields& o, std::type_identity<ObjectMetricSource>) {
   auto averageValue = o.quantity("averageValue");
   return {readReference(o.object("target")),
-          MetricTarget{averageValue ? kAverageValueTarget : kValueTarget, orZero(o.quantity("targetValue")),
-                       averageValue, std::nullopt},
+          MetricTarget{averageValue ? kAverageValueTarget : kValueTarget,
+                       orZero(o.quantity("targetValue")), averageValue, std::nullopt},
           identifier(o, "selector")};
 }
 PodsMetricSource readSource(const JsonFields& p, std::type_identity<PodsMetricSource>) {
   return {identifier(p, "selector"),
-          MetricTarget{kAverageValueTarget, std::nullopt, orZero(p.quantity("targetAverageValue")), std::nullopt}};
+          MetricTarget{kAverageValueTarget, std::nullopt, orZero(p.quantity("targetAverageValue")),
+                       std::nullopt}};
 }
 ResourceMetricSource readSource(const JsonFields& r, std::type_identity<ResourceMetricSource>) {
   return {r.string("name").value_or(""), resourceTarget(r)};
 }
-ContainerResourceMetricSource readSource(const JsonFields& c, std::type_identity<ContainerResourceMetricSource>) {
+ContainerResourceMetricSource readSource(const JsonFields& c,
+                                         std::type_identity<ContainerResourceMetricSource>) {
   return {c.string("name").value_or(""), resourceTarget(c), c.string("container").value_or("")};
 }
 ExternalMetricSource readSource(const JsonFields& e, std::type_identity<ExternalMetricSource>) {
   auto value = e.quantity("targetValue");
   return {identifier(e, "metricSelector"),
-          MetricTarget{value ? kValueTarget : kAverageValueTarget, value, e.quantity("targetAverageValue"),
-                       std::nullopt}};
+          MetricTarget{value ? kValueTarget : kAverageValueTarget, value,
+                       e.quantity("targetAverageValue"), std::nullopt}};
 }
 
 MetricSpec readMetricSpec(const JsonFields& f) {
-  return detail::readMetricSpec(f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
+  return detail::readMetricSpec(
+      f, [](const JsonFields& field, auto kind) { return readSource(field, kind); });
 }
 
 MetricValueStatus resourceCurrent(const JsonFields& f) {
@@ -228,8 +231,8 @@ HorizontalPodAutoscalerSpec readSpec(const JsonFields& f) {
   s.minReplicas = f.int32("minReplicas");
   s.maxReplicas = f.int32("maxReplicas").value_or(0);
   if (auto cpu = f.int32("targetCPUUtilizationPercentage")) {
-    s.metrics.push_back(
-        MetricSpec{ResourceMetricSource{kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}}});
+    s.metrics.push_back(MetricSpec{ResourceMetricSource{
+        kCpu, MetricTarget{kUtilizationTarget, std::nullopt, std::nullopt, cpu}}});
   }
   return s;
 }

@@ -10,22 +10,32 @@ namespace {
 
 std::string typeName(const nlohmann::json& v) {
   switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "object";
-    case nlohmann::json::value_t::array: return "array";
-    case nlohmann::json::value_t::string: return "string";
-    case nlohmann::json::value_t::boolean: return "boolean";
-    case nlohmann::json::value_t::number_float: return "number";
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::object:
+      return "object";
+    case nlohmann::json::value_t::array:
+      return "array";
+    case nlohmann::json::value_t::string:
+      return "string";
+    case nlohmann::json::value_t::boolean:
+      return "boolean";
+    case nlohmann::json::value_t::number_float:
+      return "number";
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return "integer";
-    default: return "value";
+    case nlohmann::json::value_t::number_unsigned:
+      return "integer";
+    default:
+      return "value";
   }
 }
 
 }  // namespace
 
 JsonFields::JsonFields(const nlohmann::json* node, std::string path, std::shared_ptr<State> state)
-    : node_(node && !node->is_null() ? node : nullptr), path_(std::move(path)), state_(std::move(state)) {}
+    : node_(node && !node->is_null() ? node : nullptr),
+      path_(std::move(path)),
+      state_(std::move(state)) {}
 
 JsonFields JsonFields::root(const nlohmann::json& node) {
   JsonFields f(&node, "", std::make_shared<State>());
@@ -71,7 +81,8 @@ std::optional<std::int64_t> JsonFields::int64(std::string_view key) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
   if (v->is_number_integer()) {
-    if (v->is_number_unsigned() && v->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+    if (v->is_number_unsigned() &&
+        v->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
       fail(key, fmt::format("value {} out of range for int64", v->dump()));
       return std::nullopt;
     }
@@ -92,7 +103,8 @@ std::optional<std::int64_t> JsonFields::int64(std::string_view key) const {
 std::optional<std::int32_t> JsonFields::int32(std::string_view key) const {
   auto v = int64(key);
   if (!v) return std::nullopt;
-  if (*v > std::numeric_limits<std::int32_t>::max() || *v < std::numeric_limits<std::int32_t>::min()) {
+  if (*v > std::numeric_limits<std::int32_t>::max() ||
+      *v < std::numeric_limits<std::int32_t>::min()) {
     fail(key, fmt::format("value {} out of range for int32", *v));
     return std::nullopt;
   }
@@ -139,13 +151,16 @@ std::optional<T> JsonFields::parsedString(std::string_view key, Parse parse) con
   return *value;
 }
 
-std::optional<Time> JsonFields::time(std::string_view key) const { return parsedString<Time>(key, parseRFC3339); }
+std::optional<Time> JsonFields::time(std::string_view key) const {
+  return parsedString<Time>(key, parseRFC3339);
+}
 
 std::optional<Duration> JsonFields::goDuration(std::string_view key) const {
   return parsedString<Duration>(key, parseGoDuration);
 }
 
-std::optional<std::map<std::string, std::string>> JsonFields::stringMap(std::string_view key) const {
+std::optional<std::map<std::string, std::string>> JsonFields::stringMap(
+    std::string_view key) const {
   const auto* v = get(key);
   if (!v) return std::nullopt;
   if (!v->is_object()) {
@@ -195,7 +210,8 @@ JsonFields JsonFields::object(std::string_view key) const {
   return JsonFields(v, childPath(key), state_);
 }
 
-void JsonFields::forEach(std::string_view key, const std::function<void(const JsonFields&, size_t)>& fn) const {
+void JsonFields::forEach(std::string_view key,
+                         const std::function<void(const JsonFields&, size_t)>& fn) const {
   const auto* v = get(key);
   if (!v) return;
   if (!v->is_array()) {

@@ -1,11 +1,10 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +38,8 @@ class JsonFields {
   // The object at `key` (absent -> a view of nothing). A non-object value is an error.
   JsonFields object(std::string_view key) const;
   // Calls `fn(item, index)` for each element of the array at `key` (absent -> no calls).
-  void forEach(std::string_view key, const std::function<void(const JsonFields&, size_t)>& fn) const;
+  void forEach(std::string_view key,
+               const std::function<void(const JsonFields&, size_t)>& fn) const;
 
   bool present() const { return node_ != nullptr; }
   const nlohmann::json* node() const { return node_; }

@@ -10,12 +10,15 @@ namespace {
 
 // Label keys are qualified names ("[prefix/]name"), values at most 63 characters; both made of
 // alphanumerics with '-', '_' and '.' inside, as apimachinery's validation requires.
-bool isAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool isAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 bool isLabelToken(std::string_view s, size_t maxLength) {
   if (s.empty() || s.size() > maxLength) return false;
   if (!isAlnum(s.front()) || !isAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return isAlnum(c) || c == '-' || c == '_' || c == '.'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return isAlnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
 bool isDnsSubdomain(std::string_view s) {
@@ -31,13 +34,15 @@ std::optional<std::string> validateKey(std::string_view key) {
   std::string_view name = key;
   if (slash != std::string_view::npos) {
     if (!isDnsSubdomain(key.substr(0, slash))) {
-      return fmt::format("invalid label key \"{}\": prefix part must be a lowercase RFC 1123 subdomain", key);
+      return fmt::format(
+          "invalid label key \"{}\": prefix part must be a lowercase RFC 1123 subdomain", key);
     }
     name = key.substr(slash + 1);
   }
   if (!isLabelToken(name, 63)) {
     return fmt::format(
-        "invalid label key \"{}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must "
+        "invalid label key \"{}\": name part must consist of alphanumeric characters, '-', '_' or "
+        "'.', and must "
         "start and end with an alphanumeric character, at most 63 characters",
         key);
   }
@@ -47,8 +52,10 @@ std::optional<std::string> validateKey(std::string_view key) {
 std::optional<std::string> validateValue(std::string_view value) {
   if (value.empty() || isLabelToken(value, 63)) return std::nullopt;
   return fmt::format(
-      "invalid label value: \"{}\": a valid label must be an empty string or consist of alphanumeric characters, "
-      "'-', '_' or '.', and must start and end with an alphanumeric character, at most 63 characters",
+      "invalid label value: \"{}\": a valid label must be an empty string or consist of "
+      "alphanumeric characters, "
+      "'-', '_' or '.', and must start and end with an alphanumeric character, at most 63 "
+      "characters",
       value);
 }
 
@@ -60,41 +67,55 @@ bool isInteger(std::string_view s) {
 
 const char* opText(Selector::Op op) {
   switch (op) {
-    case Selector::Op::Equals: return "=";
-    case Selector::Op::DoubleEquals: return "==";
-    case Selector::Op::NotEquals: return "!=";
-    case Selector::Op::In: return " in ";
-    case Selector::Op::NotIn: return " notin ";
-    case Selector::Op::GreaterThan: return ">";
-    case Selector::Op::LessThan: return "<";
+    case Selector::Op::Equals:
+      return "=";
+    case Selector::Op::DoubleEquals:
+      return "==";
+    case Selector::Op::NotEquals:
+      return "!=";
+    case Selector::Op::In:
+      return " in ";
+    case Selector::Op::NotIn:
+      return " notin ";
+    case Selector::Op::GreaterThan:
+      return ">";
+    case Selector::Op::LessThan:
+      return "<";
     case Selector::Op::Exists:
-    case Selector::Op::DoesNotExist: return "";
+    case Selector::Op::DoesNotExist:
+      return "";
   }
   return "";
 }
 
 // Checks the operator/value arity rules of labels.NewRequirement and normalizes the value set.
-Result<Selector::Requirement> makeRequirement(std::string key, Selector::Op op, std::vector<std::string> values) {
+Result<Selector::Requirement> makeRequirement(std::string key, Selector::Op op,
+                                              std::vector<std::string> values) {
   using Op = Selector::Op;
   if (auto err = validateKey(key)) return Error::of(*err);
   switch (op) {
     case Op::In:
     case Op::NotIn:
-      if (values.empty()) return Error::of("for 'in', 'notin' operators, values set can't be empty");
+      if (values.empty())
+        return Error::of("for 'in', 'notin' operators, values set can't be empty");
       break;
     case Op::Equals:
     case Op::DoubleEquals:
     case Op::NotEquals:
-      if (values.size() != 1) return Error::of("exact-match compatibility requires one single value");
+      if (values.size() != 1)
+        return Error::of("exact-match compatibility requires one single value");
       break;
     case Op::Exists:
     case Op::DoesNotExist:
-      if (!values.empty()) return Error::of("values set must be empty for exists and does not exist");
+      if (!values.empty())
+        return Error::of("values set must be empty for exists and does not exist");
       break;
     case Op::GreaterThan:
     case Op::LessThan:
-      if (values.size() != 1) return Error::of("for 'Gt', 'Lt' operators, exactly one value is required");
-      if (!isInteger(values[0])) return Error::of("for 'Gt', 'Lt' operators, the value must be an integer");
+      if (values.size() != 1)
+        return Error::of("for 'Gt', 'Lt' operators, exactly one value is required");
+      if (!isInteger(values[0]))
+        return Error::of("for 'Gt', 'Lt' operators, the value must be an integer");
       break;
   }
   if (op != Op::GreaterThan && op != Op::LessThan) {
@@ -130,7 +151,9 @@ class SelectorParser {
   }
 
  private:
-  static bool isSpecial(char c) { return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '<' || c == '>'; }
+  static bool isSpecial(char c) {
+    return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '<' || c == '>';
+  }
   static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
   void skipSpace() {
@@ -144,7 +167,8 @@ class SelectorParser {
   }
 
   Error fail(std::string message) const {
-    return Error::format("unable to parse selector \"{}\": {} (at position {})", text_, message, pos_);
+    return Error::format("unable to parse selector \"{}\": {} (at position {})", text_, message,
+                         pos_);
   }
   Error unexpected(std::string_view expected) const {
     std::string found = pos_ < text_.size() ? fmt::format("'{}'", text_[pos_]) : "end of string";
@@ -165,7 +189,8 @@ class SelectorParser {
     if (key.empty()) return unexpected(negated ? "identifier after '!'" : "identifier");
     if (negated) return located(makeRequirement(std::move(key), Op::DoesNotExist, {}), keyPos);
     skipSpace();
-    if (pos_ == text_.size() || text_[pos_] == ',') return located(makeRequirement(std::move(key), Op::Exists, {}), keyPos);
+    if (pos_ == text_.size() || text_[pos_] == ',')
+      return located(makeRequirement(std::move(key), Op::Exists, {}), keyPos);
 
     auto op = parseOperator();
     if (!op.ok()) return op.error();
@@ -189,8 +214,11 @@ class SelectorParser {
       Op op;
     };
     // Two-character symbols first: "==" is not "=" followed by "=".
-    static constexpr Symbol kSymbols[] = {{"==", Op::DoubleEquals}, {"!=", Op::NotEquals}, {"=", Op::Equals},
-                                          {">", Op::GreaterThan},   {"<", Op::LessThan}};
+    static constexpr Symbol kSymbols[] = {{"==", Op::DoubleEquals},
+                                          {"!=", Op::NotEquals},
+                                          {"=", Op::Equals},
+                                          {">", Op::GreaterThan},
+                                          {"<", Op::LessThan}};
     for (const auto& symbol : kSymbols) {
       if (text_.compare(pos_, symbol.text.size(), symbol.text) == 0) {
         pos_ += symbol.text.size();
@@ -235,7 +263,8 @@ class SelectorParser {
 
   Result<Selector::Requirement> located(Result<Selector::Requirement> r, size_t at) const {
     if (r.ok()) return r;
-    return Error::format("unable to parse selector \"{}\": {} (at position {})", text_, r.error().message, at);
+    return Error::format("unable to parse selector \"{}\": {} (at position {})", text_,
+                         r.error().message, at);
   }
 
   std::string_view text_;
@@ -255,8 +284,8 @@ std::string goDebugString(const LabelSelector* selector) {
   labels += "}";
   std::string expressions = "[]LabelSelectorRequirement{";
   for (const auto& r : selector->matchExpressions) {
-    expressions += fmt::format("LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},", r.key, r.op,
-                               fmt::join(r.values, " "));
+    expressions += fmt::format("LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
+                               r.key, r.op, fmt::join(r.values, " "));
   }
   expressions += "}";
   return fmt::format("&LabelSelector{{MatchLabels:{},MatchExpressions:{},}}", labels, expressions);
@@ -312,10 +341,18 @@ std::optional<LabelSelector> Selector::toLabelSelector() const {
         if (out.matchLabels.emplace(r.key, r.values.front()).second) break;
         out.matchExpressions.push_back({r.key, "In", r.values});
         break;
-      case Op::In: out.matchExpressions.push_back({r.key, "In", r.values}); break;
-      case Op::NotIn: out.matchExpressions.push_back({r.key, "NotIn", r.values}); break;
-      case Op::Exists: out.matchExpressions.push_back({r.key, "Exists", {}}); break;
-      case Op::DoesNotExist: out.matchExpressions.push_back({r.key, "DoesNotExist", {}}); break;
+      case Op::In:
+        out.matchExpressions.push_back({r.key, "In", r.values});
+        break;
+      case Op::NotIn:
+        out.matchExpressions.push_back({r.key, "NotIn", r.values});
+        break;
+      case Op::Exists:
+        out.matchExpressions.push_back({r.key, "Exists", {}});
+        break;
+      case Op::DoesNotExist:
+        out.matchExpressions.push_back({r.key, "DoesNotExist", {}});
+        break;
       case Op::NotEquals:
       case Op::GreaterThan:
       case Op::LessThan:

@@ -28,13 +28,24 @@ struct LabelSelector {
 
 // Go's `%+v` of a *metav1.LabelSelector (used verbatim in upstream metric names and errors):
 // "nil" for a null pointer, else the generated protobuf text form, e.g.
-// &LabelSelector{MatchLabels:map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{},}
+// &LabelSelector{MatchLabels:map[string]string{queue:
+// work,},MatchExpressions:[]LabelSelectorRequirement{},}
 std::string goDebugString(const LabelSelector* selector);
 
 // A parsed selector (labels.Selector upstream): a conjunction of requirements.
 class Selector {
  public:
-  enum class Op { Equals, DoubleEquals, NotEquals, In, NotIn, Exists, DoesNotExist, GreaterThan, LessThan };
+  enum class Op {
+    Equals,
+    DoubleEquals,
+    NotEquals,
+    In,
+    NotIn,
+    Exists,
+    DoesNotExist,
+    GreaterThan,
+    LessThan
+  };
   struct Requirement {
     std::string key;
     Op op;

@@ -11,7 +11,8 @@ void eachRecord(std::string_view packed, F f) {
     size_t keyEnd = packed.find('\0', pos);
     size_t valueEnd = packed.find('\0', keyEnd + 1);
     if (keyEnd == std::string_view::npos || valueEnd == std::string_view::npos) return;
-    if (!f(packed.substr(pos, keyEnd - pos), packed.substr(keyEnd + 1, valueEnd - keyEnd - 1))) return;
+    if (!f(packed.substr(pos, keyEnd - pos), packed.substr(keyEnd + 1, valueEnd - keyEnd - 1)))
+      return;
     pos = valueEnd + 1;
   }
 }

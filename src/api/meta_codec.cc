@@ -22,7 +22,8 @@ namespace {
 
 bool writesStatus(const nlohmann::json& entry) {
   const auto subresource = entry.find("subresource");
-  if (subresource != entry.end() && subresource->is_string() && *subresource == "status") return true;
+  if (subresource != entry.end() && subresource->is_string() && *subresource == "status")
+    return true;
   const auto fields = entry.find("fieldsV1");
   return fields != entry.end() && fields->is_object() && fields->contains("f:status");
 }
@@ -71,7 +72,8 @@ LabelSelector readLabelSelector(const JsonFields& f) {
   return s;
 }
 
-std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent, std::string_view key) {
+std::optional<LabelSelector> readOptionalLabelSelector(const JsonFields& parent,
+                                                       std::string_view key) {
   if (!parent.has(key)) return std::nullopt;
   return readLabelSelector(parent.object(key));
 }

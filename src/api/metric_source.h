@@ -111,8 +111,9 @@ struct UnknownMetricSource {
 
 // The closed set. Unknown first: a MetricSpec made without a source has no type, as an object
 // without one reads.
-using MetricSource = std::variant<UnknownMetricSource, ObjectMetricSource, PodsMetricSource, ResourceMetricSource,
-                                  ContainerResourceMetricSource, ExternalMetricSource>;
+using MetricSource =
+    std::variant<UnknownMetricSource, ObjectMetricSource, PodsMetricSource, ResourceMetricSource,
+                 ContainerResourceMetricSource, ExternalMetricSource>;
 
 // One entry of spec.metrics: the source its type names.
 struct MetricSpec {
@@ -136,7 +137,8 @@ template <typename Visit>
 void forEachKnownSourceType(Visit&& visit) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (visit(std::type_identity<std::variant_alternative_t<I + 1, MetricSource>>{}), ...);
-  }(std::make_index_sequence<std::variant_size_v<MetricSource> - 1>{});
+  }
+  (std::make_index_sequence<std::variant_size_v<MetricSource> - 1>{});
 }
 
 // The per-type rules, each defined once (metric_source.cc).

@@ -29,8 +29,10 @@ PodMetrics readPodMetrics(const JsonFields& f) {
   m.metadata = detail::readObjectMeta(f.object("metadata"));
   m.timestamp = f.time("timestamp").value_or(Time{});
   m.window = f.goDuration("window").value_or(Duration(0));
-  if (m.window.count() > kMaxWindowSeconds * 1000000000 || m.window.count() < -kMaxWindowSeconds * 1000000000) {
-    f.fail("window", fmt::format("{} out of range (at most {} seconds)", formatGoDuration(m.window), kMaxWindowSeconds));
+  if (m.window.count() > kMaxWindowSeconds * 1000000000 ||
+      m.window.count() < -kMaxWindowSeconds * 1000000000) {
+    f.fail("window", fmt::format("{} out of range (at most {} seconds)", formatGoDuration(m.window),
+                                 kMaxWindowSeconds));
   }
   f.forEach("containers", [&](const JsonFields& c, size_t) {
     ContainerMetrics cm;
@@ -47,8 +49,8 @@ PodMetrics readPodMetrics(const JsonFields& f) {
 }
 
 MetricObjectReference readObjectReference(const JsonFields& f) {
-  return {f.string("kind").value_or(""), f.string("namespace").value_or(""), f.string("name").value_or(""),
-          f.string("apiVersion").value_or("")};
+  return {f.string("kind").value_or(""), f.string("namespace").value_or(""),
+          f.string("name").value_or(""), f.string("apiVersion").value_or("")};
 }
 
 MetricValue readMetricValue(const JsonFields& f, std::string_view apiVersion) {
@@ -143,7 +145,9 @@ Result<MetricValueList> decodeMetricValueList(const nlohmann::json& j) {
   if (list.apiVersion != kCustomV1beta1 && list.apiVersion != kCustomV1beta2) {
     return Error::format("unknown custom metrics apiVersion {}", quote(list.apiVersion));
   }
-  f.forEach("items", [&](const JsonFields& item, size_t) { list.items.push_back(readMetricValue(item, list.apiVersion)); });
+  f.forEach("items", [&](const JsonFields& item, size_t) {
+    list.items.push_back(readMetricValue(item, list.apiVersion));
+  });
   return detail::finish(f, std::move(list));
 }
 
@@ -153,7 +157,9 @@ nlohmann::json encodeMetricValueList(const MetricValueList& list, std::string_vi
     json obj{{"kind", v.describedObject.kind}, {"name", v.describedObject.name}};
     if (!v.describedObject.namespace_.empty()) obj["namespace"] = v.describedObject.namespace_;
     if (!v.describedObject.apiVersion.empty()) obj["apiVersion"] = v.describedObject.apiVersion;
-    json item{{"describedObject", obj}, {"timestamp", formatRFC3339(v.timestamp)}, {"value", v.value.toString()}};
+    json item{{"describedObject", obj},
+              {"timestamp", formatRFC3339(v.timestamp)},
+              {"value", v.value.toString()}};
     if (apiVersion == kCustomV1beta1) {
       item["metricName"] = v.metricName;
       if (v.windowSeconds) item["window"] = *v.windowSeconds;
@@ -166,7 +172,10 @@ nlohmann::json encodeMetricValueList(const MetricValueList& list, std::string_vi
     }
     items.push_back(std::move(item));
   }
-  return json{{"kind", "MetricValueList"}, {"apiVersion", apiVersion}, {"metadata", json::object()}, {"items", items}};
+  return json{{"kind", "MetricValueList"},
+              {"apiVersion", apiVersion},
+              {"metadata", json::object()},
+              {"items", items}};
 }
 
 Result<ExternalMetricValue> decodeExternalMetricValue(const nlohmann::json& j) {
@@ -181,7 +190,9 @@ Result<ExternalMetricValueList> decodeExternalMetricValueList(const nlohmann::js
 nlohmann::json encodeExternalMetricValueList(const ExternalMetricValueList& list) {
   json items = json::array();
   for (const auto& v : list.items) {
-    json item{{"metricName", v.metricName}, {"timestamp", formatRFC3339(v.timestamp)}, {"value", v.value.toString()}};
+    json item{{"metricName", v.metricName},
+              {"timestamp", formatRFC3339(v.timestamp)},
+              {"value", v.value.toString()}};
     item["metricLabels"] = v.metricLabels.empty() ? json::object() : json(v.metricLabels);
     if (v.windowSeconds) item["window"] = *v.windowSeconds;
     items.push_back(std::move(item));

@@ -16,7 +16,7 @@ namespace hpa::api {
 
 struct ContainerRequests {
   std::string name;
-  ResourceList requests;  // spec, with the actuated values of a resize in progress
+  ResourceList requests;             // spec, with the actuated values of a resize in progress
   bool restartPolicyAlways = false;  // init containers with restartPolicy: Always are sidecars
   bool operator==(const ContainerRequests&) const = default;
 };
@@ -61,7 +61,7 @@ struct Pod {
   ResourceList overhead;                    // spec.overhead
   std::string namespace_;
   std::string resourceVersion;
-  std::optional<PodOwner> controller;       // for owner-based pod selection
+  std::optional<PodOwner> controller;  // for owner-based pod selection
   bool operator==(const Pod&) const = default;
 
   // Approximate bytes this object occupies, heap included (for cache accounting).

@@ -30,13 +30,16 @@ json encodeResourceList(const ResourceList& list) {
 // status.containerStatuses[] / initContainerStatuses[]: the requests the kubelet reports as
 // actuated (in-place resize), recorded on the spec container of the same name. Values equal
 // to spec are not kept (ResourceList::setActuated).
-void readActuatedRequests(const JsonFields& status, std::string_view key, std::vector<ContainerRequests>& containers) {
+void readActuatedRequests(const JsonFields& status, std::string_view key,
+                          std::vector<ContainerRequests>& containers) {
   // Kubelets before in-place resize report no resources: skip the walk (and its paths) then.
   if (const auto* raw = status.node(); raw && raw->is_object()) {
     auto list = raw->find(key);
-    if (list == raw->end() || !list->is_array()) return;  // absent; a wrong type is not ours to judge
+    if (list == raw->end() || !list->is_array())
+      return;  // absent; a wrong type is not ours to judge
     bool anyResources = false;
-    for (const auto& cs : *list) anyResources = anyResources || (cs.is_object() && cs.contains("resources"));
+    for (const auto& cs : *list)
+      anyResources = anyResources || (cs.is_object() && cs.contains("resources"));
     if (!anyResources) return;
   }
   status.forEach(key, [&](const JsonFields& cs, size_t) {
@@ -59,7 +62,8 @@ json encodeActuatedRequests(const std::vector<ContainerRequests>& containers) {
     for (const auto& e : c.requests.entries()) {
       if (e.actuated) requests[std::string(e.name)] = Quantity::fromMilli(*e.actuated).toString();
     }
-    statuses.push_back(json{{"name", c.name}, {"resources", json{{"requests", std::move(requests)}}}});
+    statuses.push_back(
+        json{{"name", c.name}, {"resources", json{{"requests", std::move(requests)}}}});
   }
   return statuses;
 }
@@ -95,11 +99,14 @@ Result<Pod> decodePod(const nlohmann::json& j) {
   if (auto labels = meta.stringMap("labels")) p.labels = Labels::fromMap(*labels);
   p.creationTimestamp = meta.time("creationTimestamp");
   p.deletionTimestamp = meta.time("deletionTimestamp");
-  if (auto owner = detail::readControllerRef(meta)) p.controller = PodOwner{owner->kind, owner->name};
+  if (auto owner = detail::readControllerRef(meta))
+    p.controller = PodOwner{owner->kind, owner->name};
 
   auto spec = f.object("spec");
-  spec.forEach("containers", [&](const JsonFields& c, size_t) { p.containers.push_back(readContainer(c)); });
-  spec.forEach("initContainers", [&](const JsonFields& c, size_t) { p.initContainers.push_back(readContainer(c)); });
+  spec.forEach("containers",
+               [&](const JsonFields& c, size_t) { p.containers.push_back(readContainer(c)); });
+  spec.forEach("initContainers",
+               [&](const JsonFields& c, size_t) { p.initContainers.push_back(readContainer(c)); });
   auto podResources = spec.object("resources");
   if (podResources.has("requests")) p.podRequests = readResourceList(podResources, "requests");
   p.overhead = readResourceList(spec, "overhead");
@@ -126,8 +133,8 @@ nlohmann::json encodePod(const Pod& p) {
   if (p.creationTimestamp) meta["creationTimestamp"] = formatRFC3339(*p.creationTimestamp);
   if (p.deletionTimestamp) meta["deletionTimestamp"] = formatRFC3339Nano(*p.deletionTimestamp);
   if (p.controller) {
-    meta["ownerReferences"] =
-        json::array({{{"kind", p.controller->kind}, {"name", p.controller->name}, {"controller", true}}});
+    meta["ownerReferences"] = json::array(
+        {{{"kind", p.controller->kind}, {"name", p.controller->name}, {"controller", true}}});
   }
 
   json spec{{"containers", encodeContainers(p.containers)}};
@@ -140,7 +147,8 @@ nlohmann::json encodePod(const Pod& p) {
   if (p.startTime) status["startTime"] = formatRFC3339Nano(*p.startTime);
   if (p.ready) {
     json c{{"type", "Ready"}, {"status", p.ready->status.text()}};
-    if (p.ready->lastTransitionTime) c["lastTransitionTime"] = formatRFC3339Nano(*p.ready->lastTransitionTime);
+    if (p.ready->lastTransitionTime)
+      c["lastTransitionTime"] = formatRFC3339Nano(*p.ready->lastTransitionTime);
     status["conditions"] = json::array({c});
   }
   if (auto statuses = encodeActuatedRequests(p.containers); !statuses.empty()) {
@@ -149,7 +157,11 @@ nlohmann::json encodePod(const Pod& p) {
   if (auto statuses = encodeActuatedRequests(p.initContainers); !statuses.empty()) {
     status["initContainerStatuses"] = std::move(statuses);
   }
-  return json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}, {"spec", spec}, {"status", status}};
+  return json{{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", meta},
+              {"spec", spec},
+              {"status", status}};
 }
 
 }  // namespace hpa::api

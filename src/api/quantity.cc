@@ -79,8 +79,9 @@ std::int64_t scaledToInt64(int128 mantissa, int exponent, int shift) {
   int e = exponent + shift;
   if (mantissa == 0) return 0;
   if (e >= 0) {
-    if (e + digitCount(mantissa) > 20) return mantissa > 0 ? std::numeric_limits<std::int64_t>::max()
-                                                           : std::numeric_limits<std::int64_t>::min();
+    if (e + digitCount(mantissa) > 20)
+      return mantissa > 0 ? std::numeric_limits<std::int64_t>::max()
+                          : std::numeric_limits<std::int64_t>::min();
     return saturate(mantissa * pow10(e));
   }
   return saturate(divideRoundingUp(mantissa, -e));
@@ -94,9 +95,10 @@ struct Suffix {
 
 Result<Suffix> interpretSuffix(std::string_view s) {
   static constexpr std::pair<std::string_view, int> kDecimal[] = {
-      {"n", -9}, {"u", -6}, {"m", -3}, {"", 0}, {"k", 3}, {"M", 6}, {"G", 9}, {"T", 12}, {"P", 15}, {"E", 18}};
-  static constexpr std::pair<std::string_view, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
-                                                                 {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+      {"n", -9}, {"u", -6}, {"m", -3}, {"", 0},   {"k", 3},
+      {"M", 6},  {"G", 9},  {"T", 12}, {"P", 15}, {"E", 18}};
+  static constexpr std::pair<std::string_view, int> kBinary[] = {
+      {"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
   for (auto [text, e] : kDecimal) {
     if (s == text) return Suffix{10, e, QuantityFormat::DecimalSI};
   }
@@ -115,7 +117,8 @@ Result<Suffix> interpretSuffix(std::string_view s) {
     for (char c : digits) {
       if (c < '0' || c > '9') return Error::format("unable to parse quantity's suffix");
       e = e * 10 + (c - '0');
-      if (e > std::numeric_limits<std::int32_t>::max()) return Error::format("unable to parse quantity's suffix");
+      if (e > std::numeric_limits<std::int32_t>::max())
+        return Error::format("unable to parse quantity's suffix");
     }
     return Suffix{10, static_cast<int>(negative ? -e : e), QuantityFormat::DecimalExponent};
   }
@@ -123,7 +126,9 @@ Result<Suffix> interpretSuffix(std::string_view s) {
 }
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isSuffixChar(char c) { return std::string_view("eEinumkKMGTP").find(c) != std::string_view::npos; }
+bool isSuffixChar(char c) {
+  return std::string_view("eEinumkKMGTP").find(c) != std::string_view::npos;
+}
 
 // The parts of a quantity's text: sign, the digits either side of the point, the suffix.
 struct LexedQuantity {
@@ -136,7 +141,10 @@ struct LexedQuantity {
 Result<LexedQuantity> lexQuantity(std::string_view text) {
   // The grammar and its oddities follow resource.ParseQuantity: "[+-]digits[.digits]suffix",
   // where either digit run may be empty ("5.", ".5" and even "-" parse).
-  if (text.empty()) return Error::format("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  if (text.empty())
+    return Error::format(
+        "quantities must match the regular expression "
+        "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   LexedQuantity lexed;
   size_t pos = 0;
   if (text[pos] == '-' || text[pos] == '+') {
@@ -168,7 +176,8 @@ Result<LexedQuantity> lexQuantity(std::string_view text) {
 
 // The digits as mantissa x 10^exponent. Digits beyond int128's comfortable range only move the
 // exponent (rounding the dropped ones up in magnitude, as the API server rounds).
-std::pair<int128, int> accumulateDigits(std::string_view integerDigits, std::string_view fractionDigits) {
+std::pair<int128, int> accumulateDigits(std::string_view integerDigits,
+                                        std::string_view fractionDigits) {
   int128 mantissa = 0;
   int exponent = 0;
   int significant = 0;
@@ -220,7 +229,8 @@ Result<Quantity> Quantity::parse(std::string_view text) {
   auto lexed = lexQuantity(text);
   if (!lexed.ok()) return lexed.error();
   auto suffix = interpretSuffix(lexed->suffix);
-  if (!suffix.ok()) return Error::format("quantity \"{}\": unable to parse quantity's suffix", text);
+  if (!suffix.ok())
+    return Error::format("quantity \"{}\": unable to parse quantity's suffix", text);
   auto [mantissa, exponent] = accumulateDigits(lexed->integerDigits, lexed->fractionDigits);
   if (mantissa == 0) return Quantity(0, 0, suffix->format);
   applySuffix(*suffix, mantissa, exponent);
@@ -271,7 +281,8 @@ std::string Quantity::toString() const {
   QuantityFormat format = format_;
   if (format == QuantityFormat::BinarySI) {
     const bool small = *this > Quantity::fromValue(-1024) && *this < Quantity::fromValue(1024);
-    if (small || exponent_ < 0 || exponent_ + digitCount(mantissa_) > 19) format = QuantityFormat::DecimalSI;
+    if (small || exponent_ < 0 || exponent_ + digitCount(mantissa_) > 19)
+      format = QuantityFormat::DecimalSI;
   }
   if (format == QuantityFormat::BinarySI) {
     auto n = static_cast<std::int64_t>(mantissa_ * pow10(exponent_));
@@ -296,17 +307,28 @@ std::string Quantity::toString() const {
     return e == 0 ? number : number + "e" + std::to_string(e);
   }
   switch (e) {
-    case -9: return number + "n";
-    case -6: return number + "u";
-    case -3: return number + "m";
-    case 0: return number;
-    case 3: return number + "k";
-    case 6: return number + "M";
-    case 9: return number + "G";
-    case 12: return number + "T";
-    case 15: return number + "P";
-    case 18: return number + "E";
-    default: return number + "e" + std::to_string(e);
+    case -9:
+      return number + "n";
+    case -6:
+      return number + "u";
+    case -3:
+      return number + "m";
+    case 0:
+      return number;
+    case 3:
+      return number + "k";
+    case 6:
+      return number + "M";
+    case 9:
+      return number + "G";
+    case 12:
+      return number + "T";
+    case 15:
+      return number + "P";
+    case 18:
+      return number + "E";
+    default:
+      return number + "e" + std::to_string(e);
   }
 }
 
@@ -326,7 +348,8 @@ std::strong_ordering Quantity::operator<=>(const Quantity& other) const {
     a.resize(std::max(a.size(), b.size()), '0');
     b.resize(a.size(), '0');
     int c = a.compare(b);
-    byMagnitude = c < 0 ? std::strong_ordering::less : (c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal);
+    byMagnitude = c < 0 ? std::strong_ordering::less
+                        : (c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal);
   }
   if (lhsSign > 0) return byMagnitude;
   return 0 <=> byMagnitude;

@@ -72,7 +72,8 @@ size_t findFlags(std::string_view packed, std::string_view name) {
     while (nameEnd < size && data[nameEnd] != '\0') ++nameEnd;
     if (nameEnd + 1 >= size) return std::string_view::npos;
     const char flags = data[nameEnd + 1];
-    const size_t next = nameEnd + 2 + ((flags & kHasSpec) ? kValueBytes : 0) + ((flags & kHasActuated) ? kValueBytes : 0);
+    const size_t next = nameEnd + 2 + ((flags & kHasSpec) ? kValueBytes : 0) +
+                        ((flags & kHasActuated) ? kValueBytes : 0);
     if (next > size) return std::string_view::npos;
     const int order = compareNames(std::string_view(data + pos, nameEnd - pos), name);
     if (order == 0) return nameEnd + 1;
@@ -86,7 +87,8 @@ std::optional<ResourceList::Entry> find(std::string_view packed, std::string_vie
   const size_t at = findFlags(packed, name);
   if (at == std::string_view::npos) return std::nullopt;
   const char flags = packed[at];
-  ResourceList::Entry e{packed.substr(at - 1 - name.size(), name.size()), std::nullopt, std::nullopt};
+  ResourceList::Entry e{packed.substr(at - 1 - name.size(), name.size()), std::nullopt,
+                        std::nullopt};
   size_t value = at + 1;
   if (flags & kHasSpec) {
     e.milli = readValue(packed, value);
@@ -98,14 +100,16 @@ std::optional<ResourceList::Entry> find(std::string_view packed, std::string_vie
 
 }  // namespace
 
-ResourceList::ResourceList(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
+ResourceList::ResourceList(
+    std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
   for (const auto& [name, milli] : entries) set(name, milli);
 }
 
 ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::int64_t>> values) {
   // JSON objects arrive sorted by key; anything else is sorted here.
   auto byName = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (!std::is_sorted(values.begin(), values.end(), byName)) std::stable_sort(values.begin(), values.end(), byName);
+  if (!std::is_sorted(values.begin(), values.end(), byName))
+    std::stable_sort(values.begin(), values.end(), byName);
   size_t bytes = 0;
   for (const auto& [name, milli] : values) bytes += name.size() + 2 + kValueBytes;
   ResourceList out;
@@ -156,7 +160,8 @@ void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
   put(name, spec, spec == milli ? std::nullopt : std::optional<std::int64_t>(milli));
 }
 
-void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated) {
+void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
+                       std::optional<std::int64_t> actuated) {
   if (name.find('\0') != std::string_view::npos) return;
   // The record goes where the sort order puts it, replacing one of the same name; offsets are
   // the records', one past the header.
@@ -182,8 +187,10 @@ void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
     anyActuated = e.actuated.has_value();
     return !anyActuated;
   });
-  if (packed_.size() == 1) packed_.clear();
-  else packed_[0] = anyActuated ? kAnyActuated : '\0';
+  if (packed_.size() == 1)
+    packed_.clear();
+  else
+    packed_[0] = anyActuated ? kAnyActuated : '\0';
   packed_.shrink_to_fit();
 }
 

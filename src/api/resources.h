@@ -48,7 +48,8 @@ class ResourceList {
   bool operator==(const ResourceList& other) const = default;
 
  private:
-  void put(std::string_view name, std::optional<std::int64_t> milli, std::optional<std::int64_t> actuated);
+  void put(std::string_view name, std::optional<std::int64_t> milli,
+           std::optional<std::int64_t> actuated);
   std::string_view records() const;
   // Empty, or a header byte (whether any record holds an actuated value, so that asking a list
   // without any costs one byte) and the records sorted by name: name, NUL, flags, then 8 bytes

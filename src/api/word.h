@@ -43,7 +43,8 @@ class Word {
   std::uint8_t index_ = 0;
 };
 
-inline constexpr std::array<std::string_view, 6> kPodPhases{"", "Pending", "Running", "Succeeded", "Failed", "Unknown"};
+inline constexpr std::array<std::string_view, 6> kPodPhases{"",          "Pending", "Running",
+                                                            "Succeeded", "Failed",  "Unknown"};
 inline constexpr std::array<std::string_view, 3> kConditionStatuses{"Unknown", "True", "False"};
 
 // status.phase; "" when absent; another text reads as "Unknown".

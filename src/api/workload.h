@@ -1,8 +1,7 @@
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +54,7 @@ struct BuiltinWorkload {
 const std::vector<BuiltinWorkload>& builtinWorkloads();
 // The built-in workload of a group/kind or of a group/resource; nullptr for any other.
 const BuiltinWorkload* builtinWorkloadByKind(const std::string& group, const std::string& kind);
-const BuiltinWorkload* builtinWorkloadByResource(const std::string& group, const std::string& resource);
+const BuiltinWorkload* builtinWorkloadByResource(const std::string& group,
+                                                 const std::string& resource);
 
 }  // namespace hpa::api

@@ -67,7 +67,8 @@ const BuiltinWorkload* builtinWorkloadByKind(const std::string& group, const std
   return nullptr;
 }
 
-const BuiltinWorkload* builtinWorkloadByResource(const std::string& group, const std::string& resource) {
+const BuiltinWorkload* builtinWorkloadByResource(const std::string& group,
+                                                 const std::string& resource) {
   for (const auto& w : builtinWorkloads()) {
     if (group == w.group && resource == w.resource) return &w;
   }

@@ -64,7 +64,8 @@ Status addPart(std::string_view part, const FieldRange& field, std::vector<bool>
       auto last = number(part.substr(dash + 1), field);
       if (!last.ok()) return last.error();
       high = *last;
-      if (high < low) return Error::format("{} range {} runs backwards", field.name, quote(std::string(part)));
+      if (high < low)
+        return Error::format("{} range {} runs backwards", field.name, quote(std::string(part)));
     } else if (step != 1) {
       high = field.high;  // "a/n": from a to the end, as crontab reads it
     }
@@ -76,7 +77,8 @@ Status addPart(std::string_view part, const FieldRange& field, std::vector<bool>
 Result<std::vector<bool>> parseField(std::string_view text, const FieldRange& field) {
   std::vector<bool> set(static_cast<std::size_t>(field.high) + 1, false);
   for (auto part : split(text, ',')) {
-    if (part.empty()) return Error::format("{} {} has an empty list item", field.name, quote(std::string(text)));
+    if (part.empty())
+      return Error::format("{} {} has an empty list item", field.name, quote(std::string(text)));
     if (auto added = addPart(part, field, set); !added.ok()) return added.error();
   }
   return set;
@@ -112,13 +114,16 @@ Result<CronExpression> parseCron(std::string_view text) {
     if (!f.empty()) fields.push_back(f);
   }
   if (fields.size() != kFields.size()) {
-    return Error::format("cron expression {} must have 5 fields (minute hour day-of-month month day-of-week), has {}",
-                         quote(std::string(text)), fields.size());
+    return Error::format(
+        "cron expression {} must have 5 fields (minute hour day-of-month month day-of-week), has "
+        "{}",
+        quote(std::string(text)), fields.size());
   }
   std::array<std::vector<bool>, 5> sets;
   for (std::size_t i = 0; i < kFields.size(); ++i) {
     auto set = parseField(fields[i], kFields[i]);
-    if (!set.ok()) return set.error().wrap(fmt::format("cron expression {}", quote(std::string(text))));
+    if (!set.ok())
+      return set.error().wrap(fmt::format("cron expression {}", quote(std::string(text))));
     sets[i] = std::move(*set);
   }
   CronExpression out;

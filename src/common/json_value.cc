@@ -33,11 +33,15 @@ std::int32_t int32Value(const nlohmann::json& node, std::string_view key, std::i
   const auto& v = member(node, key);
   if (v.is_number_unsigned()) {
     const auto u = v.get<std::uint64_t>();
-    return u <= std::uint64_t(std::numeric_limits<std::int32_t>::max()) ? static_cast<std::int32_t>(u) : fallback;
+    return u <= std::uint64_t(std::numeric_limits<std::int32_t>::max())
+               ? static_cast<std::int32_t>(u)
+               : fallback;
   }
   if (v.is_number_integer()) {
     const auto i = v.get<std::int64_t>();
-    if (i < std::numeric_limits<std::int32_t>::min() || i > std::numeric_limits<std::int32_t>::max()) return fallback;
+    if (i < std::numeric_limits<std::int32_t>::min() ||
+        i > std::numeric_limits<std::int32_t>::max())
+      return fallback;
     return static_cast<std::int32_t>(i);
   }
   return fallback;

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -12,9 +11,11 @@ namespace hpa {
 // files) where an absent field has a natural default. nlohmann's value() throws when the node is
 // not an object or the field holds another type; these return the fallback instead, so that a
 // wrong type is treated like an absent field and never escapes as an exception.
-std::string stringValue(const nlohmann::json& node, std::string_view key, std::string fallback = {});
+std::string stringValue(const nlohmann::json& node, std::string_view key,
+                        std::string fallback = {});
 // An integer in int32 range (Kubernetes' int32 fields: codes, counts, seconds), else the fallback.
-std::int32_t int32Value(const nlohmann::json& node, std::string_view key, std::int32_t fallback = 0);
+std::int32_t int32Value(const nlohmann::json& node, std::string_view key,
+                        std::int32_t fallback = 0);
 bool boolValue(const nlohmann::json& node, std::string_view key, bool fallback = false);
 // The deepest nesting accepted in JSON from outside. Kubernetes objects nest a few dozen levels;
 // copying, printing and comparing a document recurse once per level, so an input of "[[[[..."

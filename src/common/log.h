@@ -26,7 +26,9 @@ class Logger {
 
   Logger(std::string component, int verbosity, std::shared_ptr<spdlog::logger> sink);
 
-  Logger child(std::string component) const { return Logger(std::move(component), verbosity_, sink_); }
+  Logger child(std::string component) const {
+    return Logger(std::move(component), verbosity_, sink_);
+  }
   int verbosity() const { return verbosity_; }
   bool enabled(int level) const { return sink_ && level <= verbosity_; }
 
@@ -62,7 +64,8 @@ class Logger {
   void emit(Severity severity, const std::string& line) const;
   static void appendFields(std::string&) {}
   template <typename V, typename... Rest>
-  static void appendFields(std::string& line, std::string_view key, const V& value, const Rest&... rest) {
+  static void appendFields(std::string& line, std::string_view key, const V& value,
+                           const Rest&... rest) {
     line += ' ';
     line += key;
     line += '=';

@@ -22,18 +22,21 @@ struct Civil {
 };
 
 Civil toCivil(std::int64_t unixSeconds) {
-  auto days = std::chrono::floor<std::chrono::days>(std::chrono::sys_seconds(std::chrono::seconds(unixSeconds)));
-  std::int64_t rem = unixSeconds - std::chrono::duration_cast<std::chrono::seconds>(days.time_since_epoch()).count();
+  auto days = std::chrono::floor<std::chrono::days>(
+      std::chrono::sys_seconds(std::chrono::seconds(unixSeconds)));
+  std::int64_t rem =
+      unixSeconds -
+      std::chrono::duration_cast<std::chrono::seconds>(days.time_since_epoch()).count();
   year_month_day ymd(days);
-  return Civil{int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day())), int(rem / 3600),
-               int(rem / 60 % 60), int(rem % 60)};
+  return Civil{int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day())),
+               int(rem / 3600), int(rem / 60 % 60),         int(rem % 60)};
 }
 
 std::string formatCivil(Time t) {
   auto secs = std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()).count();
   Civil c = toCivil(secs);
-  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", c.year, c.month, c.day, c.hour, c.minute,
-                     c.second);
+  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", c.year, c.month, c.day, c.hour,
+                     c.minute, c.second);
 }
 
 bool readDigits(std::string_view s, size_t& pos, size_t n, int& out) {
@@ -62,7 +65,8 @@ bool expect(std::string_view s, size_t& pos, char ch) {
 std::string formatRFC3339(Time t) { return formatCivil(t) + "Z"; }
 
 std::string formatRFC3339Micro(Time t) {
-  auto micros = std::chrono::floor<std::chrono::microseconds>(t.time_since_epoch()).count() % 1000000;
+  auto micros =
+      std::chrono::floor<std::chrono::microseconds>(t.time_since_epoch()).count() % 1000000;
   if (micros < 0) micros += 1000000;
   return fmt::format("{}.{:06d}Z", formatCivil(t), micros);
 }
@@ -80,12 +84,12 @@ Result<Time> parseRFC3339(std::string_view s) {
   auto fail = [&]() { return Error::format("invalid RFC 3339 time {}", quote(s)); };
   size_t pos = 0;
   int y, mo, d, h, mi, sec;
-  if (!readDigits(s, pos, 4, y) || !expect(s, pos, '-') || !readDigits(s, pos, 2, mo) || !expect(s, pos, '-') ||
-      !readDigits(s, pos, 2, d))
+  if (!readDigits(s, pos, 4, y) || !expect(s, pos, '-') || !readDigits(s, pos, 2, mo) ||
+      !expect(s, pos, '-') || !readDigits(s, pos, 2, d))
     return fail();
   if (!(expect(s, pos, 'T') || expect(s, pos, 't') || expect(s, pos, ' '))) return fail();
-  if (!readDigits(s, pos, 2, h) || !expect(s, pos, ':') || !readDigits(s, pos, 2, mi) || !expect(s, pos, ':') ||
-      !readDigits(s, pos, 2, sec))
+  if (!readDigits(s, pos, 2, h) || !expect(s, pos, ':') || !readDigits(s, pos, 2, mi) ||
+      !expect(s, pos, ':') || !readDigits(s, pos, 2, sec))
     return fail();
   std::int64_t nanos = 0;
   if (expect(s, pos, '.')) {
@@ -106,7 +110,8 @@ Result<Time> parseRFC3339(std::string_view s) {
     int sign = s[pos] == '-' ? -1 : 1;
     ++pos;
     int oh, om;
-    if (!readDigits(s, pos, 2, oh) || !expect(s, pos, ':') || !readDigits(s, pos, 2, om)) return fail();
+    if (!readDigits(s, pos, 2, oh) || !expect(s, pos, ':') || !readDigits(s, pos, 2, om))
+      return fail();
     offset = sign * (oh * 3600 + om * 60);
   } else {
     return fail();
@@ -115,10 +120,11 @@ Result<Time> parseRFC3339(std::string_view s) {
   year_month_day ymd{year(y), month(unsigned(mo)), day(unsigned(d))};
   if (!ymd.ok() || h > 23 || mi > 59 || sec > 60) return fail();
   // Years 0000-9999 in seconds fit int64 easily; in Time's int64 nanoseconds they do not.
-  const std::int64_t secs = std::chrono::sys_days(ymd).time_since_epoch().count() * 86400LL + h * 3600 + mi * 60 +
-                            sec - offset;
+  const std::int64_t secs = std::chrono::sys_days(ymd).time_since_epoch().count() * 86400LL +
+                            h * 3600 + mi * 60 + sec - offset;
   const __int128 ns = static_cast<__int128>(secs) * 1000000000 + nanos;
-  return Time(Duration(static_cast<std::int64_t>(std::clamp<__int128>(ns, -kParsedTimeLimitNanos, kParsedTimeLimitNanos))));
+  return Time(Duration(static_cast<std::int64_t>(
+      std::clamp<__int128>(ns, -kParsedTimeLimitNanos, kParsedTimeLimitNanos))));
 }
 
 Result<Duration> parseGoDuration(std::string_view text) {
@@ -156,14 +162,22 @@ Result<Duration> parseGoDuration(std::string_view text) {
     while (u < s.size() && !std::isdigit(static_cast<unsigned char>(s[u])) && s[u] != '.') ++u;
     std::string_view unit = s.substr(i, u - i);
     long double nsPerUnit;
-    if (unit == "ns") nsPerUnit = 1;
-    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") nsPerUnit = 1e3L;
-    else if (unit == "ms") nsPerUnit = 1e6L;
-    else if (unit == "s") nsPerUnit = 1e9L;
-    else if (unit == "m") nsPerUnit = 60e9L;
-    else if (unit == "h") nsPerUnit = 3600e9L;
-    else if (unit.empty()) return Error::format("time: missing unit in duration {}", quote(text));
-    else return Error::format("time: unknown unit {} in duration {}", quote(unit), quote(text));
+    if (unit == "ns")
+      nsPerUnit = 1;
+    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs")
+      nsPerUnit = 1e3L;
+    else if (unit == "ms")
+      nsPerUnit = 1e6L;
+    else if (unit == "s")
+      nsPerUnit = 1e9L;
+    else if (unit == "m")
+      nsPerUnit = 60e9L;
+    else if (unit == "h")
+      nsPerUnit = 3600e9L;
+    else if (unit.empty())
+      return Error::format("time: missing unit in duration {}", quote(text));
+    else
+      return Error::format("time: unknown unit {} in duration {}", quote(unit), quote(text));
     total += value * nsPerUnit;
     s.remove_prefix(u);
   }
@@ -174,7 +188,8 @@ Result<Duration> parseGoDuration(std::string_view text) {
 
 Result<Duration> parseDurationFlag(std::string_view flag, std::string_view value, bool positive) {
   auto d = parseGoDuration(value);
-  if (!d.ok()) return Error::format("invalid value {} for --{}: {}", quote(value), flag, d.error().message);
+  if (!d.ok())
+    return Error::format("invalid value {} for --{}: {}", quote(value), flag, d.error().message);
   if (d->count() < 0 || (positive && d->count() == 0)) {
     return Error::format("invalid value {} for --{}: {}", quote(value), flag,
                          positive ? "must be positive" : "must not be negative");
@@ -195,7 +210,8 @@ std::string formatGoDuration(Duration d) {
   };
   if (u < 1000000000ULL) {
     if (u < 1000ULL) return fmt::format("{}{}ns", sign, u);
-    if (u < 1000000ULL) return fmt::format("{}{}{}\xc2\xb5s", sign, u / 1000, fraction(u % 1000, 3));
+    if (u < 1000000ULL)
+      return fmt::format("{}{}{}\xc2\xb5s", sign, u / 1000, fraction(u % 1000, 3));
     return fmt::format("{}{}{}ms", sign, u / 1000000, fraction(u % 1000000, 6));
   }
   std::uint64_t secs = u / 1000000000ULL;

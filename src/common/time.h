@@ -31,7 +31,8 @@ inline constexpr std::int64_t kParsedTimeLimitNanos = (std::int64_t(1) << 62) - 
 Result<Duration> parseGoDuration(std::string_view text);
 // The value of a duration flag (Go's syntax), refusing a negative one, and zero too when
 // `positive`; errors name the flag as Go's flag package does ("invalid value "x" for --flag: ...").
-Result<Duration> parseDurationFlag(std::string_view flag, std::string_view value, bool positive = false);
+Result<Duration> parseDurationFlag(std::string_view flag, std::string_view value,
+                                   bool positive = false);
 // Formats like Go's Duration.String(): "15s", "5m0s", "1h0m0s", "30.025s", "500ms", "0s".
 std::string formatGoDuration(Duration d);
 
@@ -40,6 +41,6 @@ inline std::int64_t toUnixSeconds(Time t) {
 }
 inline Time fromUnixSeconds(std::int64_t s) { return Time(std::chrono::seconds(s)); }
 // Truncates to whole seconds, as metav1.Time does when it is serialized.
-inline Time truncateToSeconds(Time t) { return fromUnixSeconds(toUnixSeconds(t)) ; }
+inline Time truncateToSeconds(Time t) { return fromUnixSeconds(toUnixSeconds(t)); }
 
 }  // namespace hpa

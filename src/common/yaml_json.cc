@@ -113,20 +113,25 @@ Error at(const yaml_mark_t& mark, std::string_view what) {
 
 // A null to yaml-cpp, whose reading this keeps: such a key is refused, such a document skipped.
 bool isNull(const Node& node) {
-  return node.kind == Node::Kind::kScalar && node.untaggedPlain && plainScalar(node.scalar).is_null();
+  return node.kind == Node::Kind::kScalar && node.untaggedPlain &&
+         plainScalar(node.scalar).is_null();
 }
 
 Result<json> convert(const Document& doc, size_t index, int depth, Limits& limits) {
   const Node& node = doc[index];
-  if (depth > kMaxDepth) return at(node.mark, fmt::format("nested deeper than {} levels (or a recursive alias)", kMaxDepth));
+  if (depth > kMaxDepth)
+    return at(node.mark,
+              fmt::format("nested deeper than {} levels (or a recursive alias)", kMaxDepth));
   if (limits.valuesLeft == 0) {
-    return at(node.mark, "excessive aliasing: the document expands to more values than its size allows");
+    return at(node.mark,
+              "excessive aliasing: the document expands to more values than its size allows");
   }
   --limits.valuesLeft;
   switch (node.kind) {
     case Node::Kind::kScalar:
       if (node.untaggedPlain) return plainScalar(node.scalar);
-      return json(node.scalar);  // quoted, literal, folded or tagged (`!!str 1`, `!!int 1`): a string
+      return json(
+          node.scalar);  // quoted, literal, folded or tagged (`!!str 1`, `!!int 1`): a string
     case Node::Kind::kSequence: {
       json arr = json::array();
       for (size_t item : node.children) {
@@ -140,7 +145,8 @@ Result<json> convert(const Document& doc, size_t index, int depth, Limits& limit
       json obj = json::object();
       for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
         const Node& key = doc[node.children[i]];
-        if (key.kind != Node::Kind::kScalar || isNull(key)) return at(key.mark, "mapping keys must be scalars");
+        if (key.kind != Node::Kind::kScalar || isNull(key))
+          return at(key.mark, "mapping keys must be scalars");
         auto v = convert(doc, node.children[i + 1], depth + 1, limits);
         if (!v.ok()) return v;
         obj[key.scalar] = std::move(*v);  // a repeated key: the last value wins
@@ -158,7 +164,8 @@ class Parser {
     static const unsigned char kNothing = 0;  // libyaml wants a non-null pointer even for no input
     if (initialized_) {
       yaml_parser_set_input_string(
-          &parser_, text.empty() ? &kNothing : reinterpret_cast<const unsigned char*>(text.data()), text.size());
+          &parser_, text.empty() ? &kNothing : reinterpret_cast<const unsigned char*>(text.data()),
+          text.size());
     }
   }
   ~Parser() {
@@ -217,13 +224,15 @@ std::string_view chars(const yaml_char_t* s) { return reinterpret_cast<const cha
 
 // The node of an alias, scalar or collection-start event: the earlier node an alias names, or a
 // new one appended to `doc` (`anchor`: the name the event gives it, if any). Returns its index.
-Result<size_t> addNode(const yaml_event_t& e, const std::unordered_map<std::string, size_t>& anchors, Document& doc,
+Result<size_t> addNode(const yaml_event_t& e,
+                       const std::unordered_map<std::string, size_t>& anchors, Document& doc,
                        const yaml_char_t*& anchor) {
   switch (e.type) {
     case YAML_ALIAS_EVENT: {
       auto it = anchors.find(std::string(chars(e.data.alias.anchor)));
       if (it == anchors.end()) {
-        return at(e.start_mark, fmt::format("alias *{} names no anchor before it", chars(e.data.alias.anchor)));
+        return at(e.start_mark,
+                  fmt::format("alias *{} names no anchor before it", chars(e.data.alias.anchor)));
       }
       return it->second;
     }
@@ -239,7 +248,8 @@ Result<size_t> addNode(const yaml_event_t& e, const std::unordered_map<std::stri
     }
     default: {  // a sequence or a mapping begins
       const bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
-      doc.push_back(Node{.kind = sequence ? Node::Kind::kSequence : Node::Kind::kMapping, .mark = e.start_mark});
+      doc.push_back(Node{.kind = sequence ? Node::Kind::kSequence : Node::Kind::kMapping,
+                         .mark = e.start_mark});
       anchor = sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
       return doc.size() - 1;
     }
@@ -268,8 +278,8 @@ Result<std::vector<Document>> compose(std::string_view text) {
       open.pop_back();
       continue;
     }
-    if (e.type != YAML_ALIAS_EVENT && e.type != YAML_SCALAR_EVENT && e.type != YAML_SEQUENCE_START_EVENT &&
-        e.type != YAML_MAPPING_START_EVENT) {
+    if (e.type != YAML_ALIAS_EVENT && e.type != YAML_SCALAR_EVENT &&
+        e.type != YAML_SEQUENCE_START_EVENT && e.type != YAML_MAPPING_START_EVENT) {
       continue;  // stream start, document end
     }
     // A node: the document's root, or the next item, key or value of the innermost open collection.
@@ -284,7 +294,8 @@ Result<std::vector<Document>> compose(std::string_view text) {
     // Registered before the node's children are read, so `&a [*a]` names its own sequence; a
     // later anchor of the same name replaces this one.
     if (anchor != nullptr) anchors[std::string(chars(anchor))] = *index;
-    if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) open.push_back(*index);
+    if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
+      open.push_back(*index);
   }
 }
 

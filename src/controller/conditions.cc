@@ -2,8 +2,9 @@
 
 namespace hpa::controller {
 
-void setCondition(api::HorizontalPodAutoscalerStatus& status, const std::string& type, const std::string& conditionStatus,
-                  const std::string& reason, const std::string& message, Time now) {
+void setCondition(api::HorizontalPodAutoscalerStatus& status, const std::string& type,
+                  const std::string& conditionStatus, const std::string& reason,
+                  const std::string& message, Time now) {
   auto* it = api::findCondition(status, type);
   if (!it) {
     it = &status.conditions.emplace_back(

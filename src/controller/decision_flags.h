@@ -89,20 +89,23 @@ struct ServerRelease {
 
 // The rules `settings` ask for beside `server` (nullopt: no server was asked; auto then means
 // the newest rules). Errors: a feature gate the chosen release locks.
-Result<ChosenRules> chooseDecisionRules(const DecisionSettings& settings, const std::optional<ServerRelease>& server);
+Result<ChosenRules> chooseDecisionRules(const DecisionSettings& settings,
+                                        const std::optional<ServerRelease>& server);
 
 // One decision flag given again over `options` (replay's --set): its value checked as the flag's
 // own; --decision-rules sets that release's rules with its default gates, --feature-gates sets
 // the gates given over the rules `options` have (ignored ones named in `ignored`).
-Status applyDecisionFlag(const DecisionFlag& flag, const std::string& text, ControllerOptions& options,
-                         std::vector<std::string>& ignored);
+Status applyDecisionFlag(const DecisionFlag& flag, const std::string& text,
+                         ControllerOptions& options, std::vector<std::string>& ignored);
 
 // The controller's options of these settings and rules (the others at their defaults).
-ControllerOptions controllerOptionsOf(const DecisionSettings& settings, const replicacalc::DecisionRules& rules);
+ControllerOptions controllerOptionsOf(const DecisionSettings& settings,
+                                      const replicacalc::DecisionRules& rules);
 
 // The flags that give `settings` under `rules` again, as --name=value arguments: those that differ
 // from the defaults, and --decision-rules when the rules are not what auto gives offline (a
 // snapshot explained offline then decides as the cluster it was read from).
-std::vector<std::string> decisionFlagArguments(const DecisionFlagValues& values, const replicacalc::DecisionRules& rules);
+std::vector<std::string> decisionFlagArguments(const DecisionFlagValues& values,
+                                               const replicacalc::DecisionRules& rules);
 
 }  // namespace hpa::controller

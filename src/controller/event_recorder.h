@@ -14,8 +14,8 @@ inline constexpr const char* kEventWarning = "Warning";
 class EventRecorder {
  public:
   virtual ~EventRecorder() = default;
-  virtual void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type, const std::string& reason,
-                     const std::string& message) = 0;
+  virtual void event(const api::HorizontalPodAutoscaler& hpa, const std::string& type,
+                     const std::string& reason, const std::string& message) = 0;
 };
 
 }  // namespace hpa::controller

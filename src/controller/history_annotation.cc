@@ -24,13 +24,14 @@ std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::Horizonta
   if (it == hpa.metadata.annotations.end()) return std::nullopt;
   auto j = parseUntrustedJson(it->second);
   if (j.is_discarded()) {
-    logger.error("ignoring an unreadable history annotation", "HPA", hpa.metadata.namespace_ + "/" + hpa.metadata.name);
+    logger.error("ignoring an unreadable history annotation", "HPA",
+                 hpa.metadata.namespace_ + "/" + hpa.metadata.name);
     return std::nullopt;
   }
   auto h = api::decodeAutoscalerHistory(j);
   if (!h.ok()) {
-    logger.error("ignoring an invalid history annotation", "HPA", hpa.metadata.namespace_ + "/" + hpa.metadata.name,
-                 "err", h.error().message);
+    logger.error("ignoring an invalid history annotation", "HPA",
+                 hpa.metadata.namespace_ + "/" + hpa.metadata.name, "err", h.error().message);
     return std::nullopt;
   }
   h->name = hpa.metadata.name;
@@ -40,13 +41,15 @@ std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::Horizonta
 
 api::AutoscalerHistory restoredAt(api::AutoscalerHistory history, Time now) {
   auto& recs = history.recommendations;
-  auto latest = std::max_element(recs.begin(), recs.end(),
-                                 [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+  auto latest = std::max_element(recs.begin(), recs.end(), [](const auto& a, const auto& b) {
+    return a.timestamp < b.timestamp;
+  });
   if (latest != recs.end() && latest->timestamp < now) latest->timestamp = now;
   return history;
 }
 
-bool mattersForRestart(const api::AutoscalerHistory* persisted, const api::AutoscalerHistory& current) {
+bool mattersForRestart(const api::AutoscalerHistory* persisted,
+                       const api::AutoscalerHistory& current) {
   if (!persisted) {
     if (!current.scaleUpEvents.empty() || !current.scaleDownEvents.empty()) return true;
     for (const auto& r : current.recommendations) {
@@ -54,7 +57,8 @@ bool mattersForRestart(const api::AutoscalerHistory* persisted, const api::Autos
     }
     return false;
   }
-  if (persisted->scaleUpEvents != current.scaleUpEvents || persisted->scaleDownEvents != current.scaleDownEvents) {
+  if (persisted->scaleUpEvents != current.scaleUpEvents ||
+      persisted->scaleDownEvents != current.scaleDownEvents) {
     return true;
   }
   const auto* was = newest(*persisted);

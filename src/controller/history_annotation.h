@@ -16,7 +16,8 @@ inline constexpr const char* kHistoryAnnotation = "hpa-controller.io/history";
 
 // Reads the history from an HPA's annotation (nullopt when absent or unreadable: a bad value is
 // logged and ignored, never trusted).
-std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::HorizontalPodAutoscaler& hpa, const Logger& logger);
+std::optional<api::AutoscalerHistory> historyFromAnnotation(const api::HorizontalPodAutoscaler& hpa,
+                                                            const Logger& logger);
 
 // The history restored after a restart or a failover: the persisted one, with its newest
 // recommendation taken as current at `now`. Histories are persisted only when their content
@@ -30,14 +31,16 @@ api::AutoscalerHistory restoredAt(api::AutoscalerHistory history, Time now);
 // recommendation per sync; that alone never matters, since restoredAt() takes the newest one as
 // current. With nothing persisted yet, a history whose recommendations all hold one value and
 // that has no events matters neither: a restart seeds the same from the target's replicas.
-bool mattersForRestart(const api::AutoscalerHistory* persisted, const api::AutoscalerHistory& current);
+bool mattersForRestart(const api::AutoscalerHistory* persisted,
+                       const api::AutoscalerHistory& current);
 
 // Where the run loop hands each HPA's history after a reconcile, so that a successor restores it.
 class HistoryPersister {
  public:
   virtual ~HistoryPersister() = default;
   // Offers the history of `hpa` after a reconcile; written when mattersForRestart() says so.
-  virtual void persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) = 0;
+  virtual void persist(const api::HorizontalPodAutoscaler& hpa,
+                       const api::AutoscalerHistory& history) = 0;
   // Writes every offered history that is not persisted yet (a write that failed); returns how many.
   virtual int flush() = 0;
   virtual void forget(const std::string& key) = 0;

@@ -1,9 +1,9 @@
 // The controller's own part: the key a worker hands it, the lock per HPA, the stores that outlive
 // a reconcile (history, selectors, controls), and the reconciles it runs (reconcile.h).
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "api/meta.h"
 #include "common/quote.h"
@@ -19,7 +19,8 @@ HorizontalController::HorizontalController(ControllerDependencies deps, Controll
 }
 
 ReconcileServices HorizontalController::services() {
-  return ReconcileServices{deps_, options_, history_, selectors_, controls_, observedGenerationAccepted_};
+  return ReconcileServices{deps_,      options_,  history_,
+                           selectors_, controls_, observedGenerationAccepted_};
 }
 
 void HorizontalController::learnSelector(const api::HorizontalPodAutoscaler& hpa) {
@@ -28,7 +29,8 @@ void HorizontalController::learnSelector(const api::HorizontalPodAutoscaler& hpa
   auto found = findScaleTarget(deps_.scales, hpa.metadata.namespace_, hpa.spec.scaleTargetRef);
   const auto* target = std::get_if<ScaleTarget>(&found);
   if (!target || target->scale.selector.empty()) return;
-  if (auto selector = api::Selector::parse(target->scale.selector); selector.ok()) selectors_.update(key, *selector);
+  if (auto selector = api::Selector::parse(target->scale.selector); selector.ok())
+    selectors_.update(key, *selector);
 }
 
 ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
@@ -69,13 +71,16 @@ ReconcileResult HorizontalController::reconcileKey(const std::string& key) {
   // scaleTargetRef and an unknown metric type (the latter only ever surfaces wrapped as an
   // invalid-metrics error, which upstream's errors.Is still recognises).
   std::string errorLabel = kErrorNone;
-  if (!result.status.ok()) errorLabel = isSpecError(result.status.error()) ? kErrorSpec : kErrorInternal;
-  deps_.observer->reconciliation(reconcile.action(), errorLabel,
-                                 std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - started));
+  if (!result.status.ok())
+    errorLabel = isSpecError(result.status.error()) ? kErrorSpec : kErrorInternal;
+  deps_.observer->reconciliation(
+      reconcile.action(), errorLabel,
+      std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - started));
   return result;
 }
 
-ReconcileResult HorizontalController::decide(const api::HorizontalPodAutoscaler& hpa, const DecideOptions& options) {
+ReconcileResult HorizontalController::decide(const api::HorizontalPodAutoscaler& hpa,
+                                             const DecideOptions& options) {
   ReconcileResult result;
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   std::lock_guard<std::mutex> turn(keyLock(key));
@@ -87,14 +92,15 @@ ReconcileResult HorizontalController::decide(const api::HorizontalPodAutoscaler&
   return result;
 }
 
-void HorizontalController::recordObservedRescale(const api::HorizontalPodAutoscaler& hpa, std::int32_t from,
-                                                 std::int32_t to, Time at) {
+void HorizontalController::recordObservedRescale(const api::HorizontalPodAutoscaler& hpa,
+                                                 std::int32_t from, std::int32_t to, Time at) {
   if (!hpa.spec.behavior || from == to) return;
   const std::string key = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   std::lock_guard<std::mutex> turn(keyLock(key));
   auto history = history_.get(key);
   if (!history) return;  // not reconciled yet: its first reconcile starts the history
-  replicacalc::recordScaleEvent(*hpa.spec.behavior, history->scaleUpEvents, history->scaleDownEvents, from, to, at);
+  replicacalc::recordScaleEvent(*hpa.spec.behavior, history->scaleUpEvents,
+                                history->scaleDownEvents, from, to, at);
   history_.put(key, std::move(*history));
 }
 

@@ -2,9 +2,9 @@
 
 #include <array>
 #include <atomic>
-#include <optional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/clock.h"
@@ -41,10 +41,13 @@ struct ControllerOptions {
   // --horizontal-pod-autoscaler-sync-period: an HPA without a period of its own is reconciled
   // this often, and reads metrics no older than half of it.
   Duration syncPeriod = std::chrono::seconds(15);
-  Duration downscaleStabilizationWindow = replicacalc::kDefaultDownscaleStabilization;  // --horizontal-pod-autoscaler-downscale-stabilization
-  double tolerance = replicacalc::kDefaultTolerance;                                  // --horizontal-pod-autoscaler-tolerance
-  Duration cpuInitializationPeriod = replicacalc::kDefaultCpuInitializationPeriod;    // --horizontal-pod-autoscaler-cpu-initialization-period
-  Duration delayOfInitialReadinessStatus = replicacalc::kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
+  Duration downscaleStabilizationWindow = replicacalc::
+      kDefaultDownscaleStabilization;  // --horizontal-pod-autoscaler-downscale-stabilization
+  double tolerance = replicacalc::kDefaultTolerance;  // --horizontal-pod-autoscaler-tolerance
+  Duration cpuInitializationPeriod = replicacalc::
+      kDefaultCpuInitializationPeriod;  // --horizontal-pod-autoscaler-cpu-initialization-period
+  Duration delayOfInitialReadinessStatus = replicacalc::
+      kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
   // --decision-rules and --feature-gates: the release whose rules decide where releases differ,
   // and its gates (HPAScaleToZero: the ScaledToZero condition and scaling from zero;
   // HPAGeneration: status.observedGeneration is written; servers that do not know the field drop
@@ -115,7 +118,8 @@ class HorizontalController {
   // Records a rescale another controller made (`from` -> `to` at `at`) in `hpa`'s history, as
   // this controller records its own, so that `behavior` policies count it. Dry-run mode only:
   // there this controller's own rescales are not made, and not recorded.
-  void recordObservedRescale(const api::HorizontalPodAutoscaler& hpa, std::int32_t from, std::int32_t to, Time at);
+  void recordObservedRescale(const api::HorizontalPodAutoscaler& hpa, std::int32_t from,
+                             std::int32_t to, Time at);
 
   // Informer-side bookkeeping (upstream's enqueueHPA / deleteHPA): registers the HPA's selector
   // slot (true when newly registered) / forgets it.

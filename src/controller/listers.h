@@ -16,15 +16,16 @@ namespace hpa::controller {
 class HpaLister {
  public:
   virtual ~HpaLister() = default;
-  virtual Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                          const std::string& name) const = 0;
+  virtual Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const = 0;
 };
 
 // Pods of one namespace matching a selector, from the pod cache. Never a null list.
 class PodLister {
  public:
   virtual ~PodLister() = default;
-  virtual Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const = 0;
+  virtual Result<api::SharedPods> list(const std::string& ns,
+                                       const api::Selector& selector) const = 0;
 };
 
 }  // namespace hpa::controller

@@ -28,13 +28,13 @@ bool writtenDuringTerm(const std::optional<api::StatusWrite>& write, Time leadin
 
 // Whether to warn about an HPA's last foreign status write: only while this instance leads
 // (`leadingSince` set), once per HPA per term (`warnedInTerm`), for a write of this term.
-bool shouldWarnOfOtherStatusWriter(const std::optional<api::StatusWrite>& write, std::optional<Time> leadingSince,
-                                   bool warnedInTerm);
+bool shouldWarnOfOtherStatusWriter(const std::optional<api::StatusWrite>& write,
+                                   std::optional<Time> leadingSince, bool warnedInTerm);
 
 // Whether hpa_controller_other_status_writers counts the HPA at `now`: written during this
 // instance's term, at most kOtherStatusWriterWindow before `now`.
-bool countsAsOtherStatusWriter(const std::optional<api::StatusWrite>& write, std::optional<Time> leadingSince,
-                               Time now);
+bool countsAsOtherStatusWriter(const std::optional<api::StatusWrite>& write,
+                               std::optional<Time> leadingSince, Time now);
 
 // The Warning Event's message: who wrote, when, that two HPA controllers act on the HPA and
 // only one must, and for kube-controller-manager how to turn its HPA loop off.

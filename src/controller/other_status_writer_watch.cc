@@ -15,9 +15,11 @@ OtherStatusWriterWatch::OtherStatusWriterWatch(EventRecorder& events, Logger log
                                                std::function<std::optional<Time>()> leadingSince)
     : events_(events), logger_(std::move(logger)), leadingSince_(std::move(leadingSince)) {}
 
-void OtherStatusWriterWatch::registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas) {
+void OtherStatusWriterWatch::registerHandlers(
+    informer::Informer<api::HorizontalPodAutoscaler>& hpas) {
   hpas.addHandlers(informer::EventHandlers<api::HorizontalPodAutoscaler>{
-      [this](const auto& hpa) { observe(*hpa); }, [this](const auto&, const auto& hpa) { observe(*hpa); },
+      [this](const auto& hpa) { observe(*hpa); },
+      [this](const auto&, const auto& hpa) { observe(*hpa); },
       [this](const auto& hpa) { forget(keyOf(*hpa)); }});
 }
 
@@ -26,12 +28,14 @@ void OtherStatusWriterWatch::observe(const api::HorizontalPodAutoscaler& hpa) {
   const std::string key = keyOf(hpa);
   if (!claimWarning(key, hpa)) return;
   const api::StatusWrite& write = *hpa.lastForeignStatusWrite;
-  logger_.warn("another HPA controller writes this HPA's status: only one must act on it", "HPA", key, "manager",
-               write.manager, "written", formatRFC3339(write.time));
-  events_.event(hpa, kEventWarning, api::kAnotherControllerWritesStatus, otherStatusWriterMessage(write));
+  logger_.warn("another HPA controller writes this HPA's status: only one must act on it", "HPA",
+               key, "manager", write.manager, "written", formatRFC3339(write.time));
+  events_.event(hpa, kEventWarning, api::kAnotherControllerWritesStatus,
+                otherStatusWriterMessage(write));
 }
 
-bool OtherStatusWriterWatch::claimWarning(const std::string& key, const api::HorizontalPodAutoscaler& hpa) {
+bool OtherStatusWriterWatch::claimWarning(const std::string& key,
+                                          const api::HorizontalPodAutoscaler& hpa) {
   const std::optional<Time> leadingSince = leadingSince_();
   std::lock_guard<std::mutex> lock(mu_);
   if (leadingSince != term_) {
@@ -39,7 +43,9 @@ bool OtherStatusWriterWatch::claimWarning(const std::string& key, const api::Hor
     term_ = leadingSince;
     warned_.clear();
   }
-  if (!shouldWarnOfOtherStatusWriter(hpa.lastForeignStatusWrite, leadingSince, warned_.count(key) > 0)) return false;
+  if (!shouldWarnOfOtherStatusWriter(hpa.lastForeignStatusWrite, leadingSince,
+                                     warned_.count(key) > 0))
+    return false;
   warned_.insert(key);
   return true;
 }

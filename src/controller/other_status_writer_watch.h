@@ -23,7 +23,8 @@ namespace hpa::controller {
 class OtherStatusWriterWatch {
  public:
   // `leadingSince`: when this instance's leadership term began; nullopt while it does not lead.
-  OtherStatusWriterWatch(EventRecorder& events, Logger logger, std::function<std::optional<Time>()> leadingSince);
+  OtherStatusWriterWatch(EventRecorder& events, Logger logger,
+                         std::function<std::optional<Time>()> leadingSince);
 
   // Before the informer starts.
   void registerHandlers(informer::Informer<api::HorizontalPodAutoscaler>& hpas);
@@ -41,8 +42,8 @@ class OtherStatusWriterWatch {
   Logger logger_;
   std::function<std::optional<Time>()> leadingSince_;
   std::mutex mu_;
-  std::optional<Time> term_;                     // guarded by mu_: the term warned_ belongs to
-  std::unordered_set<std::string> warned_;       // guarded by mu_: keys warned about in term_
+  std::optional<Time> term_;                // guarded by mu_: the term warned_ belongs to
+  std::unordered_set<std::string> warned_;  // guarded by mu_: keys warned about in term_
 };
 
 }  // namespace hpa::controller

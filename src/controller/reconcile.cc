@@ -27,8 +27,8 @@ bool hasObjectOrExternalMetrics(const api::HorizontalPodAutoscalerSpec& spec) {
 
 }  // namespace
 
-Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutoscaler& hpa, std::string key,
-                     ReconcileMode mode, const DecideOptions& decide)
+Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutoscaler& hpa,
+                     std::string key, ReconcileMode mode, const DecideOptions& decide)
     : s_(services),
       mode_(mode),
       decide_(mode == ReconcileMode::Decide ? decide : DecideOptions{}),
@@ -37,18 +37,20 @@ Reconcile::Reconcile(ReconcileServices& services, const api::HorizontalPodAutosc
       originalStatus_(hpa.status),
       key_(std::move(key)),
       now_(services.deps.clock.now()),
-      tolerances_(replicacalc::tolerancesFor(hpa.spec, services.options.tolerance, services.options.decisionRules)) {
+      tolerances_(replicacalc::tolerancesFor(hpa.spec, services.options.tolerance,
+                                             services.options.decisionRules)) {
   report_.key = key_;
   report_.rulesNotes = rulesNotes(hpa.spec, services.options.decisionRules);
   report_.controls = s_.controls.start(hpa);
-  report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind, hpa_.metadata.namespace_,
-                                    hpa_.spec.scaleTargetRef.name);
+  report_.scaleTarget = fmt::format("{}/{}/{}", hpa_.spec.scaleTargetRef.kind,
+                                    hpa_.metadata.namespace_, hpa_.spec.scaleTargetRef.name);
   report_.maxReplicas = hpa_.spec.maxReplicas;
   history_ = s_.history.get(key_);
 }
 
 Reconcile::Writes Reconcile::writesIn(ControllerMode mode) {
-  if (mode == ControllerMode::Shadow) return {"Would rescale (dry run)", "Would update status (dry run)", false};
+  if (mode == ControllerMode::Shadow)
+    return {"Would rescale (dry run)", "Would update status (dry run)", false};
   return {"Successfully rescaled", "Successfully updated status", true};
 }
 
@@ -66,12 +68,14 @@ Result<api::Scale> Reconcile::resolveScale() {
       return failedGetScale(wrapped);
     }
     case ScaleTargetError::Step::Mapping:
-      return failedGetScale(failure.wrap("unable to determine resource for scale target reference"));
+      return failedGetScale(
+          failure.wrap("unable to determine resource for scale target reference"));
     case ScaleTargetError::Step::Get:
       report_.targetNotFound = failure.shown.httpCode == kHttpNotFound;
       break;
   }
-  return failedGetScale(failure.wrap(fmt::format("failed to query scale subresource for {}", report_.scaleTarget)));
+  return failedGetScale(
+      failure.wrap(fmt::format("failed to query scale subresource for {}", report_.scaleTarget)));
 }
 
 Error Reconcile::failedGetScale(const Failure& failure) {
@@ -79,7 +83,8 @@ Error Reconcile::failedGetScale(const Failure& failure) {
   report_.failureReason = failure.reason;
   event(kEventWarning, failure.reason, failure.shown.message);
   condition(api::kAbleToScale, api::kConditionFalse, failure.reason,
-            fmt::format("the HPA controller was unable to get the target's current scale: {}", failure.shown.message));
+            fmt::format("the HPA controller was unable to get the target's current scale: {}",
+                        failure.shown.message));
   report_.status = hpa_.status;
   updateStatusOrLog();
   return failure.returned;
@@ -115,8 +120,7 @@ Result<api::Scale> Reconcile::readScale() {
   return scale;
 }
 
-Reconcile::Decision Reconcile::decideWithinBounds(
-    const api::Scale& scale) {
+Reconcile::Decision Reconcile::decideWithinBounds(const api::Scale& scale) {
   Decision d;
   d.currentReplicas = scale.specReplicas;
   setup_.minReplicas = hpa_.spec.minReplicas.value_or(1);
@@ -138,15 +142,17 @@ Reconcile::Decision Reconcile::decideWithinBounds(
   if (d.currentReplicas == 0) {
     // Before 1.36 a target at zero was left alone unless minReplicas was 0 (which only the gate
     // lets the API server accept); since, only one this HPA scaled to zero is scaled from it.
-    d.computeMetrics = rules.scaledToZeroCondition ? (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero
-                                                   : d.minReplicas == 0;
+    d.computeMetrics = rules.scaledToZeroCondition
+                           ? (d.minReplicas != 0 && d.scaledToZero) || canScaleFromZero
+                           : d.minReplicas == 0;
     if (!d.computeMetrics) {
       report_.branch = report::ReconcileBranch::ScalingDisabled;
       d.desiredReplicas = 0;
       d.rescale = false;
       condition(api::kScalingActive, api::kConditionFalse, api::kScalingDisabled,
                 "scaling is disabled since the replica count of the target is zero");
-      if (rules.scaledToZeroCondition && !scaleToZero) removeCondition(hpa_.status, api::kScaledToZero);
+      if (rules.scaledToZeroCondition && !scaleToZero)
+        removeCondition(hpa_.status, api::kScaledToZero);
     }
   } else if (d.currentReplicas > d.maxReplicas) {
     report_.branch = report::ReconcileBranch::AboveMaxReplicas;
@@ -168,7 +174,8 @@ Reconcile::Decision Reconcile::decideWithinBounds(
 Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   auto outcome = computeReplicasForMetrics(scale);
   d.metricStatuses = outcome.statuses;
-  if (outcome.error && outcome.replicas == -1) return failedComputeMetrics(*outcome.error, outcome.errorReason, d);
+  if (outcome.error && outcome.replicas == -1)
+    return failedComputeMetrics(*outcome.error, outcome.errorReason, d);
   report_.branch = report::ReconcileBranch::Metrics;
   if (outcome.error) {  // some metrics failed but scaling may proceed
     d.metricsError = outcome.error;
@@ -176,22 +183,26 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   }
   report_.metricReplicas = outcome.replicas;
   report_.metricName = outcome.metricName;
-  s_.deps.logger.v(4, d.currentReplicas == 0 ? "Proposing desired replicas from zero" : "Proposing desired replicas",
-                    "desiredReplicas", outcome.replicas, "metric", outcome.metricName, "scaleTarget",
-                    report_.scaleTarget);
+  s_.deps.logger.v(4,
+                   d.currentReplicas == 0 ? "Proposing desired replicas from zero"
+                                          : "Proposing desired replicas",
+                   "desiredReplicas", outcome.replicas, "metric", outcome.metricName, "scaleTarget",
+                   report_.scaleTarget);
 
   std::string rescaleMetric;
   if (outcome.replicas > d.desiredReplicas) {
     d.desiredReplicas = outcome.replicas;
     rescaleMetric = outcome.metricName;
   }
-  if (d.desiredReplicas > d.currentReplicas) d.reason = fmt::format("{} above target", rescaleMetric);
+  if (d.desiredReplicas > d.currentReplicas)
+    d.reason = fmt::format("{} above target", rescaleMetric);
   if (d.desiredReplicas < d.currentReplicas) d.reason = "All metrics below target";
   s_.controls.afterProposal(*this, controls::Proposal::Stage::FromMetrics, d);
   d.desiredReplicas = normalize(d.currentReplicas, d.desiredReplicas, d.minReplicas, d.maxReplicas);
   s_.controls.afterProposal(*this, controls::Proposal::Stage::Normalized, d);
   // Scaling from zero after minReplicas was raised: at least minReplicas.
-  if (d.currentReplicas == 0 && d.minReplicas != 0 && d.scaledToZero && d.desiredReplicas < d.minReplicas) {
+  if (d.currentReplicas == 0 && d.minReplicas != 0 && d.scaledToZero &&
+      d.desiredReplicas < d.minReplicas) {
     d.desiredReplicas = d.minReplicas;
     if (d.reason.empty()) d.reason = "Current number of replicas below Spec.MinReplicas";
   }
@@ -199,7 +210,8 @@ Status Reconcile::decideFromMetrics(const api::Scale& scale, Decision& d) {
   return Status();
 }
 
-Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason, const Decision& d) {
+Error Reconcile::failedComputeMetrics(const Error& error, const std::string& reason,
+                                      const Decision& d) {
   report_.branch = report::ReconcileBranch::MetricsFailed;
   report_.failureReason = reason.empty() ? api::kFailedComputeMetricsReplicas : reason;
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
@@ -207,7 +219,9 @@ Error Reconcile::failedComputeMetrics(const Error& error, const std::string& rea
   updateStatusOrLog();
   event(kEventWarning, api::kFailedComputeMetricsReplicas, error.message);
   storeHistory();
-  return error.wrap(fmt::format("failed to compute desired number of replicas based on listed metrics for {}", report_.scaleTarget));
+  return error.wrap(
+      fmt::format("failed to compute desired number of replicas based on listed metrics for {}",
+                  report_.scaleTarget));
 }
 
 void Reconcile::beforeRescale(Decision& d) {
@@ -232,12 +246,13 @@ Status Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredRe
     if (put.ok()) return Status();
     updated = put.error();
     // Refresh the resourceVersion for the next attempt; a failed refresh keeps the old one.
-    auto latest = s_.deps.scales.getScale(hpa_.metadata.namespace_, targetResource_, hpa_.spec.scaleTargetRef.name);
+    auto latest = s_.deps.scales.getScale(hpa_.metadata.namespace_, targetResource_,
+                                          hpa_.spec.scaleTargetRef.name);
     if (latest.ok()) {
       update = *latest;
     } else {
-      s_.deps.logger.error("error getting latest scale during conflict retry", "scaleTarget", report_.scaleTarget,
-                            "err", latest.error().message);
+      s_.deps.logger.error("error getting latest scale during conflict retry", "scaleTarget",
+                           report_.scaleTarget, "err", latest.error().message);
     }
     if (put.error().httpCode != kHttpConflict || attempt == kScaleUpdateAttempts) break;
     s_.deps.clock.sleepFor(kScaleUpdateRetryDelay);
@@ -247,10 +262,12 @@ Status Reconcile::updateScaleWithRetry(api::Scale update, std::int32_t desiredRe
 
 Error Reconcile::failedRescale(const Error& err, const Decision& d) {
   report_.failureReason = api::kFailedRescale;
-  event(kEventWarning, api::kFailedRescale,
-        fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
-  condition(api::kAbleToScale, api::kConditionFalse, api::kFailedUpdateScale,
-            fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
+  event(
+      kEventWarning, api::kFailedRescale,
+      fmt::format("New size: {}; reason: {}; error: {}", d.desiredReplicas, d.reason, err.message));
+  condition(
+      api::kAbleToScale, api::kConditionFalse, api::kFailedUpdateScale,
+      fmt::format("the HPA controller was unable to update the target scale: {}", err.message));
   setStatus(d.currentReplicas, hpa_.status.desiredReplicas, d.metricStatuses, false);
   report_.desiredReplicas = hpa_.status.desiredReplicas;
   updateStatusOrLog();
@@ -261,21 +278,25 @@ Error Reconcile::failedRescale(const Error& err, const Decision& d) {
 void Reconcile::succeededRescale(const Decision& d) {
   report_.rescaled = true;
   condition(api::kAbleToScale, api::kConditionTrue, api::kSucceededRescale,
-            fmt::format("the HPA controller was able to update the target scale to {}", d.desiredReplicas));
-  event(kEventNormal, api::kSuccessfulRescale, fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
+            fmt::format("the HPA controller was able to update the target scale to {}",
+                        d.desiredReplicas));
+  event(kEventNormal, api::kSuccessfulRescale,
+        fmt::format("New size: {}; reason: {}", d.desiredReplicas, d.reason));
   if (hpa_.spec.behavior && writes_.recordsOwnRescales) {
     auto& h = history();
-    replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents, d.currentReplicas,
-                                  d.desiredReplicas, now_);
+    replicacalc::recordScaleEvent(*hpa_.spec.behavior, h.scaleUpEvents, h.scaleDownEvents,
+                                  d.currentReplicas, d.desiredReplicas, now_);
   }
-  s_.deps.logger.v(2, writes_.rescaled, "HPA", key_, "currentReplicas", d.currentReplicas, "desiredReplicas",
-                   d.desiredReplicas, "reason", d.reason);
+  s_.deps.logger.v(2, writes_.rescaled, "HPA", key_, "currentReplicas", d.currentReplicas,
+                   "desiredReplicas", d.desiredReplicas, "reason", d.reason);
   const auto& rules = s_.options.decisionRules;
   if (!rules.scaledToZeroCondition) {
     // Releases before 1.36 do not know the condition.
   } else if (rules.gates.hpaScaleToZero) {
-    if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 && d.hasObjectOrExternalMetrics) {
-      condition(api::kScaledToZero, api::kConditionTrue, api::kScaledToZeroReason, "the HPA controller scaled the workload to zero");
+    if (d.currentReplicas > 0 && d.desiredReplicas == 0 && d.minReplicas == 0 &&
+        d.hasObjectOrExternalMetrics) {
+      condition(api::kScaledToZero, api::kConditionTrue, api::kScaledToZeroReason,
+                "the HPA controller scaled the workload to zero");
     } else {
       condition(api::kScaledToZero, api::kConditionFalse, api::kNotScaledToZero,
                 "the HPA controller did not scale the workload to zero");
@@ -287,8 +308,10 @@ void Reconcile::succeededRescale(const Decision& d) {
 }
 
 void Reconcile::keepScale(Decision& d) {
-  s_.deps.logger.v(4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas", d.desiredReplicas,
-                    "lastScaleTime", hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
+  s_.deps.logger.v(
+      4, "Decided not to scale", "scaleTarget", report_.scaleTarget, "desiredReplicas",
+      d.desiredReplicas, "lastScaleTime",
+      hpa_.status.lastScaleTime ? formatRFC3339(*hpa_.status.lastScaleTime) : std::string());
   // A control that held the rescale (a pause) leaves the count it would choose in the status.
   if (!d.rescaleHeld) d.desiredReplicas = d.currentReplicas;
 }
@@ -296,7 +319,8 @@ void Reconcile::keepScale(Decision& d) {
 Status Reconcile::writeStatus(Decision& d) {
   setStatus(d.currentReplicas, d.desiredReplicas, std::move(d.metricStatuses), report_.rescaled);
   report_.desiredReplicas = d.desiredReplicas;
-  s_.deps.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name, d.desiredReplicas);
+  s_.deps.observer->desiredReplicas(hpa_.metadata.namespace_, hpa_.metadata.name,
+                                    d.desiredReplicas);
   storeHistory();
   if (auto written = updateStatusIfNeeded(); !written.ok()) {
     report_.failureReason = api::kFailedUpdateStatus;

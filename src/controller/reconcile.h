@@ -115,7 +115,8 @@ class Reconcile final : private controls::ReconcileView {
   };
   MetricsOutcome computeReplicasForMetrics(const api::Scale& scale);
   // `failureReason`: the reason of the Warning Event a failure emitted (none for some).
-  Result<api::Selector> validateAndParseSelector(const std::string& selectorText, std::string& failureReason);
+  Result<api::Selector> validateAndParseSelector(const std::string& selectorText,
+                                                 std::string& failureReason);
   // Metric `index`: its proposal in the report, timed and counted; a failure the controls did
   // not replace with a proposal of their own goes to `failures`.
   void evaluateMetric(std::size_t index, const MetricInputs& in, MetricFailures& failures);
@@ -124,7 +125,8 @@ class Reconcile final : private controls::ReconcileView {
   std::int32_t largestProposal(std::string& metricName) const;
   // One metric's proposal, from the evaluator of its type.
   std::optional<Failure> computeReplicasForMetric(const api::MetricSpec& spec,
-                                                  const MetricInputs& in, report::MetricReport& report);
+                                                  const MetricInputs& in,
+                                                  report::MetricReport& report);
   // The evaluators, one per type of api::MetricSource (computeReplicasForMetric visits them: a
   // type without one does not compile).
   std::optional<Failure> evaluate(const api::ObjectMetricSource& source, const MetricInputs& in,
@@ -133,8 +135,8 @@ class Reconcile final : private controls::ReconcileView {
                                   report::MetricReport& report);
   std::optional<Failure> evaluate(const api::ResourceMetricSource& source, const MetricInputs& in,
                                   report::MetricReport& report);
-  std::optional<Failure> evaluate(const api::ContainerResourceMetricSource& source, const MetricInputs& in,
-                                  report::MetricReport& report);
+  std::optional<Failure> evaluate(const api::ContainerResourceMetricSource& source,
+                                  const MetricInputs& in, report::MetricReport& report);
   std::optional<Failure> evaluate(const api::ExternalMetricSource& source, const MetricInputs& in,
                                   report::MetricReport& report);
   std::optional<Failure> evaluate(const api::UnknownMetricSource& source, const MetricInputs& in,

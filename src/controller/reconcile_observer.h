@@ -20,16 +20,18 @@ inline constexpr const char* kErrorNone = "none";
 class ReconcileObserver {
  public:
   virtual ~ReconcileObserver() = default;
-  virtual void reconciliation(const std::string& action, const std::string& error, Duration duration) = 0;
-  virtual void metricComputation(const std::string& action, const std::string& error, Duration duration,
-                                 const std::string& metricType) = 0;
+  virtual void reconciliation(const std::string& action, const std::string& error,
+                              Duration duration) = 0;
+  virtual void metricComputation(const std::string& action, const std::string& error,
+                                 Duration duration, const std::string& metricType) = 0;
   virtual void desiredReplicas(const std::string& ns, const std::string& name, int replicas) = 0;
 };
 
 class NoopReconcileObserver final : public ReconcileObserver {
  public:
   void reconciliation(const std::string&, const std::string&, Duration) override {}
-  void metricComputation(const std::string&, const std::string&, Duration, const std::string&) override {}
+  void metricComputation(const std::string&, const std::string&, Duration,
+                         const std::string&) override {}
   void desiredReplicas(const std::string&, const std::string&, int) override {}
 };
 
@@ -43,7 +45,8 @@ class RunLoopObserver {
   virtual void staleSkip() = 0;
   virtual void hpaReconciled(const std::string& ns, const std::string& name) = 0;
   // What the leader's reconcile of an HPA decided (series of an HPA go with hpaDeleted).
-  virtual void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) = 0;
+  virtual void hpaDecided(const std::string& ns, const std::string& name,
+                          const report::DecisionOutcome& outcome) = 0;
   virtual void hpaDeleted(const std::string& ns, const std::string& name) = 0;
 };
 
@@ -53,7 +56,8 @@ class NoopRunLoopObserver final : public RunLoopObserver {
   void queueDepth(std::size_t) override {}
   void staleSkip() override {}
   void hpaReconciled(const std::string&, const std::string&) override {}
-  void hpaDecided(const std::string&, const std::string&, const report::DecisionOutcome&) override {}
+  void hpaDecided(const std::string&, const std::string&, const report::DecisionOutcome&) override {
+  }
   void hpaDeleted(const std::string&, const std::string&) override {}
 };
 

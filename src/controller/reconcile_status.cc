@@ -9,13 +9,13 @@
 namespace hpa::controller {
 
 void Reconcile::event(const std::string& type, const std::string& reason,
-                                            const std::string& message) {
+                      const std::string& message) {
   s_.deps.events.event(hpa_, type, reason, message);
   report_.events.push_back({type, reason, message});
 }
 
 void Reconcile::condition(const std::string& type, const std::string& status,
-                                                const std::string& reason, const std::string& message) {
+                          const std::string& reason, const std::string& message) {
   setCondition(hpa_.status, type, status, reason, message, now_);
 }
 
@@ -36,7 +36,8 @@ void Reconcile::warningEvent(const std::string& reason, const std::string& messa
   event(kEventWarning, reason, message);
 }
 
-const api::HorizontalPodAutoscalerCondition* Reconcile::conditionRead(const std::string& type) const {
+const api::HorizontalPodAutoscalerCondition* Reconcile::conditionRead(
+    const std::string& type) const {
   return api::findCondition(originalStatus_, type);
 }
 
@@ -50,13 +51,14 @@ void Reconcile::storeHistory() {
 }
 
 std::int32_t Reconcile::normalize(std::int32_t currentReplicas, std::int32_t proposed,
-                                                       std::int32_t minReplicas, std::int32_t maxReplicas) {
-  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas, maxReplicas, now_,
-                                        s_.options.decisionRules};
+                                  std::int32_t minReplicas, std::int32_t maxReplicas) {
+  replicacalc::NormalizationInput input{currentReplicas, proposed, minReplicas,
+                                        maxReplicas,     now_,     s_.options.decisionRules};
   if (decide_.recommendations) history().recommendations = *decide_.recommendations;
-  const replicacalc::NormalizationResult result =
-      replicacalc::normalize(history(), hpa_.spec.behavior, input, s_.options.downscaleStabilizationWindow);
-  condition(api::kAbleToScale, result.ableToScale.status, result.ableToScale.reason, result.ableToScale.message);
+  const replicacalc::NormalizationResult result = replicacalc::normalize(
+      history(), hpa_.spec.behavior, input, s_.options.downscaleStabilizationWindow);
+  condition(api::kAbleToScale, result.ableToScale.status, result.ableToScale.reason,
+            result.ableToScale.message);
   condition(api::kScalingLimited, result.scalingLimited.status, result.scalingLimited.reason,
             result.scalingLimited.message);
   report_.normalization = result;
@@ -64,7 +66,7 @@ std::int32_t Reconcile::normalize(std::int32_t currentReplicas, std::int32_t pro
 }
 
 void Reconcile::setStatus(std::int32_t currentReplicas, std::int32_t desiredReplicas,
-                                                std::vector<api::MetricStatus> statuses, bool rescaled) {
+                          std::vector<api::MetricStatus> statuses, bool rescaled) {
   api::HorizontalPodAutoscalerStatus status;
   status.currentReplicas = currentReplicas;
   status.desiredReplicas = desiredReplicas;

@@ -12,6 +12,7 @@ namespace hpa::controller {
 // there, one sentence each: what that release's API server does with the field (drops it, or
 // refuses the HPA) and how its controller decides an HPA stored with it, which is how it is
 // decided here. Empty for an HPA that uses none.
-std::vector<std::string> rulesNotes(const api::HorizontalPodAutoscalerSpec& spec, const replicacalc::DecisionRules& rules);
+std::vector<std::string> rulesNotes(const api::HorizontalPodAutoscalerSpec& spec,
+                                    const replicacalc::DecisionRules& rules);
 
 }  // namespace hpa::controller

@@ -18,7 +18,8 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 }
 
 // The HPA's limiter, keeping a pointer to it for the per-HPA intervals.
-workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod, workqueue::FixedIntervalRateLimiter*& out) {
+workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod,
+                                          workqueue::FixedIntervalRateLimiter*& out) {
   auto limiter = std::make_unique<workqueue::FixedIntervalRateLimiter>(syncPeriod);
   out = limiter.get();
   return limiter;
@@ -26,9 +27,11 @@ workqueue::RateLimiterPtr intervalLimiter(Duration syncPeriod, workqueue::FixedI
 
 }  // namespace
 
-RunLoop::RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
-                 HistoryPersister* persister, RunLoopObserver& observer, StalenessGuard& stalenessGuard, Clock& clock,
-                 Logger logger, RunLoopSettings settings)
+RunLoop::RunLoop(HorizontalController& controller,
+                 informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+                 HistoryPersister* persister, RunLoopObserver& observer,
+                 StalenessGuard& stalenessGuard, Clock& clock, Logger logger,
+                 RunLoopSettings settings)
     : controller_(controller),
       hpas_(hpas),
       persister_(persister),
@@ -94,10 +97,13 @@ void RunLoop::forgetKey(const std::string& key) {
 
 void RunLoop::publishDecision(const std::string& key, const report::ReconcileReport& report) {
   const auto& controls = report.controls.controls;
-  if (!settings_.decisions || !leading_ || !(controls.recordDecision || report.controls.lastDecisionStored)) return;
+  if (!settings_.decisions || !leading_ ||
+      !(controls.recordDecision || report.controls.lastDecisionStored))
+    return;
   auto hpa = hpas_.cache().get(key);
   if (!hpa) return;
-  settings_.decisions->publish(*hpa, controls.recordDecision ? report::lastDecisionOf(report) : std::nullopt, clock_.now());
+  settings_.decisions->publish(
+      *hpa, controls.recordDecision ? report::lastDecisionOf(report) : std::nullopt, clock_.now());
 }
 
 void RunLoop::restoreHistory(const api::HorizontalPodAutoscaler& hpa) {
@@ -186,7 +192,8 @@ bool RunLoop::readsStaleCache(const std::string& key) {
   // Upstream's staleness guard: not from a cache older than our own last status write.
   const auto cached = hpas_.cache().get(key);
   const std::string objectVersion = cached ? cached->metadata.resourceVersion : std::string();
-  auto writtenVersion = stalenessGuard_.staleAgainst(key, hpas_.lastResourceVersion(), objectVersion);
+  auto writtenVersion =
+      stalenessGuard_.staleAgainst(key, hpas_.lastResourceVersion(), objectVersion);
   if (!writtenVersion) return false;
   logger_.v(2, "skipping reconcile from a stale cache", "HPA", key, "err",
             fmt::format("read version: {} is not as new as written version: {} for group resource "
@@ -211,7 +218,8 @@ void RunLoop::reconcile(const std::string& key) {
   auto [ns, name] = api::splitObjectKey(key);
   observer_.hpaReconciled(ns, name);
   observer_.hpaDecided(ns, name, report::outcomeOf(report, clock_.now()));
-  if (!result.status.ok()) logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
+  if (!result.status.ok())
+    logger_.error("reconcile failed", "HPA", key, "err", result.status.error().message);
   logDecision(key, report);
   logger_.v(4, "reconciled", "HPA", key, "took",
             std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count());
@@ -233,7 +241,8 @@ void RunLoop::logDecision(const std::string& key, const report::ReconcileReport&
   const int level = report.rescaled ? 0 : 2;
   if (!logger_.enabled(level)) return;
   const auto summary = report::summarize(report);
-  logger_.v(level, report::verdictOf(report), "HPA", key, "replicas", fmt::format("{} -> {}", summary.current, summary.next), "branch",
+  logger_.v(level, report::verdictOf(report), "HPA", key, "replicas",
+            fmt::format("{} -> {}", summary.current, summary.next), "branch",
             report::branchName(report.branch), "reason", summary.why);
 }
 

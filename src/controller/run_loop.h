@@ -11,10 +11,10 @@
 
 #include "controller/history_annotation.h"
 #include "controller/horizontal_controller.h"
-#include "controls/last_decision.h"
 #include "controller/reconcile_observer.h"
 #include "controller/run_loop_watchdog.h"
 #include "controller/staleness_guard.h"
+#include "controls/last_decision.h"
 #include "informer/informer.h"
 #include "workqueue/rate_limiter.h"
 #include "workqueue/rate_limiting_queue.h"
@@ -41,8 +41,8 @@ class RunLoop {
  public:
   // `persister` may be null (history persistence off).
   RunLoop(HorizontalController& controller, informer::Informer<api::HorizontalPodAutoscaler>& hpas,
-          HistoryPersister* persister, RunLoopObserver& observer, StalenessGuard& stalenessGuard, Clock& clock,
-          Logger logger, RunLoopSettings settings);
+          HistoryPersister* persister, RunLoopObserver& observer, StalenessGuard& stalenessGuard,
+          Clock& clock, Logger logger, RunLoopSettings settings);
   ~RunLoop();
 
   // Registers the handlers; call before the informers start.

@@ -39,11 +39,13 @@ Duration RunLoopWatchdog::stalledFor(std::optional<Time> keysWaitingSince) const
   Duration stalled = Duration::zero();
   if (keysWaitingSince) stalled = std::max<Duration>(stalled, now - *keysWaitingSince);
   std::lock_guard<std::mutex> lock(mu_);
-  if (const Slot* oldest = oldestHoldLocked()) stalled = std::max<Duration>(stalled, now - *oldest->since);
+  if (const Slot* oldest = oldestHoldLocked())
+    stalled = std::max<Duration>(stalled, now - *oldest->since);
   return stalled;
 }
 
-Status RunLoopWatchdog::check(std::optional<Time> keysWaitingSince, std::size_t readyKeys, Duration threshold) const {
+Status RunLoopWatchdog::check(std::optional<Time> keysWaitingSince, std::size_t readyKeys,
+                              Duration threshold) const {
   const Time now = clock_.now();
   const Duration waited = keysWaitingSince ? now - *keysWaitingSince : Duration::zero();
   Duration held = Duration::zero();
@@ -57,11 +59,11 @@ Status RunLoopWatchdog::check(std::optional<Time> keysWaitingSince, std::size_t 
   }
   if (std::max(held, waited) <= threshold) return Status();
   if (held >= waited) {
-    return Error::format("stalled: a worker has held {} for {} (limit {})", heldKey, formatGoDuration(held),
-                         formatGoDuration(threshold));
+    return Error::format("stalled: a worker has held {} for {} (limit {})", heldKey,
+                         formatGoDuration(held), formatGoDuration(threshold));
   }
-  return Error::format("stalled: {} keys ready, none taken for {} (limit {})", readyKeys, formatGoDuration(waited),
-                       formatGoDuration(threshold));
+  return Error::format("stalled: {} keys ready, none taken for {} (limit {})", readyKeys,
+                       formatGoDuration(waited), formatGoDuration(threshold));
 }
 
 }  // namespace hpa::controller

@@ -25,7 +25,8 @@ Duration stallThreshold(Duration syncPeriod);
 
 // How long the run loop has gone without progress. The loop is stalled for
 //   s = max(the age of the oldest key a worker took and has not finished with,
-//           how long keys have waited for a worker with none taken (workqueue::Queue::waitingSince))
+//           how long keys have waited for a worker with none taken
+//           (workqueue::Queue::waitingSince))
 // and s = 0 when no key is held and none waits: an idle loop (no HPAs, or none due) is not
 // stalled. The first catches a worker stuck inside one reconcile; the second, workers that no
 // longer take keys at all (keys pile up in the queue). Thread-safe.
@@ -36,7 +37,9 @@ class RunLoopWatchdog {
   // A worker's hold on one key, from the take until it is destroyed (after the worker's done()).
   class Hold {
    public:
-    Hold(Hold&& other) noexcept : watchdog_(other.watchdog_), worker_(other.worker_) { other.watchdog_ = nullptr; }
+    Hold(Hold&& other) noexcept : watchdog_(other.watchdog_), worker_(other.worker_) {
+      other.watchdog_ = nullptr;
+    }
     Hold(const Hold&) = delete;
     Hold& operator=(const Hold&) = delete;
     Hold& operator=(Hold&&) = delete;
@@ -55,7 +58,8 @@ class RunLoopWatchdog {
   Duration stalledFor(std::optional<Time> keysWaitingSince) const;
   // Fails when s exceeds `threshold`, saying which part stalled: the key held longest and for how
   // long, or how many keys (`readyKeys`) have waited since when.
-  Status check(std::optional<Time> keysWaitingSince, std::size_t readyKeys, Duration threshold) const;
+  Status check(std::optional<Time> keysWaitingSince, std::size_t readyKeys,
+               Duration threshold) const;
 
  private:
   struct Slot {

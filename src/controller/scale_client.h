@@ -22,11 +22,13 @@ class ScaleClient {
   virtual ~ScaleClient() = default;
   // Every mapping of group/kind, preferred version first (the version of the HPA's
   // scaleTargetRef.apiVersion is ignored, as upstream ignores it).
-  virtual Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind) = 0;
+  virtual Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group,
+                                                                const std::string& kind) = 0;
   virtual Result<api::Scale> getScale(const std::string& ns, const GroupVersionResource& resource,
                                       const std::string& name) = 0;
   // PUT of the Scale (carrying the resourceVersion it was read with); returns the stored Scale.
-  virtual Result<api::Scale> updateScale(const std::string& ns, const GroupVersionResource& resource,
+  virtual Result<api::Scale> updateScale(const std::string& ns,
+                                         const GroupVersionResource& resource,
                                          const api::Scale& scale) = 0;
 };
 

@@ -26,8 +26,8 @@ Result<GroupVersion> parseGroupVersion(const std::string& text) {
 
 }  // namespace
 
-std::variant<ScaleTarget, ScaleTargetError> findScaleTarget(ScaleClient& scales, const std::string& ns,
-                                                            const api::CrossVersionObjectReference& ref) {
+std::variant<ScaleTarget, ScaleTargetError> findScaleTarget(
+    ScaleClient& scales, const std::string& ns, const api::CrossVersionObjectReference& ref) {
   using Step = ScaleTargetError::Step;
   auto gv = parseGroupVersion(ref.apiVersion);
   if (!gv.ok()) return ScaleTargetError{Step::ApiVersion, gv.error()};

@@ -25,7 +25,7 @@ struct ScaleTargetError {
   Error error;  // the unwrapped error of that step (for Get: the first mapping's error)
 };
 
-std::variant<ScaleTarget, ScaleTargetError> findScaleTarget(ScaleClient& scales, const std::string& ns,
-                                                            const api::CrossVersionObjectReference& ref);
+std::variant<ScaleTarget, ScaleTargetError> findScaleTarget(
+    ScaleClient& scales, const std::string& ns, const api::CrossVersionObjectReference& ref);
 
 }  // namespace hpa::controller

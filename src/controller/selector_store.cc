@@ -74,7 +74,8 @@ size_t SelectorStore::size() const {
   return n;
 }
 
-std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, const std::vector<const api::Pod*>& pods,
+std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns,
+                                                         const std::vector<const api::Pod*>& pods,
                                                          size_t limit) const {
   // Pods of one workload mostly share their labels: match each distinct label set once.
   std::vector<const api::Labels*> labelSets;
@@ -83,8 +84,12 @@ std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns, 
     if (!labelSets.empty() && labelSets.back()->packed() == pod->labels.packed()) continue;
     labelSets.push_back(&pod->labels);
   }
-  const auto byPacked = [](const api::Labels* a, const api::Labels* b) { return a->packed() < b->packed(); };
-  const auto samePacked = [](const api::Labels* a, const api::Labels* b) { return a->packed() == b->packed(); };
+  const auto byPacked = [](const api::Labels* a, const api::Labels* b) {
+    return a->packed() < b->packed();
+  };
+  const auto samePacked = [](const api::Labels* a, const api::Labels* b) {
+    return a->packed() == b->packed();
+  };
   std::sort(labelSets.begin(), labelSets.end(), byPacked);
   labelSets.erase(std::unique(labelSets.begin(), labelSets.end(), samePacked), labelSets.end());
   const std::string question = signature(limit, labelSets);

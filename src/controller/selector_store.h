@@ -32,13 +32,14 @@ class SelectorStore {
 
   // Distinct keys of the HPAs in `ns` whose selector matches at least one of `pods`, in key
   // order; stops after `limit` matches (upstream stops at 2: enough to know it is ambiguous).
-  std::vector<std::string> hpasSelectingAny(const std::string& ns, const std::vector<const api::Pod*>& pods,
+  std::vector<std::string> hpasSelectingAny(const std::string& ns,
+                                            const std::vector<const api::Pod*>& pods,
                                             size_t limit = 2) const;
 
  private:
   struct Namespace {
     std::map<std::string, api::Selector> selectors;  // by HPA name
-    std::uint64_t generation = 0;                     // counts selector changes; under mu_
+    std::uint64_t generation = 0;                    // counts selector changes; under mu_
     // hpasSelectingAny's answers at `answeredAt`, by limit and label sets (see signature()).
     mutable std::mutex answersMu;
     mutable std::uint64_t answeredAt = 0;

@@ -10,7 +10,8 @@ namespace hpa::controller {
 class StatusWriter {
  public:
   virtual ~StatusWriter() = default;
-  virtual Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) = 0;
+  virtual Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) = 0;
 };
 
 }  // namespace hpa::controller

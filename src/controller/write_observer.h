@@ -11,11 +11,16 @@ inline constexpr int kWriteKindCount = 5;
 // The label value: "scale", "status", "history", "last-decision", "event".
 constexpr const char* writeKindName(WriteKind kind) {
   switch (kind) {
-    case WriteKind::Scale: return "scale";
-    case WriteKind::Status: return "status";
-    case WriteKind::History: return "history";
-    case WriteKind::LastDecision: return "last-decision";
-    case WriteKind::Event: return "event";
+    case WriteKind::Scale:
+      return "scale";
+    case WriteKind::Status:
+      return "status";
+    case WriteKind::History:
+      return "history";
+    case WriteKind::LastDecision:
+      return "last-decision";
+    case WriteKind::Event:
+      return "event";
   }
   return "unknown";
 }

@@ -13,8 +13,8 @@ namespace hpa::controls {
 
 // A failed metric that proposed its fallback's size instead (hpa-controller.io/fallback).
 struct FallbackReport {
-  std::string metric;         // which metric, from its spec ("cpu resource", "queue_depth external")
-  FailureRun run;             // the metric's failed syncs so far
+  std::string metric;  // which metric, from its spec ("cpu resource", "queue_depth external")
+  FailureRun run;      // the metric's failed syncs so far
   std::int32_t replicas = 0;  // what it proposed
   bool operator==(const FallbackReport&) const = default;
 };
@@ -26,8 +26,9 @@ struct ControlsReport {
   std::optional<std::int32_t> pausedScaleTo;
   bool pauseStarted = false;  // this reconcile saw the pause begin (ScalingPaused event)
   bool pauseEnded = false;    // ... or end (ScalingResumed event)
-  bool fallbackStarted = false;  // a failed metric's fallback began to propose (MetricFallback event)
-  bool fallbackEnded = false;    // ... or stopped (MetricFallbackEnded event)
+  bool fallbackStarted =
+      false;                   // a failed metric's fallback began to propose (MetricFallback event)
+  bool fallbackEnded = false;  // ... or stopped (MetricFallbackEnded event)
   // The HPA carries hpa-controller.io/last-decision (to be removed once it stops recording).
   bool lastDecisionStored = false;
   // Pods of a utilization metric whose in-place resize had not caught up: their request as in

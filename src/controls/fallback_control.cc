@@ -15,14 +15,15 @@ std::string failures(int count) {
 std::string metricSpecLabel(const api::MetricSpec& m) {
   const std::string& name = api::metricNameOf(m);
   return std::visit(
-      Overloaded{[&](const api::ResourceMetricSource&) { return fmt::format("{} resource", name); },
-                 [&](const api::ContainerResourceMetricSource& s) {
-                   return fmt::format("{} resource of container {}", name, s.container);
-                 },
-                 [&](const api::PodsMetricSource&) { return fmt::format("{} pods metric", name); },
-                 [&](const api::ObjectMetricSource&) { return fmt::format("{} object metric", name); },
-                 [&](const api::ExternalMetricSource&) { return fmt::format("{} external metric", name); },
-                 [](const api::UnknownMetricSource& s) { return s.type; }},
+      Overloaded{
+          [&](const api::ResourceMetricSource&) { return fmt::format("{} resource", name); },
+          [&](const api::ContainerResourceMetricSource& s) {
+            return fmt::format("{} resource of container {}", name, s.container);
+          },
+          [&](const api::PodsMetricSource&) { return fmt::format("{} pods metric", name); },
+          [&](const api::ObjectMetricSource&) { return fmt::format("{} object metric", name); },
+          [&](const api::ExternalMetricSource&) { return fmt::format("{} external metric", name); },
+          [](const api::UnknownMetricSource& s) { return s.type; }},
       m.source);
 }
 

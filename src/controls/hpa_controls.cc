@@ -1,11 +1,11 @@
 #include "controls/hpa_controls.h"
 
-#include "common/quote.h"
-#include "controls/schedule_cache.h"
-
 #include <fmt/format.h>
 
 #include <array>
+
+#include "common/quote.h"
+#include "controls/schedule_cache.h"
 
 namespace hpa::controls {
 namespace {
@@ -29,13 +29,15 @@ std::optional<bool> parseBool(const std::string& text) {
 }
 
 std::string periodRange() {
-  return fmt::format("must be between {} and {}", formatGoDuration(kMinSyncPeriod), formatGoDuration(kMaxSyncPeriod));
+  return fmt::format("must be between {} and {}", formatGoDuration(kMinSyncPeriod),
+                     formatGoDuration(kMaxSyncPeriod));
 }
 
 void readSyncPeriod(const api::HorizontalPodAutoscaler& hpa, HpaControls& out) {
   auto reject = [&](const std::string& control, const std::string& value, const std::string& why) {
     out.errors.push_back({control, value, api::kInvalidSyncPeriod,
-                          fmt::format("{} {} is invalid: {}; the global sync period applies", control, quote(value), why)});
+                          fmt::format("{} {} is invalid: {}; the global sync period applies",
+                                      control, quote(value), why)});
   };
   // The upstream field, where the server has it, wins over the annotation.
   if (hpa.spec.syncPeriodSeconds) {
@@ -115,20 +117,24 @@ Status readFallback(const std::string& text, const ReadContext&, HpaControls& ou
 // With a cache, the schedule is parsed once per change of its text and HPA (the reconcile's case).
 Status readSchedule(const std::string& text, const ReadContext& context, HpaControls& out) {
   const auto& meta = context.hpa.metadata;
-  const auto schedule = context.schedules ? context.schedules->get(api::objectKey(meta.namespace_, meta.name), text)
-                                          : std::make_shared<const ScheduleCache::Parsed>(parseSchedule(text));
+  const auto schedule =
+      context.schedules ? context.schedules->get(api::objectKey(meta.namespace_, meta.name), text)
+                        : std::make_shared<const ScheduleCache::Parsed>(parseSchedule(text));
   if (!schedule->ok()) return schedule->error();
   out.schedule = **schedule;
   return Status();
 }
 
 const AnnotationControl kAnnotationControls[] = {
-    {kPausedAnnotation, [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.paused); },
+    {kPausedAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.paused); },
      "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
     {kRequestsSourceAnnotation, readRequestsSource, "Spec applies", true},
     {kRecordDecisionAnnotation,
-     [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.recordDecision); },
+     [](const std::string& t, const ReadContext&, HpaControls& o) {
+       return readFlag(t, o.recordDecision);
+     },
      "decisions are not recorded", true},
     {kFallbackAnnotation, readFallback, "failed metrics block the decision as without it", true},
     {kScheduleAnnotation, readSchedule, "the HPA's own minReplicas and maxReplicas apply", false},
@@ -138,24 +144,28 @@ const AnnotationControl kAnnotationControls[] = {
 
 const char* podSelectionName(PodSelection selection) {
   switch (selection) {
-    case PodSelection::LabelSelector: return "LabelSelector";
-    case PodSelection::OwnerReferences: return "OwnerReferences";
+    case PodSelection::LabelSelector:
+      return "LabelSelector";
+    case PodSelection::OwnerReferences:
+      return "OwnerReferences";
   }
   return "";
 }
 
 const char* requestsSourceName(replicacalc::RequestsSource source) {
   switch (source) {
-    case replicacalc::RequestsSource::Spec: return "Spec";
-    case replicacalc::RequestsSource::Actuated: return "Actuated";
+    case replicacalc::RequestsSource::Spec:
+      return "Spec";
+    case replicacalc::RequestsSource::Actuated:
+      return "Actuated";
   }
   return "";
 }
 
 bool HpaControls::any() const {
   return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
-         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision || !schedule.empty() ||
-         !errors.empty();
+         requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
+         !schedule.empty() || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -183,8 +193,8 @@ HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache
     if (Status read = control.read(*text, context, out); !read.ok()) {
       const std::string value = control.quotesValue ? " " + quote(*text) : std::string();
       out.errors.push_back({control.key, *text, api::kInvalidControl,
-                            fmt::format("{}{} is invalid: {}; {}", control.key, value, read.error().message,
-                                        control.instead)});
+                            fmt::format("{}{} is invalid: {}; {}", control.key, value,
+                                        read.error().message, control.instead)});
     }
   }
   return out;

@@ -70,6 +70,7 @@ std::vector<std::string_view> controlAnnotations();
 class ScheduleCache;
 // Reads the controls of an HPA; never fails (bad values become `errors`). With `schedules`, the
 // schedule is parsed once per change of its text and HPA (the reconcile's case).
-HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules = nullptr);
+HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa,
+                          ScheduleCache* schedules = nullptr);
 
 }  // namespace hpa::controls

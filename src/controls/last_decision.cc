@@ -14,7 +14,10 @@ json metricJson(const LastDecision::Metric& m) {
   if (m.fallbackReplicas) out["fallbackReplicas"] = *m.fallbackReplicas;
   if (m.proposedReplicas) out["proposedReplicas"] = *m.proposedReplicas;
   if (m.pods) {
-    out["pods"] = json{{"ready", (*m.pods)[0]}, {"unready", (*m.pods)[1]}, {"missing", (*m.pods)[2]}, {"ignored", (*m.pods)[3]}};
+    out["pods"] = json{{"ready", (*m.pods)[0]},
+                       {"unready", (*m.pods)[1]},
+                       {"missing", (*m.pods)[2]},
+                       {"ignored", (*m.pods)[3]}};
   }
   return out;
 }
@@ -34,7 +37,8 @@ json lastDecisionJson(const LastDecision& d, Time now) {
   }
   if (d.recommendedReplicas) out["recommendedReplicas"] = *d.recommendedReplicas;
   if (d.stabilizedReplicas) out["stabilizedReplicas"] = *d.stabilizedReplicas;
-  if (d.limitedBy) out["limitedBy"] = json{{"reason", d.limitedBy->first}, {"message", d.limitedBy->second}};
+  if (d.limitedBy)
+    out["limitedBy"] = json{{"reason", d.limitedBy->first}, {"message", d.limitedBy->second}};
   if (d.pausedScaleTo) out["pausedScaleTo"] = *d.pausedScaleTo;
   return out;
 }

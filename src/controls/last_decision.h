@@ -9,12 +9,11 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/hpa.h"
 #include "common/time.h"
@@ -62,8 +61,8 @@ class DecisionPublisher {
   virtual ~DecisionPublisher() = default;
   // Writes `decision` (made at `now`) on `hpa` when it differs from what is stored (or was last
   // written); nullopt removes an annotation left by an HPA that stopped recording.
-  virtual void publish(const api::HorizontalPodAutoscaler& hpa, const std::optional<LastDecision>& decision,
-                       Time now) = 0;
+  virtual void publish(const api::HorizontalPodAutoscaler& hpa,
+                       const std::optional<LastDecision>& decision, Time now) = 0;
   virtual void forget(const std::string& key) = 0;
 };
 

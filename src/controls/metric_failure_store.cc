@@ -2,7 +2,8 @@
 
 namespace hpa::controls {
 
-FailureRun MetricFailureStore::failed(const std::string& key, std::size_t metric, std::size_t metricCount, Time now) {
+FailureRun MetricFailureStore::failed(const std::string& key, std::size_t metric,
+                                      std::size_t metricCount, Time now) {
   std::lock_guard lock(mu_);
   auto& runs = runs_[key];
   if (runs.size() != metricCount) runs.assign(metricCount, std::nullopt);

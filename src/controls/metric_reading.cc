@@ -40,17 +40,19 @@ Result<bool> OwnedPodFilter::counts(ReconcileView& reconcile, const api::Pod& po
   return *owned;
 }
 
-void MetricReadingControl::requestsCounted(ReconcileView& reconcile, const CountedRequests& counted) {
+void MetricReadingControl::requestsCounted(ReconcileView& reconcile,
+                                           const CountedRequests& counted) {
   auto& noted = reconcile.controlsReport().resizingPods;
   for (const api::Pod* pod : counted.pods) {
     if (!replicacalc::resizeInProgress(*pod, counted.container, counted.resource)) continue;
-    auto spec = replicacalc::podRequest(*pod, counted.container, counted.resource, replicacalc::RequestsSource::Spec,
-                                        counted.rules);
+    auto spec = replicacalc::podRequest(*pod, counted.container, counted.resource,
+                                        replicacalc::RequestsSource::Spec, counted.rules);
     auto actuated = replicacalc::podRequest(*pod, counted.container, counted.resource,
                                             replicacalc::RequestsSource::Actuated, counted.rules);
     if (!spec.ok() || !actuated.ok()) continue;
     ControlsReport::ResizingPod entry{pod->name, counted.resource, *spec, *actuated};
-    if (std::find(noted.begin(), noted.end(), entry) == noted.end()) noted.push_back(std::move(entry));
+    if (std::find(noted.begin(), noted.end(), entry) == noted.end())
+      noted.push_back(std::move(entry));
   }
 }
 

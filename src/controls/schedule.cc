@@ -26,7 +26,8 @@ constexpr std::int32_t kMaxReplicasValue = 1'000'000;
 // Forward from `t` (local time `local`) to the local time `target`; always later than `t`.
 SysMinutes advance(const ScheduleWindow& w, SysMinutes t, date::local_time<Minutes> local,
                    date::local_time<Minutes> target) {
-  const SysMinutes begins = std::chrono::floor<Minutes>(w.zone->to_sys(target, date::choose::earliest));
+  const SysMinutes begins =
+      std::chrono::floor<Minutes>(w.zone->to_sys(target, date::choose::earliest));
   return std::max(t + Minutes(1), std::min(t + (target - local), begins));
 }
 
@@ -40,8 +41,12 @@ SysMinutes retreat(const ScheduleWindow& w, SysMinutes t, date::local_time<Minut
   };
   SysMinutes ends;
   switch (info.result) {
-    case date::local_info::unique: ends = at(info.first.offset); break;
-    case date::local_info::nonexistent: ends = std::chrono::floor<Minutes>(info.second.begin) - Minutes(1); break;
+    case date::local_info::unique:
+      ends = at(info.first.offset);
+      break;
+    case date::local_info::nonexistent:
+      ends = std::chrono::floor<Minutes>(info.second.begin) - Minutes(1);
+      break;
     case date::local_info::ambiguous:
       ends = at(info.second.offset) < t ? at(info.second.offset) : at(info.first.offset);
       break;
@@ -89,7 +94,8 @@ std::optional<SysMinutes> firstStart(const ScheduleWindow& w, SysMinutes from, S
   for (auto t = from; t < to;) {
     const auto f = localFields(w, t);
     if (!cron.months[static_cast<unsigned>(f.ymd.month())]) {
-      t = advance(w, t, f.local, date::local_days((f.ymd.year() / f.ymd.month() / 1) + date::months(1)));
+      t = advance(w, t, f.local,
+                  date::local_days((f.ymd.year() / f.ymd.month() / 1) + date::months(1)));
       continue;
     }
     if (!dayMatches(cron, f)) {
@@ -98,12 +104,14 @@ std::optional<SysMinutes> firstStart(const ScheduleWindow& w, SysMinutes from, S
     }
     if (!cron.hours[static_cast<std::size_t>(f.hour)]) {
       const int hour = nextSet(cron.hours, f.hour, 1);
-      t = advance(w, t, f.local, hour < 0 ? f.day + date::days(1) : f.day + std::chrono::hours(hour));
+      t = advance(w, t, f.local,
+                  hour < 0 ? f.day + date::days(1) : f.day + std::chrono::hours(hour));
       continue;
     }
     if (cron.minutes[static_cast<std::size_t>(f.minute)]) return t;
     const int minute = nextSet(cron.minutes, f.minute, 1);
-    t = advance(w, t, f.local, f.day + std::chrono::hours(f.hour) + Minutes(minute < 0 ? 60 : minute));
+    t = advance(w, t, f.local,
+                f.day + std::chrono::hours(f.hour) + Minutes(minute < 0 ? 60 : minute));
   }
   return std::nullopt;
 }
@@ -123,7 +131,8 @@ std::optional<SysMinutes> lastStart(const ScheduleWindow& w, SysMinutes from, Sy
     }
     if (!cron.hours[static_cast<std::size_t>(f.hour)]) {
       const int hour = nextSet(cron.hours, f.hour, -1);
-      t = retreat(w, t, f.local, hour < 0 ? f.day - Minutes(1) : f.day + std::chrono::hours(hour) + Minutes(59));
+      t = retreat(w, t, f.local,
+                  hour < 0 ? f.day - Minutes(1) : f.day + std::chrono::hours(hour) + Minutes(59));
       continue;
     }
     if (cron.minutes[static_cast<std::size_t>(f.minute)]) return t;
@@ -135,7 +144,8 @@ std::optional<SysMinutes> lastStart(const ScheduleWindow& w, SysMinutes from, Sy
 }
 
 Result<std::int32_t> replicas(const nlohmann::json& value, const char* field) {
-  if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > kMaxReplicasValue) {
+  if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+      value.get<std::int64_t>() > kMaxReplicasValue) {
     return Error::format("{} must be a replica count from 0 to {}", field, kMaxReplicasValue);
   }
   return static_cast<std::int32_t>(value.get<std::int64_t>());
@@ -150,7 +160,8 @@ Status readWindowFields(const nlohmann::json& item, ScheduleWindow& w) {
     } else if (key == "duration" && value.is_string()) {
       auto d = parseGoDuration(value.get<std::string>());
       if (!d.ok()) return d.error().wrap("duration");
-      if (*d < Minutes(1) || *d > kSearchHorizon) return Error::of("duration must be from 1m to 8784h (a year)");
+      if (*d < Minutes(1) || *d > kSearchHorizon)
+        return Error::of("duration must be from 1m to 8784h (a year)");
       w.duration = *d;
     } else if (key == "timeZone" && value.is_string()) {
       w.timeZone = value.get<std::string>();
@@ -169,7 +180,8 @@ Result<ScheduleWindow> readWindow(const nlohmann::json& item, std::size_t index)
   ScheduleWindow w;
   w.name = fmt::format("window {}", index + 1);
   w.timeZone = "UTC";
-  if (!item.is_object()) return Error::of("must be an object with start, duration and minReplicas or maxReplicas");
+  if (!item.is_object())
+    return Error::of("must be an object with start, duration and minReplicas or maxReplicas");
   if (auto read = readWindowFields(item, w); !read.ok()) return read.error();
   if (w.start.empty()) return Error::of("start (a cron expression) is required");
   auto cron = parseCron(w.start);
@@ -190,7 +202,8 @@ Result<ScheduleWindow> readWindow(const nlohmann::json& item, std::size_t index)
 Result<std::vector<ScheduleWindow>> parseSchedule(std::string_view text) {
   auto documents = yamlDocumentsToJson(text);
   if (!documents.ok()) return documents.error();
-  if (documents->size() != 1 || !(*documents)[0].is_array()) return Error::of("must be a list of windows");
+  if (documents->size() != 1 || !(*documents)[0].is_array())
+    return Error::of("must be a list of windows");
   std::vector<ScheduleWindow> out;
   for (std::size_t i = 0; i < (*documents)[0].size(); ++i) {
     auto w = readWindow((*documents)[0][i], i);
@@ -203,7 +216,8 @@ Result<std::vector<ScheduleWindow>> parseSchedule(std::string_view text) {
 std::optional<OpenWindow> openAt(const ScheduleWindow& w, Time now) {
   if (!w.zone) return std::nullopt;
   // The latest start in (now - duration, now] says whether the window is open, and until when.
-  auto latest = lastStart(w, std::chrono::floor<Minutes>(now - w.duration), std::chrono::floor<Minutes>(now));
+  auto latest =
+      lastStart(w, std::chrono::floor<Minutes>(now - w.duration), std::chrono::floor<Minutes>(now));
   if (!latest) return std::nullopt;
   return OpenWindow{&w, Time(*latest), Time(*latest) + w.duration};
 }
@@ -225,8 +239,8 @@ std::optional<NextOpening> nextOpening(const std::vector<ScheduleWindow>& window
   return out;
 }
 
-ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows, std::int32_t minReplicas,
-                                std::int32_t maxReplicas, Time now) {
+ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows,
+                                std::int32_t minReplicas, std::int32_t maxReplicas, Time now) {
   ScheduledBounds out{minReplicas, maxReplicas, {}, nullptr, nullptr};
   for (const auto& w : windows) {
     auto open = openAt(w, now);

@@ -7,7 +7,8 @@
 // down. Pure rules: time zones from the system's tz database (Debian's libhowardhinnant-date).
 //
 //   hpa-controller.io/schedule: |
-//     - {name: weekday-peak, start: "0 8 * * 1-5", duration: 10h, timeZone: Europe/Paris, minReplicas: 10}
+//     - {name: weekday-peak, start: "0 8 * * 1-5", duration: 10h, timeZone: Europe/Paris,
+//     minReplicas: 10}
 //     - {name: freeze, start: "0 0 24 12 *", duration: 48h, timeZone: UTC, maxReplicas: 4}
 
 #include <cstdint>
@@ -76,7 +77,7 @@ struct ScheduledBounds {
   const ScheduleWindow* raisedMinBy = nullptr;  // the window that set the floor, if one did
   const ScheduleWindow* loweredMaxBy = nullptr;
 };
-ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows, std::int32_t minReplicas,
-                                std::int32_t maxReplicas, Time now);
+ScheduledBounds scheduledBounds(const std::vector<ScheduleWindow>& windows,
+                                std::int32_t minReplicas, std::int32_t maxReplicas, Time now);
 
 }  // namespace hpa::controls

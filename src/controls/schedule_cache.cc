@@ -2,7 +2,8 @@
 
 namespace hpa::controls {
 
-std::shared_ptr<const ScheduleCache::Parsed> ScheduleCache::get(const std::string& key, std::string_view text) {
+std::shared_ptr<const ScheduleCache::Parsed> ScheduleCache::get(const std::string& key,
+                                                                std::string_view text) {
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(key);

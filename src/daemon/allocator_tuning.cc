@@ -8,7 +8,8 @@
 namespace hpa::daemon {
 
 bool setsMallocTunables(const char* glibcTunables) {
-  return glibcTunables && std::string_view(glibcTunables).find("glibc.malloc.") != std::string_view::npos;
+  return glibcTunables &&
+         std::string_view(glibcTunables).find("glibc.malloc.") != std::string_view::npos;
 }
 
 bool tuneAllocator() {

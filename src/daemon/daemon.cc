@@ -90,7 +90,6 @@ class SignalWaiter {
   std::thread thread_;
 };
 
-
 // How the daemon ends: the first request's exit code wins.
 class StopRequest {
  public:
@@ -131,7 +130,8 @@ struct Process {
 // kube-controller-manager's), with its caches.
 class DelegatedRequestAuth {
  public:
-  DelegatedRequestAuth(kube::RestClient& client, Clock& clock, const ValidatedOptions& options, const Logger& logger)
+  DelegatedRequestAuth(kube::RestClient& client, Clock& clock, const ValidatedOptions& options,
+                       const Logger& logger)
       : tokens_(client),
         access_(client),
         cachedTokens_(tokens_, clock, options.tokenCacheTtl),
@@ -153,20 +153,24 @@ class DelegatedRequestAuth {
 };
 
 serving::ServingSettings servingSettings(const DaemonOptions& o) {
-  return serving::ServingSettings{o.bindAddress, o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile,
-                                  o.clientCaFile,  o.address,    o.port};
+  return serving::ServingSettings{o.bindAddress,  o.securePort, o.tlsCertFile, o.tlsPrivateKeyFile,
+                                  o.clientCaFile, o.address,    o.port};
 }
 
 // /readyz's detail: the caches, then the part this replica plays.
 std::string readinessDetail(bool synced, bool leaderElect, bool leading) {
   return fmt::format("informers {}; {}", synced ? "synced" : "syncing",
-                     !leaderElect ? "leader election off" : leading ? "leader" : "standby");
+                     !leaderElect ? "leader election off"
+                     : leading    ? "leader"
+                                  : "standby");
 }
 
 controller::ControllerOptions controllerOptionsFor(const ValidatedOptions& options) {
-  controller::ControllerOptions c = controller::controllerOptionsOf(options.decision, options.rules);
+  controller::ControllerOptions c =
+      controller::controllerOptionsOf(options.decision, options.rules);
   c.syncPeriod = options.syncPeriod;
-  c.mode = options.raw.shadow ? controller::ControllerMode::Shadow : controller::ControllerMode::Acting;
+  c.mode =
+      options.raw.shadow ? controller::ControllerMode::Shadow : controller::ControllerMode::Acting;
   return c;
 }
 
@@ -177,16 +181,17 @@ controller::ControllerOptions controllerOptionsFor(const ValidatedOptions& optio
 // released at shutdown ends nothing more.
 class Leadership {
  public:
-  Leadership(const ValidatedOptions& options, kube::RestClient& leases, controller::RunLoop& runner, Clock& clock,
-             const Logger& logger)
+  Leadership(const ValidatedOptions& options, kube::RestClient& leases, controller::RunLoop& runner,
+             Clock& clock, const Logger& logger)
       : runner_(runner) {
     const DaemonOptions& o = options.raw;
     if (!o.leaderElect) return;
-    store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace, options.leaseName);
+    store_ = std::make_unique<leaderelection::ApiLeaseStore>(leases, o.leaseNamespace,
+                                                             options.leaseName);
     elector_ = std::make_unique<leaderelection::LeaderElector>(
         *store_,
-        leaderelection::LeaderElectionConfig{identity(), options.leaseDuration, options.renewDeadline,
-                                             options.retryPeriod},
+        leaderelection::LeaderElectionConfig{identity(), options.leaseDuration,
+                                             options.renewDeadline, options.retryPeriod},
         clock, logger.child("leader-election"), [&runner] { runner.startedLeading(); },
         [this, &runner, logger] {
           runner.stoppedLeading();
@@ -212,7 +217,9 @@ class Leadership {
     return elector_ ? elector_->check(leaderelection::kLeaderHealthzTolerance) : Status();
   }
   // The Lease's transitions as last seen (none without leader election).
-  std::optional<int> leaseTransitions() const { return elector_ ? elector_->leaseTransitions() : std::nullopt; }
+  std::optional<int> leaseTransitions() const {
+    return elector_ ? elector_->leaseTransitions() : std::nullopt;
+  }
 
  private:
   controller::RunLoop& runner_;
@@ -234,11 +241,13 @@ void stopOnSignal(Process& process, StopRequest& stop) {
 class Shadow {
  public:
   Shadow(bool enabled, controller::HorizontalController& controller,
-         informer::Informer<api::HorizontalPodAutoscaler>& hpas, telemetry::PrometheusObserver& observer,
-         controller::RunLoop& runner, Clock& clock, const Logger& logger) {
+         informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+         telemetry::PrometheusObserver& observer, controller::RunLoop& runner, Clock& clock,
+         const Logger& logger) {
     if (!enabled) return;
     metrics_ = std::make_unique<telemetry::ShadowMetrics>(*observer.registry());
-    comparer_ = std::make_unique<shadow::ShadowComparer>(controller, *metrics_, clock, logger.child("shadow"),
+    comparer_ = std::make_unique<shadow::ShadowComparer>(controller, *metrics_, clock,
+                                                         logger.child("shadow"),
                                                          [&runner] { return runner.leading(); });
     comparer_->registerHandlers(hpas);
     logger.info("shadow mode: deciding beside the HPA controller that writes, writing nothing");
@@ -258,20 +267,24 @@ class Shadow {
 // The caches the controller reads: HPAs (resynced every period, as upstream's informer), pods,
 // and the built-in workloads' scales, all in the watched namespace.
 struct Caches {
-  Caches(const ValidatedOptions& options, kube::RestClient& client, const std::string& hpaApiVersion, Clock& clock,
-         const Logger& logger)
+  Caches(const ValidatedOptions& options, kube::RestClient& client,
+         const std::string& hpaApiVersion, Clock& clock, const Logger& logger)
       : nsPath(options.raw.namespace_.empty() ? "" : "/namespaces/" + options.raw.namespace_),
         hpaSource(client, "/apis/" + hpaApiVersion + nsPath + "/horizontalpodautoscalers"),
         podSource(client, "/api/v1" + nsPath + "/pods"),
         hpas(
             hpaSource, api::decodeCachedHorizontalPodAutoscaler,
-            [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+            [](const api::HorizontalPodAutoscaler& h) {
+              return std::make_pair(h.metadata.namespace_, h.metadata.name);
+            },
             clock, logger.child("hpa-informer"), options.syncPeriod),
         pods(
-            podSource, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
+            podSource, api::decodePod,
+            [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
             logger.child("pod-informer")),
         workloads(
-            [&client, this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
+            [&client,
+             this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
               return std::make_unique<kube::RestListWatch>(
                   client, kube::groupVersionPath(w.group, w.version) + nsPath + "/" + w.resource);
             },
@@ -332,9 +345,9 @@ struct Caches {
 // go, the controller and the run loop around it. Members are built in this order and destroyed in
 // the reverse one: the run loop before the controller it drives, the controller before its clients.
 struct Decider {
-  Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients, kube::Discovery& discovery,
-          telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion, Clock& clock,
-          const Logger& logger)
+  Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients,
+          kube::Discovery& discovery, telemetry::PrometheusObserver& observer,
+          const std::string& hpaApiVersion, Clock& clock, const Logger& logger)
       : controllerOptions(controllerOptionsFor(options)),
         hpaLister(caches.hpas.cache()),
         podLister(caches.pods.cache(), caches.podIndex),
@@ -343,18 +356,23 @@ struct Decider {
         scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
-        writes(controllerOptions.mode, clients, scales, hpaApiVersion, stalenessGuard, observer.writes(), clock, logger),
-        controller(controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(), writes.status(),
-                                                      writes.events(), clock, logger.child("controller"), &observer,
-                                                      &owners},
-                   controllerOptions),
-        persister(options.raw.persistHistory && !shadowMode()
-                      ? std::make_unique<adapters::ApiHistoryPersister>(*clients.history, hpaApiVersion,
-                                                                    logger.child("history"), &observer.writes())
-                      : nullptr),
-        runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock, logger.child("runner"),
-               controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
-                                           [this] { metricsApi.invalidate(); }, writes.decisions()}) {
+        writes(controllerOptions.mode, clients, scales, hpaApiVersion, stalenessGuard,
+               observer.writes(), clock, logger),
+        controller(
+            controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(),
+                                               writes.status(), writes.events(), clock,
+                                               logger.child("controller"), &observer, &owners},
+            controllerOptions),
+        persister(
+            options.raw.persistHistory && !shadowMode()
+                ? std::make_unique<adapters::ApiHistoryPersister>(
+                      *clients.history, hpaApiVersion, logger.child("history"), &observer.writes())
+                : nullptr),
+        runner(
+            controller, caches.hpas, persister.get(), observer, stalenessGuard, clock,
+            logger.child("runner"),
+            controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
+                                        [this] { metricsApi.invalidate(); }, writes.decisions()}) {
     runner.registerHandlers();
   }
 
@@ -381,15 +399,15 @@ struct Decider {
 // it decides is warned about (Events, log) and counted on /metrics.
 class OtherStatusWriters {
  public:
-  OtherStatusWriters(bool shadow, Caches& caches, Decider& decider, telemetry::PrometheusObserver& observer,
-                     Clock& clock, const Logger& logger) {
+  OtherStatusWriters(bool shadow, Caches& caches, Decider& decider,
+                     telemetry::PrometheusObserver& observer, Clock& clock, const Logger& logger) {
     if (shadow) return;
     auto leadingSince = [&runner = decider.runner] { return runner.leadingSince(); };
-    watch_ = std::make_unique<controller::OtherStatusWriterWatch>(decider.writes.events(),
-                                                                  logger.child("status-writers"), leadingSince);
+    watch_ = std::make_unique<controller::OtherStatusWriterWatch>(
+        decider.writes.events(), logger.child("status-writers"), leadingSince);
     watch_->registerHandlers(caches.hpas);
-    metrics_ = std::make_unique<telemetry::OtherStatusWriterMetrics>(*observer.registry(), caches.hpas.cache(),
-                                                                     leadingSince, clock);
+    metrics_ = std::make_unique<telemetry::OtherStatusWriterMetrics>(
+        *observer.registry(), caches.hpas.cache(), leadingSince, clock);
   }
   // Before /metrics is serialized.
   void refresh() {
@@ -403,14 +421,16 @@ class OtherStatusWriters {
 
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
 int runController(const ValidatedOptions& options, Process& process, adapters::ClientSet& clients,
-                  kube::Discovery& discovery, telemetry::PrometheusObserver& observer, const std::string& hpaApiVersion) {
+                  kube::Discovery& discovery, telemetry::PrometheusObserver& observer,
+                  const std::string& hpaApiVersion) {
   const DaemonOptions& o = options.raw;
   Clock& clock = process.clock;
   const Logger& logger = process.logger;
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
   Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
   controller::RunLoop& runner = decider.runner;
-  Shadow shadow(decider.shadowMode(), decider.controller, caches.hpas, observer, runner, clock, logger);
+  Shadow shadow(decider.shadowMode(), decider.controller, caches.hpas, observer, runner, clock,
+                logger);
   telemetry::CacheMetrics cacheMetrics(observer, caches.hpas, caches.pods, caches.workloads);
   OtherStatusWriters otherWriters(decider.shadowMode(), caches, decider, observer, clock, logger);
   Leadership leadership(options, *clients.leases, runner, clock, logger);
@@ -423,19 +443,22 @@ int runController(const ValidatedOptions& options, Process& process, adapters::C
   DelegatedRequestAuth requestAuth(*clients.auth, clock, options, logger);
   auto endpoints = serving::startHttpEndpoints(
       servingSettings(o),
-      serving::EndpointHandlers{
-          {{"leaderElection", [&] { return leadership.health(); }},
-           {"runLoop", [&] { return runner.liveness(); }},
-           {"informers", [&] { return caches.health(); }}},
-          [&] { return std::make_pair(synced(), readinessDetail(synced(), o.leaderElect, runner.leading())); },
-          [&] {
-            cacheMetrics.refresh();
-            otherWriters.refresh();
-            observer.leading(runner.leading());
-            observer.runLoopStalled(runner.stalledFor());
-            observer.leaderTransitions(leadership.leaseTransitions());
-            return observer.serialize();
-          }},
+      serving::EndpointHandlers{{{"leaderElection", [&] { return leadership.health(); }},
+                                 {"runLoop", [&] { return runner.liveness(); }},
+                                 {"informers", [&] { return caches.health(); }}},
+                                [&] {
+                                  return std::make_pair(
+                                      synced(),
+                                      readinessDetail(synced(), o.leaderElect, runner.leading()));
+                                },
+                                [&] {
+                                  cacheMetrics.refresh();
+                                  otherWriters.refresh();
+                                  observer.leading(runner.leading());
+                                  observer.runLoopStalled(runner.stalledFor());
+                                  observer.leaderTransitions(leadership.leaseTransitions());
+                                  return observer.serialize();
+                                }},
       &requestAuth.auth(), logger.child("serving"));
   if (!endpoints.ok()) {
     process.signals.finish();
@@ -445,7 +468,8 @@ int runController(const ValidatedOptions& options, Process& process, adapters::C
 
   // Reconcile once the caches are complete (upstream's WaitForCacheSync).
   if (stop.waitFor(synced)) {
-    logger.info("caches synced", "hpas", caches.hpas.cache().size(), "pods", caches.pods.cache().size());
+    logger.info("caches synced", "hpas", caches.hpas.cache().size(), "pods",
+                caches.pods.cache().size());
   }
   runner.startWorkers();
   shadow.start();
@@ -454,8 +478,10 @@ int runController(const ValidatedOptions& options, Process& process, adapters::C
   const int exitCode = stop.wait();
   process.signals.finish();
   StopDeadline deadline(kGracefulStopDeadline, [&logger] {
-    logger.error("stopping: reconciles still in flight after the deadline; exiting, the Lease left to expire",
-                 "deadline", formatGoDuration(kGracefulStopDeadline));
+    logger.error(
+        "stopping: reconciles still in flight after the deadline; exiting, the Lease left to "
+        "expire",
+        "deadline", formatGoDuration(kGracefulStopDeadline));
     exitAtOnce(1);
   });
   // Stop taking work and let in-flight reconciles finish, send the Events they queued, then give
@@ -502,7 +528,8 @@ int runDaemon(const ValidatedOptions& options) {
   if (!hpaVersion.ok()) return fail("cannot find the HPA API: " + hpaVersion.error().message);
   const std::string hpaApiVersion = "autoscaling/" + *hpaVersion;
   logger.info("starting", "server", config->server, "hpaAPI", hpaApiVersion, "namespace",
-              o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod", o.syncPeriod);
+              o.namespace_.empty() ? std::string("(all)") : o.namespace_, "syncPeriod",
+              o.syncPeriod);
   // The rules of the kube-controller-manager this one replaces or runs beside.
   auto rules = decisionRulesBesideServer(options.decision, *clients->informers, logger);
   if (!rules.ok()) return fail(rules.error().message);

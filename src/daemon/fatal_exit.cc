@@ -46,7 +46,8 @@ void exitAtOnce(int code) {
   _exit(code);
 }
 
-StopDeadline::StopDeadline(std::chrono::steady_clock::duration deadline, std::function<void()> onExpiry)
+StopDeadline::StopDeadline(std::chrono::steady_clock::duration deadline,
+                           std::function<void()> onExpiry)
     : timer_([this, deadline, onExpiry = std::move(onExpiry)] {
         std::unique_lock<std::mutex> lock(mu_);
         if (!cv_.wait_for(lock, deadline, [this] { return finished_; })) onExpiry();

@@ -6,8 +6,8 @@
 
 #include "common/quote.h"
 #include "common/yaml_json.h"
-#include "serving/request_auth.h"
 #include "kube/kubeconfig.h"
+#include "serving/request_auth.h"
 
 namespace hpa::daemon {
 
@@ -22,17 +22,22 @@ Status parseDurations(const DaemonOptions& o, ValidatedOptions& v) {
     bool allowZero;
   };
   for (const DurationFlag& d : {
-           DurationFlag{"horizontal-pod-autoscaler-sync-period", o.syncPeriod, &v.syncPeriod, false},
+           DurationFlag{"horizontal-pod-autoscaler-sync-period", o.syncPeriod, &v.syncPeriod,
+                        false},
            DurationFlag{"leader-elect-lease-duration", o.leaseDuration, &v.leaseDuration, false},
            DurationFlag{"leader-elect-renew-deadline", o.renewDeadline, &v.renewDeadline, false},
            DurationFlag{"leader-elect-retry-period", o.retryPeriod, &v.retryPeriod, false},
-           DurationFlag{"authentication-token-webhook-cache-ttl", o.tokenCacheTtl, &v.tokenCacheTtl, true},
-           DurationFlag{"authorization-webhook-cache-authorized-ttl", o.authorizedCacheTtl, &v.authorizedCacheTtl, true},
-           DurationFlag{"authorization-webhook-cache-unauthorized-ttl", o.unauthorizedCacheTtl, &v.unauthorizedCacheTtl,
+           DurationFlag{"authentication-token-webhook-cache-ttl", o.tokenCacheTtl, &v.tokenCacheTtl,
                         true},
+           DurationFlag{"authorization-webhook-cache-authorized-ttl", o.authorizedCacheTtl,
+                        &v.authorizedCacheTtl, true},
+           DurationFlag{"authorization-webhook-cache-unauthorized-ttl", o.unauthorizedCacheTtl,
+                        &v.unauthorizedCacheTtl, true},
        }) {
     auto parsed = parseGoDuration(d.text);
-    if (!parsed.ok()) return Error::format("invalid value {} for --{}: {}", quote(d.text), d.name, parsed.error().message);
+    if (!parsed.ok())
+      return Error::format("invalid value {} for --{}: {}", quote(d.text), d.name,
+                           parsed.error().message);
     if (parsed->count() < 0 || (!d.allowZero && parsed->count() == 0)) {
       return Error::format("invalid value {} for --{}: must be {}", quote(d.text), d.name,
                            d.allowZero ? "zero or positive" : "positive");
@@ -45,17 +50,22 @@ Status parseDurations(const DaemonOptions& o, ValidatedOptions& v) {
 // The numeric flags of the controller and its clients.
 Status checkNumbers(const DaemonOptions& o) {
   if (o.concurrentSyncs < 1) {
-    return Error::format("concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got {}",
-                         o.concurrentSyncs);
+    return Error::format(
+        "concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got {}",
+        o.concurrentSyncs);
   }
-  if (!(o.kubeApiQps > 0)) return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
-  if (o.kubeApiBurst < 1) return Error::format("invalid value {} for --kube-api-burst: must be at least 1", o.kubeApiBurst);
+  if (!(o.kubeApiQps > 0))
+    return Error::format("invalid value {} for --kube-api-qps: must be positive", o.kubeApiQps);
+  if (o.kubeApiBurst < 1)
+    return Error::format("invalid value {} for --kube-api-burst: must be at least 1",
+                         o.kubeApiBurst);
   return Status();
 }
 
 // The serving flags: ports, the certificate pair, the paths that need no authorization.
 Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
-  if (o.port < 0 || o.port > 65535) return Error::format("invalid value {} for --port: not a TCP port", o.port);
+  if (o.port < 0 || o.port > 65535)
+    return Error::format("invalid value {} for --port: not a TCP port", o.port);
   if (o.securePort < 0 || o.securePort > 65535) {
     return Error::format("invalid value {} for --secure-port: not a TCP port", o.securePort);
   }
@@ -63,7 +73,9 @@ Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
     return Error::of("--tls-cert-file and --tls-private-key-file must be given together");
   }
   auto paths = serving::parseAlwaysAllowPaths(o.alwaysAllowPaths);
-  if (!paths.ok()) return Error::format("invalid value for --authorization-always-allow-paths: {}", paths.error().message);
+  if (!paths.ok())
+    return Error::format("invalid value for --authorization-always-allow-paths: {}",
+                         paths.error().message);
   v.alwaysAllowPaths = *paths;
   return Status();
 }
@@ -72,15 +84,16 @@ Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
 Status checkLeaderElection(const DaemonOptions& o, const ValidatedOptions& v) {
   if (!o.leaderElect) return Status();
   if (v.leaseDuration <= v.renewDeadline) {
-    return Error::format("leaseDuration must be greater than renewDeadline ({} <= {})", o.leaseDuration,
-                         o.renewDeadline);
+    return Error::format("leaseDuration must be greater than renewDeadline ({} <= {})",
+                         o.leaseDuration, o.renewDeadline);
   }
   if (v.renewDeadline <= v.retryPeriod) {
-    return Error::format("renewDeadline must be greater than retryPeriod ({} <= {})", o.renewDeadline,
-                         o.retryPeriod);
+    return Error::format("renewDeadline must be greater than retryPeriod ({} <= {})",
+                         o.renewDeadline, o.retryPeriod);
   }
   if (o.leaseName.empty() || o.leaseNamespace.empty()) {
-    return Error::of("--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
+    return Error::of(
+        "--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
   }
   return Status();
 }
@@ -99,21 +112,24 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   v.rules = rules->rules;
   if (auto numbers = checkNumbers(o); !numbers.ok()) return numbers.error();
   if (auto serving = checkServing(o, v); !serving.ok()) return serving.error();
-  if (o.verbosity < 0) return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
+  if (o.verbosity < 0)
+    return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
   if (auto election = checkLeaderElection(o, v); !election.ok()) return election.error();
-  v.leaseName = o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
+  v.leaseName =
+      o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
   return v;
 }
 
-Result<std::map<std::string, std::string>> readConfigFile(const std::string& path,
-                                                          const std::vector<std::string>& knownKeys) {
+Result<std::map<std::string, std::string>> readConfigFile(
+    const std::string& path, const std::vector<std::string>& knownKeys) {
   auto text = kube::readTextFile(path);
   if (!text.ok()) return Error::format("--config: {}", text.error().message);
   auto docs = yamlDocumentsToJson(*text);
   if (!docs.ok()) return Error::format("{}: {}", path, docs.error().message);
   std::map<std::string, std::string> out;
   if (docs->empty()) return out;
-  if (docs->size() > 1 || !docs->front().is_object()) return Error::format("{}: expected one mapping of settings", path);
+  if (docs->size() > 1 || !docs->front().is_object())
+    return Error::format("{}: expected one mapping of settings", path);
   for (const auto& [key, value] : docs->front().items()) {
     if (std::find(knownKeys.begin(), knownKeys.end(), key) == knownKeys.end()) {
       return Error::format("{}: {}: unknown setting", path, key);

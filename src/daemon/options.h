@@ -13,38 +13,39 @@ namespace hpa::daemon {
 // The daemon's settings. Flags that mirror kube-controller-manager keep its names and defaults;
 // durations are kept as text until validate() (Go duration syntax, "15s", "5m0s").
 struct DaemonOptions {
-  std::string syncPeriod = "15s";                    // --horizontal-pod-autoscaler-sync-period
-  // The flags that change a decision, as explain and replay take them (controller/decision_flags.h).
+  std::string syncPeriod = "15s";  // --horizontal-pod-autoscaler-sync-period
+  // The flags that change a decision, as explain and replay take them
+  // (controller/decision_flags.h).
   controller::DecisionFlagValues decision;
-  int concurrentSyncs = 5;                           // --concurrent-horizontal-pod-autoscaler-syncs
-  std::string kubeconfig;                            // --kubeconfig
-  std::string master;                                // --master
-  std::string context;                               // --context
-  double kubeApiQps = 20;                            // --kube-api-qps
-  int kubeApiBurst = 30;                             // --kube-api-burst
-  bool leaderElect = true;                           // --leader-elect
-  std::string leaseDuration = "15s";                 // --leader-elect-lease-duration
-  std::string renewDeadline = "10s";                 // --leader-elect-renew-deadline
-  std::string retryPeriod = "2s";                    // --leader-elect-retry-period
-  std::string leaseName = "hpa-controller";          // --leader-elect-resource-name
-  std::string leaseNamespace = "kube-system";        // --leader-elect-resource-namespace
-  int verbosity = 0;                                 // -v
+  int concurrentSyncs = 5;                     // --concurrent-horizontal-pod-autoscaler-syncs
+  std::string kubeconfig;                      // --kubeconfig
+  std::string master;                          // --master
+  std::string context;                         // --context
+  double kubeApiQps = 20;                      // --kube-api-qps
+  int kubeApiBurst = 30;                       // --kube-api-burst
+  bool leaderElect = true;                     // --leader-elect
+  std::string leaseDuration = "15s";           // --leader-elect-lease-duration
+  std::string renewDeadline = "10s";           // --leader-elect-renew-deadline
+  std::string retryPeriod = "2s";              // --leader-elect-retry-period
+  std::string leaseName = "hpa-controller";    // --leader-elect-resource-name
+  std::string leaseNamespace = "kube-system";  // --leader-elect-resource-namespace
+  int verbosity = 0;                           // -v
   // Serving /healthz, /readyz and /metrics (kube-controller-manager's secure serving).
-  int securePort = 10258;                            // --secure-port (kcm's is 10257; 0: off)
-  std::string bindAddress = "0.0.0.0";               // --bind-address (for --secure-port)
-  std::string tlsCertFile;                           // --tls-cert-file (empty: self-signed)
-  std::string tlsPrivateKeyFile;                     // --tls-private-key-file
-  std::string clientCaFile;                          // --client-ca-file
+  int securePort = 10258;               // --secure-port (kcm's is 10257; 0: off)
+  std::string bindAddress = "0.0.0.0";  // --bind-address (for --secure-port)
+  std::string tlsCertFile;              // --tls-cert-file (empty: self-signed)
+  std::string tlsPrivateKeyFile;        // --tls-private-key-file
+  std::string clientCaFile;             // --client-ca-file
   std::string alwaysAllowPaths = "/healthz,/readyz,/livez";  // --authorization-always-allow-paths
-  std::string tokenCacheTtl = "10s";                 // --authentication-token-webhook-cache-ttl
-  std::string authorizedCacheTtl = "10s";            // --authorization-webhook-cache-authorized-ttl
-  std::string unauthorizedCacheTtl = "10s";          // --authorization-webhook-cache-unauthorized-ttl
-  int port = 0;                                      // --port: plain HTTP, no authentication (0: off)
-  std::string address = "0.0.0.0";                   // --address (for --port)
-  std::string namespace_;                            // --namespace: watch one namespace only
-  bool persistHistory = true;                        // --persist-history
+  std::string tokenCacheTtl = "10s";         // --authentication-token-webhook-cache-ttl
+  std::string authorizedCacheTtl = "10s";    // --authorization-webhook-cache-authorized-ttl
+  std::string unauthorizedCacheTtl = "10s";  // --authorization-webhook-cache-unauthorized-ttl
+  int port = 0;                              // --port: plain HTTP, no authentication (0: off)
+  std::string address = "0.0.0.0";           // --address (for --port)
+  std::string namespace_;                    // --namespace: watch one namespace only
+  bool persistHistory = true;                // --persist-history
   // Beside another HPA controller: decide, compare with its decisions, write nothing.
-  bool shadow = false;                               // --shadow
+  bool shadow = false;  // --shadow
 };
 
 // The options as the daemon uses them, after validation.
@@ -74,7 +75,7 @@ Result<ValidatedOptions> validate(const DaemonOptions& options);
 // (`horizontal-pod-autoscaler-sync-period: 30s`, `leader-elect: false`, `v: 2`), returning each
 // value as the text a flag would carry. Unknown keys and non-scalar values are errors naming
 // the file and key.
-Result<std::map<std::string, std::string>> readConfigFile(const std::string& path,
-                                                          const std::vector<std::string>& knownKeys);
+Result<std::map<std::string, std::string>> readConfigFile(
+    const std::string& path, const std::vector<std::string>& knownKeys);
 
 }  // namespace hpa::daemon

@@ -4,8 +4,8 @@
 
 namespace hpa::daemon {
 
-Result<replicacalc::DecisionRules> decisionRulesBesideServer(const controller::DecisionSettings& settings,
-                                                             kube::RestClient& client, const Logger& logger) {
+Result<replicacalc::DecisionRules> decisionRulesBesideServer(
+    const controller::DecisionSettings& settings, kube::RestClient& client, const Logger& logger) {
   std::optional<controller::ServerRelease> server;
   auto version = kube::serverVersion(client);
   if (version.ok() && version->minorRelease()) {
@@ -13,10 +13,12 @@ Result<replicacalc::DecisionRules> decisionRulesBesideServer(const controller::D
   } else if (!settings.rulesMinor) {
     const std::string why = version.ok() ? "it names no 1.x release (" + version->gitVersion + ")"
                                          : version.error().message;
-    return Error::format("--decision-rules=auto needs the API server's release: {}; give --decision-rules", why);
+    return Error::format(
+        "--decision-rules=auto needs the API server's release: {}; give --decision-rules", why);
   } else {
-    logger.warn("cannot read the API server's release; deciding by the rules --decision-rules names", "err",
-                version.ok() ? version->gitVersion : version.error().message);
+    logger.warn(
+        "cannot read the API server's release; deciding by the rules --decision-rules names", "err",
+        version.ok() ? version->gitVersion : version.error().message);
   }
   auto chosen = controller::chooseDecisionRules(settings, server);
   if (!chosen.ok()) return chosen.error();

@@ -13,7 +13,7 @@ namespace hpa::daemon {
 // warning when the server runs another). Logs the choice, the warning and each ignored feature
 // gate once. Errors: the server's release cannot be read under auto, or a gate the chosen release
 // locks is turned off.
-Result<replicacalc::DecisionRules> decisionRulesBesideServer(const controller::DecisionSettings& settings,
-                                                             kube::RestClient& client, const Logger& logger);
+Result<replicacalc::DecisionRules> decisionRulesBesideServer(
+    const controller::DecisionSettings& settings, kube::RestClient& client, const Logger& logger);
 
 }  // namespace hpa::daemon

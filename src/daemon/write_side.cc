@@ -7,8 +7,9 @@
 
 namespace hpa::daemon {
 
-WriteSide::WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients, controller::ScaleClient& scales,
-                     const std::string& hpaApiVersion, controller::StalenessGuard& stalenessGuard,
+WriteSide::WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients,
+                     controller::ScaleClient& scales, const std::string& hpaApiVersion,
+                     controller::StalenessGuard& stalenessGuard,
                      controller::WriteObserver& writeObserver, Clock& clock, const Logger& logger) {
   if (mode == controller::ControllerMode::Shadow) {
     dryRunScales_ = std::make_unique<adapters::DryRunScaleClient>(scales);
@@ -18,13 +19,14 @@ WriteSide::WriteSide(controller::ControllerMode mode, adapters::ClientSet& clien
     return;
   }
   scales_ = &scales;
-  status_ = std::make_unique<adapters::ApiStatusWriter>(*clients.status, hpaApiVersion, &stalenessGuard, &writeObserver);
-  auto events =
-      std::make_unique<adapters::ApiEventRecorder>(*clients.events, clock, logger.child("events"), &writeObserver);
+  status_ = std::make_unique<adapters::ApiStatusWriter>(*clients.status, hpaApiVersion,
+                                                        &stalenessGuard, &writeObserver);
+  auto events = std::make_unique<adapters::ApiEventRecorder>(
+      *clients.events, clock, logger.child("events"), &writeObserver);
   stopEvents_ = [recorder = events.get()] { recorder->stop(); };
   events_ = std::move(events);
-  decisions_ = std::make_unique<adapters::ApiDecisionPublisher>(*clients.decisions, hpaApiVersion,
-                                                            logger.child("decisions"), &writeObserver);
+  decisions_ = std::make_unique<adapters::ApiDecisionPublisher>(
+      *clients.decisions, hpaApiVersion, logger.child("decisions"), &writeObserver);
 }
 
 WriteSide::~WriteSide() = default;

@@ -22,9 +22,10 @@ namespace hpa::daemon {
 // (adapters/dry_run.h: recorded as if they succeeded, never sent, never reported).
 class WriteSide {
  public:
-  WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients, controller::ScaleClient& scales, const std::string& hpaApiVersion,
-            controller::StalenessGuard& stalenessGuard, controller::WriteObserver& writeObserver, Clock& clock,
-            const Logger& logger);
+  WriteSide(controller::ControllerMode mode, adapters::ClientSet& clients,
+            controller::ScaleClient& scales, const std::string& hpaApiVersion,
+            controller::StalenessGuard& stalenessGuard, controller::WriteObserver& writeObserver,
+            Clock& clock, const Logger& logger);
   ~WriteSide();
 
   controller::ScaleClient& scales() { return *scales_; }

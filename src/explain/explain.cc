@@ -10,16 +10,19 @@
 
 namespace hpa::explain {
 
-Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, const std::string& key) {
+Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot,
+                                                      const std::string& key) {
   if (snapshot.hpas.empty()) return Error::of("no HorizontalPodAutoscaler in the snapshot");
   if (key.empty()) {
     if (snapshot.hpas.size() == 1) return &snapshot.hpas.front().first;
     std::string names;
     for (const auto& [hpa, origin] : snapshot.hpas) {
-      names += fmt::format("{}{}/{}", names.empty() ? "" : ", ", hpa.metadata.namespace_, hpa.metadata.name);
+      names += fmt::format("{}{}/{}", names.empty() ? "" : ", ", hpa.metadata.namespace_,
+                           hpa.metadata.name);
     }
-    return Error::format("the snapshot holds {} HorizontalPodAutoscalers ({}); choose one with --hpa namespace/name",
-                         snapshot.hpas.size(), names);
+    return Error::format(
+        "the snapshot holds {} HorizontalPodAutoscalers ({}); choose one with --hpa namespace/name",
+        snapshot.hpas.size(), names);
   }
   for (const auto& [hpa, origin] : snapshot.hpas) {
     if (api::objectKey(hpa.metadata.namespace_, hpa.metadata.name) == key) return &hpa;
@@ -30,7 +33,8 @@ Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, 
 namespace {
 
 bool belongsTo(const api::AutoscalerHistory& h, const api::HorizontalPodAutoscaler& hpa) {
-  return h.name == hpa.metadata.name && (h.namespace_.empty() || h.namespace_ == hpa.metadata.namespace_);
+  return h.name == hpa.metadata.name &&
+         (h.namespace_.empty() || h.namespace_ == hpa.metadata.namespace_);
 }
 
 }  // namespace
@@ -45,12 +49,14 @@ Result<Explanation> explainSnapshot(const Snapshot& snapshot, const ExplainOptio
   const std::pair<api::AutoscalerHistory, Origin>* given = nullptr;
   for (const auto& entry : snapshot.histories) {
     const auto& [h, origin] = entry;
-    auto owner = std::find_if(snapshot.hpas.begin(), snapshot.hpas.end(), [&h](const auto& e) { return belongsTo(h, e.first); });
+    auto owner = std::find_if(snapshot.hpas.begin(), snapshot.hpas.end(),
+                              [&h](const auto& e) { return belongsTo(h, e.first); });
     if (owner == snapshot.hpas.end()) {
-      return Error::format("{}: AutoscalerHistory {}/{} does not belong to {}", origin.describe(), h.namespace_,
-                           h.name,
-                           snapshot.hpas.size() == 1 ? "HorizontalPodAutoscaler " + key
-                                                     : std::string("any HorizontalPodAutoscaler of the snapshot"));
+      return Error::format("{}: AutoscalerHistory {}/{} does not belong to {}", origin.describe(),
+                           h.namespace_, h.name,
+                           snapshot.hpas.size() == 1
+                               ? "HorizontalPodAutoscaler " + key
+                               : std::string("any HorizontalPodAutoscaler of the snapshot"));
     }
     if (belongsTo(h, hpa)) given = &entry;
   }

@@ -1,10 +1,9 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
@@ -22,7 +21,7 @@ struct ExplainOptions {
 struct Explanation {
   std::string hpaKey;
   Time now;
-  bool historyGiven = false;  // an AutoscalerHistory was part of the snapshot
+  bool historyGiven = false;           // an AutoscalerHistory was part of the snapshot
   replicacalc::DecisionRules rules{};  // the release whose rules decided (--decision-rules)
   report::ReconcileReport report;
   // The HPA's metrics as the controller read them (API defaults applied), one per report.metrics
@@ -34,7 +33,8 @@ struct Explanation {
 };
 
 // The HPA `key` ("ns/name") names, or the only HPA of the snapshot when `key` is empty.
-Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot, const std::string& key);
+Result<const api::HorizontalPodAutoscaler*> chooseHpa(const Snapshot& snapshot,
+                                                      const std::string& key);
 
 // Runs the controller's real reconcile on the snapshot with snapshot-backed dependencies and a
 // clock stopped at `now`. Errors are unusable input (no HPA, ambiguous choice, history for

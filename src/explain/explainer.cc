@@ -16,17 +16,19 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 
 }  // namespace
 
-Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
-                     controller::ScaleClient& scaleReads, const ExplainOptions& options,
-                   const controls::OwnerLookup* owners)
+Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
+                     metricsclient::MetricsClient& metrics, controller::ScaleClient& scaleReads,
+                     const ExplainOptions& options, const controls::OwnerLookup* owners)
     : now_(options.now),
       scales_(scaleReads),
       clock_(options.now),
-      controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_, events_, clock_,
-                                                     Logger::discard(), nullptr, owners},
-                  withPodAccounts(options.controller)) {}
+      controller_(
+          controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_, events_,
+                                             clock_, Logger::discard(), nullptr, owners},
+          withPodAccounts(options.controller)) {}
 
-void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa, api::AutoscalerHistory history) {
+void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa,
+                            api::AutoscalerHistory history) {
   history.name = hpa.metadata.name;
   history.namespace_ = hpa.metadata.namespace_;
   controller_.history().put(keyOf(hpa), std::move(history));
@@ -49,8 +51,10 @@ Explanation Explainer::explain(const api::HorizontalPodAutoscaler& hpa) {
   if (out.report.branch == report::ReconcileBranch::FailedGetScale) {
     out.report.minReplicas = hpa.spec.minReplicas.value_or(1);
   }
-  if (out.report.rescaled) out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
-  if (auto it = hpa.metadata.annotations.find(controls::kLastDecisionAnnotation); it != hpa.metadata.annotations.end()) {
+  if (out.report.rescaled)
+    out.scaleUpdate = scales_.updated(hpa.metadata.namespace_, hpa.spec.scaleTargetRef.name);
+  if (auto it = hpa.metadata.annotations.find(controls::kLastDecisionAnnotation);
+      it != hpa.metadata.annotations.end()) {
     auto recorded = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
     if (recorded.is_object()) out.recordedDecision = std::move(recorded);
   }

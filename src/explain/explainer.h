@@ -18,9 +18,9 @@ namespace hpa::explain {
 // and the cluster it came from are explained the same way.
 class Explainer {
  public:
-  Explainer(controller::HpaLister& hpas, controller::PodLister& pods, metricsclient::MetricsClient& metrics,
-            controller::ScaleClient& scaleReads, const ExplainOptions& options,
-            const controls::OwnerLookup* owners = nullptr);
+  Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
+            metricsclient::MetricsClient& metrics, controller::ScaleClient& scaleReads,
+            const ExplainOptions& options, const controls::OwnerLookup* owners = nullptr);
 
   // An HPA of the same cluster that counts in the ambiguous-selector check, as if the daemon
   // had reconciled it before (reads its target's Scale).

@@ -12,7 +12,8 @@
 
 namespace hpa::explain {
 
-Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query, const ExplainOptions& options) {
+Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query,
+                                     const ExplainOptions& options) {
   kube::Discovery discovery(client);
   auto version = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
   if (!version.ok()) return version.error().wrap("cannot find the HPA API");
@@ -25,8 +26,8 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
     bool found = false;
     for (const auto& h : *listed) found = found || h.metadata.name == query.name;
     if (!found) {
-      return Error{fmt::format("horizontalpodautoscalers.autoscaling {} not found in namespace {}", quote(query.name),
-                               quote(query.ns)),
+      return Error{fmt::format("horizontalpodautoscalers.autoscaling {} not found in namespace {}",
+                               quote(query.name), quote(query.ns)),
                    404, "NotFound"};
     }
   }

@@ -18,7 +18,7 @@ struct LiveQuery {
 };
 
 struct LiveExplanations {
-  std::vector<Explanation> explanations;  // in namespace/name order
+  std::vector<Explanation> explanations;          // in namespace/name order
   std::vector<api::AutoscalerHistory> histories;  // restored from the HPAs' annotations
 };
 
@@ -29,6 +29,7 @@ struct LiveExplanations {
 // It only reads: status and scale updates are recorded, events are not sent (give it a client
 // over a ReadOnlyTransport to make that a property of the connection too). Errors: the HPA API
 // could not be read, or `query.name` does not exist (NotFound).
-Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query, const ExplainOptions& options);
+Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& query,
+                                     const ExplainOptions& options);
 
 }  // namespace hpa::explain

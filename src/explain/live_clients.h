@@ -19,9 +19,11 @@ namespace hpa::explain {
 class FixedHpaLister final : public controller::HpaLister {
  public:
   explicit FixedHpaLister(std::vector<api::HorizontalPodAutoscaler> hpas);
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override;
-  const std::vector<std::shared_ptr<const api::HorizontalPodAutoscaler>>& all() const { return hpas_; }
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override;
+  const std::vector<std::shared_ptr<const api::HorizontalPodAutoscaler>>& all() const {
+    return hpas_;
+  }
 
  private:
   std::vector<std::shared_ptr<const api::HorizontalPodAutoscaler>> hpas_;
@@ -45,7 +47,8 @@ class ApiPodLister final : public controller::PodLister {
 class ApiOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit ApiOwnerLookup(kube::RestClient& client) : client_(client) {}
-  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns,
+                                                          const std::string& kind,
                                                           const std::string& name) const override;
 
  private:
@@ -54,7 +57,8 @@ class ApiOwnerLookup final : public controls::OwnerLookup {
 
 // HorizontalPodAutoscalers of one namespace, or of every namespace when `ns` is empty, from the
 // HPA API `apiVersion` ("autoscaling/v2" or "autoscaling/v2beta2"), in pages.
-Result<std::vector<api::HorizontalPodAutoscaler>> listHpas(kube::RestClient& client, const std::string& apiVersion,
-                                                          const std::string& ns);
+Result<std::vector<api::HorizontalPodAutoscaler>> listHpas(kube::RestClient& client,
+                                                           const std::string& apiVersion,
+                                                           const std::string& ns);
 
 }  // namespace hpa::explain

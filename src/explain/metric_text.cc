@@ -31,7 +31,8 @@ void readableSelector(std::string& text, const api::MetricIdentifier& metric) {
 
 std::string readableMetricText(std::string text, const std::vector<api::MetricSpec>& metrics) {
   for (const auto& m : metrics) {
-    if (const auto* external = m.as<api::ExternalMetricSource>()) readableSelector(text, external->metric);
+    if (const auto* external = m.as<api::ExternalMetricSource>())
+      readableSelector(text, external->metric);
   }
   return text;
 }

@@ -36,7 +36,9 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
   if (!c.pods.empty()) {
     json pods = json::array();
     for (const auto& p : c.pods) {
-      json pod{{"name", p.name}, {"group", asciiLower(replicacalc::podGroupName(p.group))}, {"reason", p.reason}};
+      json pod{{"name", p.name},
+               {"group", asciiLower(replicacalc::podGroupName(p.group))},
+               {"reason", p.reason}};
       if (p.value) pod["valueMilli"] = *p.value;
       if (p.request) pod["requestMilli"] = *p.request;
       if (p.assumedValue) pod["assumedValueMilli"] = *p.assumedValue;
@@ -69,7 +71,8 @@ json metricJson(const report::MetricReport& m, api::MetricUnit unit) {
 std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit) {
   std::vector<std::string> parts;
   if (v.averageUtilization) parts.push_back(fmt::format("{}% of request", *v.averageUtilization));
-  if (v.averageValue) parts.push_back(fmt::format("{} per pod", api::formatQuantity(*v.averageValue, unit)));
+  if (v.averageValue)
+    parts.push_back(fmt::format("{} per pod", api::formatQuantity(*v.averageValue, unit)));
   if (v.value) parts.push_back(fmt::format("{} in total", api::formatQuantity(*v.value, unit)));
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -79,7 +82,8 @@ std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit) {
   return current ? currentText(*current, unit) : "-";
 }
 
-std::string replicaBounds(const std::optional<std::int32_t>& min, const std::optional<std::int32_t>& max) {
+std::string replicaBounds(const std::optional<std::int32_t>& min,
+                          const std::optional<std::int32_t>& max) {
   if (min && max) return fmt::format("minReplicas {}, maxReplicas {}", *min, *max);
   return min ? fmt::format("minReplicas {}", *min) : fmt::format("maxReplicas {}", max.value_or(0));
 }
@@ -110,13 +114,16 @@ json scheduleJson(const controls::ControlsReport& r, Time now) {
     }
     out["minReplicas"] = r.schedule->minReplicas;
     out["maxReplicas"] = r.schedule->maxReplicas;
-    out["minReplicasFrom"] = r.schedule->minFrom.empty() ? json(nullptr) : json(r.schedule->minFrom);
-    out["maxReplicasFrom"] = r.schedule->maxFrom.empty() ? json(nullptr) : json(r.schedule->maxFrom);
+    out["minReplicasFrom"] =
+        r.schedule->minFrom.empty() ? json(nullptr) : json(r.schedule->minFrom);
+    out["maxReplicasFrom"] =
+        r.schedule->maxFrom.empty() ? json(nullptr) : json(r.schedule->maxFrom);
     out["held"] = r.schedule->held;
   }
   out["open"] = std::move(open);
   auto next = controls::nextOpening(r.controls.schedule, now);
-  out["next"] = next ? json{{"name", next->window->name}, {"opensAt", formatRFC3339(next->at)}} : json(nullptr);
+  out["next"] = next ? json{{"name", next->window->name}, {"opensAt", formatRFC3339(next->at)}}
+                     : json(nullptr);
   return out;
 }
 
@@ -143,16 +150,19 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
   out["schedule"] = c.schedule.empty() ? json(nullptr) : scheduleJson(r, now);
   json errors = json::array();
   for (const auto& e : c.errors) {
-    errors.push_back({{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
+    errors.push_back(
+        {{"control", e.control}, {"value", e.value}, {"reason", e.reason}, {"message", e.message}});
   }
   out["errors"] = std::move(errors);
   return out;
 }
 
 // The controls section of the text form: one line per control that departs from upstream.
-void scheduleText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void scheduleText(const report::ReconcileReport& r, Time now,
+                  const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
-  line(fmt::format("  schedule ({}): {} windows", controls::kScheduleAnnotation, c.schedule.size()));
+  line(
+      fmt::format("  schedule ({}): {} windows", controls::kScheduleAnnotation, c.schedule.size()));
   if (r.controls.schedule) {
     for (const auto& w : r.controls.schedule->open) {
       line(fmt::format("    open: {} since {} until {} ({})", w.name, formatRFC3339(w.openedAt),
@@ -167,32 +177,38 @@ void scheduleText(const report::ReconcileReport& r, Time now, const std::functio
     }
   }
   if (auto next = controls::nextOpening(c.schedule, now)) {
-    line(fmt::format("    next: {} opens at {} for {} ({})", next->window->name, formatRFC3339(next->at),
-                     formatGoDuration(next->window->duration),
+    line(fmt::format("    next: {} opens at {} for {} ({})", next->window->name,
+                     formatRFC3339(next->at), formatGoDuration(next->window->duration),
                      replicaBounds(next->window->minReplicas, next->window->maxReplicas)));
   } else {
     line("    next: no window opens within a year");
   }
 }
 
-void controlsText(const report::ReconcileReport& r, Time now, const std::function<void(std::string)>& line) {
+void controlsText(const report::ReconcileReport& r, Time now,
+                  const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
   line("controls:");
-  if (c.syncPeriod) line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
+  if (c.syncPeriod)
+    line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
   if (c.paused) {
     line(r.controls.pausedScaleTo
-             ? fmt::format("  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
-                           controls::kPausedAnnotation, r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo)
+             ? fmt::format(
+                   "  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
+                   controls::kPausedAnnotation, r.scaleTarget, r.currentReplicas,
+                   *r.controls.pausedScaleTo)
              : fmt::format("  paused ({}): nothing to hold back", controls::kPausedAnnotation));
   }
   if (c.podSelection != controls::PodSelection::LabelSelector) {
-    line(fmt::format("  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
-                     controls::podSelectionName(c.podSelection), controls::kPodSelectionAnnotation,
-                     r.controls.podsNotOwned.size(), r.scaleTarget, r.controls.podsNotOwned.empty() ? "" : ": ",
-                     fmt::join(r.controls.podsNotOwned, ", ")));
+    line(fmt::format(
+        "  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
+        controls::podSelectionName(c.podSelection), controls::kPodSelectionAnnotation,
+        r.controls.podsNotOwned.size(), r.scaleTarget, r.controls.podsNotOwned.empty() ? "" : ": ",
+        fmt::join(r.controls.podsNotOwned, ", ")));
   }
   if (c.requestsSource != replicacalc::RequestsSource::Spec || !r.controls.resizingPods.empty()) {
-    line(fmt::format("  requests source {}: {} pods with a resize in progress", controls::requestsSourceName(c.requestsSource),
+    line(fmt::format("  requests source {}: {} pods with a resize in progress",
+                     controls::requestsSourceName(c.requestsSource),
                      r.controls.resizingPods.size()));
     const bool actuated = c.requestsSource == replicacalc::RequestsSource::Actuated;
     for (const auto& p : r.controls.resizingPods) {
@@ -204,7 +220,8 @@ void controlsText(const report::ReconcileReport& r, Time now, const std::functio
     }
   }
   if (c.fallback) {
-    line(fmt::format("  fallback ({}): {}", controls::kFallbackAnnotation, controls::formatFallback(*c.fallback)));
+    line(fmt::format("  fallback ({}): {}", controls::kFallbackAnnotation,
+                     controls::formatFallback(*c.fallback)));
   }
   if (!c.schedule.empty()) scheduleText(r, now, line);
   if (c.recordDecision) {
@@ -224,7 +241,8 @@ void recordedDecisionText(const json& d, const std::function<void(std::string)>&
     return v.is_string() ? v.get<std::string>() : v.dump();
   };
   const std::string why = d.contains("reason") ? text(d, "reason") : text(d, "branch");
-  const std::string limit = d.contains("limitedBy") ? "; limited by " + text(d["limitedBy"], "reason") : "";
+  const std::string limit =
+      d.contains("limitedBy") ? "; limited by " + text(d["limitedBy"], "reason") : "";
   line(fmt::format("recorded decision ({}):", controls::kLastDecisionAnnotation));
   line(fmt::format("  at {}: {} -> {} replicas ({}){}", text(d, "time"), text(d, "currentReplicas"),
                    text(d, "desiredReplicas"), why, limit));
@@ -249,10 +267,12 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
     const auto unit = unitAt(e.metricSpecs, i);
     const std::string head = readableMetricText(m.name.empty() ? m.type : m.name, e.metricSpecs);
     if (m.error) {
-      line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason, readableMetricText(*m.error, e.metricSpecs)));
+      line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason,
+                       readableMetricText(*m.error, e.metricSpecs)));
       if (m.fallback) {
         line(fmt::format("      fallback: failing since {} ({} failed syncs): proposes {} replicas",
-                         formatRFC3339(m.fallback->run.since), m.fallback->run.failures, m.fallback->replicas));
+                         formatRFC3339(m.fallback->run.since), m.fallback->run.failures,
+                         m.fallback->replicas));
       }
       continue;
     }
@@ -264,13 +284,14 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
     if (c.pods.empty()) continue;
     int counts[4] = {0, 0, 0, 0};
     for (const auto& p : c.pods) ++counts[static_cast<int>(p.group)];
-    line(fmt::format("      pods: {} ready, {} unready, {} missing, {} ignored", counts[0], counts[1], counts[2],
-                     counts[3]));
+    line(fmt::format("      pods: {} ready, {} unready, {} missing, {} ignored", counts[0],
+                     counts[1], counts[2], counts[3]));
     for (const auto& p : c.pods) {
       if (p.group == replicacalc::PodGroup::Ready) continue;
-      line(fmt::format("        {} {}: {}{}", asciiLower(replicacalc::podGroupName(p.group)), p.name, p.reason,
-                       p.assumedValue ? fmt::format(" (assumed {})", api::formatMilli(*p.assumedValue, unit))
-                                      : std::string()));
+      line(fmt::format(
+          "        {} {}: {}{}", asciiLower(replicacalc::podGroupName(p.group)), p.name, p.reason,
+          p.assumedValue ? fmt::format(" (assumed {})", api::formatMilli(*p.assumedValue, unit))
+                         : std::string()));
     }
   }
 }
@@ -282,7 +303,9 @@ json rulesJson(const Explanation& e) {
   for (const auto& g : replicacalc::hpaFeatureGates()) {
     if (e.rules.minor >= g.sinceMinor) gates[std::string(g.name)] = e.rules.gates.*g.gate;
   }
-  return json{{"release", e.rules.release()}, {"featureGates", std::move(gates)}, {"notes", e.report.rulesNotes}};
+  return json{{"release", e.rules.release()},
+              {"featureGates", std::move(gates)},
+              {"notes", e.report.rulesNotes}};
 }
 
 // The rules line of the text form: only where they are not the newest release's defaults, or the
@@ -297,8 +320,9 @@ void rulesText(const Explanation& e, const std::function<void(std::string)>& lin
       changed.push_back(fmt::format("{}={}", g.name, e.rules.gates.*g.gate));
     }
   }
-  line(fmt::format("  rules: kube-controller-manager {}'s{}", e.rules.release(),
-                   changed.empty() ? "" : fmt::format(" with feature gates {}", fmt::join(changed, ","))));
+  line(fmt::format(
+      "  rules: kube-controller-manager {}'s{}", e.rules.release(),
+      changed.empty() ? "" : fmt::format(" with feature gates {}", fmt::join(changed, ","))));
   for (const auto& note : e.report.rulesNotes) line(fmt::format("    note: {}", note));
 }
 
@@ -351,7 +375,8 @@ nlohmann::json explanationToJson(const Explanation& e) {
     out["metricName"] = r.metricName;
   }
   json metrics = json::array();
-  for (size_t i = 0; i < r.metrics.size(); ++i) metrics.push_back(metricJson(r.metrics[i], unitAt(e.metricSpecs, i)));
+  for (size_t i = 0; i < r.metrics.size(); ++i)
+    metrics.push_back(metricJson(r.metrics[i], unitAt(e.metricSpecs, i)));
   out["metrics"] = std::move(metrics);
   if (r.normalization) {
     const auto& n = *r.normalization;
@@ -371,7 +396,8 @@ nlohmann::json explanationToJson(const Explanation& e) {
   out["status"] = api::encodeHorizontalPodAutoscalerStatus(r.status);
   out["statusChanged"] = r.statusChanged;
   json events = json::array();
-  for (const auto& ev : r.events) events.push_back({{"type", ev.type}, {"reason", ev.reason}, {"message", ev.message}});
+  for (const auto& ev : r.events)
+    events.push_back({{"type", ev.type}, {"reason", ev.reason}, {"message", ev.message}});
   out["events"] = std::move(events);
   // Only for HPAs with controls, so upstream-only HPAs explain exactly as before.
   if (r.controls.controls.any()) out["controls"] = controlsJson(r.controls, e.now);
@@ -391,33 +417,39 @@ std::string explanationToText(const Explanation& e) {
     out += '\n';
   };
   if (r.rescale) {
-    line(fmt::format("{}: scale {} from {} to {} replicas{}", e.hpaKey, r.scaleTarget, r.currentReplicas,
-                     r.desiredReplicas,
-                     r.reason.empty() ? "" : fmt::format(" ({})", readableMetricText(r.reason, e.metricSpecs))));
+    line(fmt::format(
+        "{}: scale {} from {} to {} replicas{}", e.hpaKey, r.scaleTarget, r.currentReplicas,
+        r.desiredReplicas,
+        r.reason.empty() ? "" : fmt::format(" ({})", readableMetricText(r.reason, e.metricSpecs))));
   } else {
-    line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey, r.scaleTarget.empty() ? "the target" : r.scaleTarget,
-                     r.currentReplicas,
-                     r.controls.pausedScaleTo ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
-                                              : std::string()));
+    line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey,
+                     r.scaleTarget.empty() ? "the target" : r.scaleTarget, r.currentReplicas,
+                     r.controls.pausedScaleTo
+                         ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
+                         : std::string()));
   }
-  line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch), r.minReplicas,
-                   r.maxReplicas, formatRFC3339(e.now)));
+  line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch),
+                   r.minReplicas, r.maxReplicas, formatRFC3339(e.now)));
   rulesText(e, line);
   metricsText(e, line);
   if (r.normalization) {
     const auto& n = *r.normalization;
-    line(fmt::format("normalization: proposed {}, stabilized {}, desired {}", n.proposed, n.stabilized, n.desired));
-    line(fmt::format("  AbleToScale {} {}: {}", n.ableToScale.status, n.ableToScale.reason, n.ableToScale.message));
+    line(fmt::format("normalization: proposed {}, stabilized {}, desired {}", n.proposed,
+                     n.stabilized, n.desired));
+    line(fmt::format("  AbleToScale {} {}: {}", n.ableToScale.status, n.ableToScale.reason,
+                     n.ableToScale.message));
     line(fmt::format("  ScalingLimited {} {}: {}", n.scalingLimited.status, n.scalingLimited.reason,
                      n.scalingLimited.message));
   }
   if (r.controls.controls.any()) controlsText(r, e.now, line);
   if (e.recordedDecision) recordedDecisionText(*e.recordedDecision, line);
   line("conditions:");
-  for (const auto& c : r.status.conditions) line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));
+  for (const auto& c : r.status.conditions)
+    line(fmt::format("  {} {} {}: {}", c.type, c.status, c.reason, c.message));
   if (!r.events.empty()) {
     line("events:");
-    for (const auto& ev : r.events) line(fmt::format("  {} {}: {}", ev.type, ev.reason, ev.message));
+    for (const auto& ev : r.events)
+      line(fmt::format("  {} {}: {}", ev.type, ev.reason, ev.message));
   }
   if (!r.error.empty()) line(fmt::format("error: {}", r.error));
   return out;

@@ -4,8 +4,8 @@
 
 #include "api/codec.h"
 #include "api/hpa_v1_conversion.h"
-#include "api/label_selector.h"
 #include "api/json_fields.h"
+#include "api/label_selector.h"
 #include "api/workload.h"
 #include "common/json_value.h"
 #include "common/quote.h"
@@ -18,17 +18,20 @@ using nlohmann::json;
 
 // The Scale the `/scale` subresource would return for a workload (the same projection the
 // daemon's workload caches answer with).
-Result<api::Workload> workloadOf(const json& object) { return api::decodeWorkload(object, stringValue(object, "kind")); }
+Result<api::Workload> workloadOf(const json& object) {
+  return api::decodeWorkload(object, stringValue(object, "kind"));
+}
 
 // What to run instead, for the server versions that serve each export: v2 from 1.23, v2beta2
 // from 1.12 to 1.25 (1.20 serves v2beta2 but not v2).
 Error unsupportedHpaVersion(const json& object, const std::string& apiVersion) {
   std::string name = stringValue(member(object, "metadata"), "name");
   if (name.empty()) name = "NAME";
-  return Error::format("HorizontalPodAutoscaler apiVersion {} is not supported; export the HPA as autoscaling/v2 or "
-                       "v2beta2: `kubectl get hpa.v2.autoscaling {} -o yaml` on Kubernetes 1.23 and later, "
-                       "`kubectl get hpa.v2beta2.autoscaling {} -o yaml` on 1.12 to 1.25",
-                       apiVersion.empty() ? "(none)" : apiVersion, name, name);
+  return Error::format(
+      "HorizontalPodAutoscaler apiVersion {} is not supported; export the HPA as autoscaling/v2 or "
+      "v2beta2: `kubectl get hpa.v2.autoscaling {} -o yaml` on Kubernetes 1.23 and later, "
+      "`kubectl get hpa.v2beta2.autoscaling {} -o yaml` on 1.12 to 1.25",
+      apiVersion.empty() ? "(none)" : apiVersion, name, name);
 }
 
 class Loader {
@@ -37,7 +40,8 @@ class Loader {
     if (!object.is_object()) return fail(origin, Error::of("expected an object"));
     for (const char* field : {"apiVersion", "kind"}) {
       const auto& v = member(object, field);
-      if (!v.is_null() && !v.is_string()) return fail(origin, Error::format("{}: expected a string", field));
+      if (!v.is_null() && !v.is_string())
+        return fail(origin, Error::format("{}: expected a string", field));
     }
     const std::string apiVersion = stringValue(object, "apiVersion");
     const std::string kind = stringValue(object, "kind");
@@ -45,7 +49,8 @@ class Loader {
       return addList(object, origin, apiVersion, kind);
     }
     const std::string group = api::apiGroupOf(apiVersion);
-    if (kind == "HorizontalPodAutoscaler" && group == "autoscaling") return addHpa(object, origin, apiVersion);
+    if (kind == "HorizontalPodAutoscaler" && group == "autoscaling")
+      return addHpa(object, origin, apiVersion);
     if (kind == "Scale" && apiVersion == "autoscaling/v1") {
       auto scale = api::decodeScale(object);
       if (!scale.ok()) return fail(origin, scale.error());
@@ -82,10 +87,13 @@ class Loader {
     }
     if (kind == api::kHistoryKind) return addHistory(object, origin);
     if (kind.empty()) return fail(origin, Error::of("kind: required"));
-    return fail(origin, Error::format("unsupported object {} {}; explain reads HorizontalPodAutoscaler, Scale, "
-                                      "Deployment, StatefulSet, ReplicaSet, ReplicationController, Pod, PodMetrics, "
-                                      "MetricValue(List), ExternalMetricValue(List), AutoscalerHistory and Lists of them",
-                                      apiVersion.empty() ? "(no apiVersion)" : apiVersion, quote(kind)));
+    return fail(
+        origin,
+        Error::format(
+            "unsupported object {} {}; explain reads HorizontalPodAutoscaler, Scale, "
+            "Deployment, StatefulSet, ReplicaSet, ReplicationController, Pod, PodMetrics, "
+            "MetricValue(List), ExternalMetricValue(List), AutoscalerHistory and Lists of them",
+            apiVersion.empty() ? "(no apiVersion)" : apiVersion, quote(kind)));
   }
 
   Snapshot take() { return std::move(snapshot_); }
@@ -112,19 +120,22 @@ class Loader {
   Status addWorkload(const json& object, const Origin& origin, const std::string& apiVersion,
                      const api::BuiltinWorkload& builtin) {
     const std::string kind = builtin.kind;
-    if (const std::string served = api::apiVersionOf(builtin.group, builtin.version); apiVersion != served) {
-      return fail(origin, Error::format("apiVersion {} is not supported; export the {} as {}", apiVersion, kind, served));
+    if (const std::string served = api::apiVersionOf(builtin.group, builtin.version);
+        apiVersion != served) {
+      return fail(origin, Error::format("apiVersion {} is not supported; export the {} as {}",
+                                        apiVersion, kind, served));
     }
     auto workload = workloadOf(object);
     if (!workload.ok()) return fail(origin, workload.error());
     std::optional<api::Pod> podTemplate;
-    if (object.contains("spec") && object["spec"].is_object() && object["spec"].contains("template")) {
+    if (object.contains("spec") && object["spec"].is_object() &&
+        object["spec"].contains("template")) {
       auto pod = api::decodePod(object["spec"]["template"]);
       if (!pod.ok()) return fail(origin, pod.error().wrap("spec.template", "."));
       podTemplate = std::move(*pod);
     }
-    snapshot_.scales.push_back(
-        {api::scaleOf(*workload), kind, origin, std::move(podTemplate), std::move(workload->controllerRef)});
+    snapshot_.scales.push_back({api::scaleOf(*workload), kind, origin, std::move(podTemplate),
+                                std::move(workload->controllerRef)});
     return Status();
   }
 
@@ -132,16 +143,18 @@ class Loader {
     auto h = api::decodeAutoscalerHistory(object);
     if (!h.ok()) return fail(origin, h.error());
     for (const auto& [other, otherOrigin] : snapshot_.histories) {
-      if (other.name == h->name && (other.namespace_.empty() || h->namespace_.empty() || other.namespace_ == h->namespace_)) {
-        return fail(origin, Error::format("a second AutoscalerHistory for {} (the first is in {})", h->name,
-                                          otherOrigin.describe()));
+      if (other.name == h->name && (other.namespace_.empty() || h->namespace_.empty() ||
+                                    other.namespace_ == h->namespace_)) {
+        return fail(origin, Error::format("a second AutoscalerHistory for {} (the first is in {})",
+                                          h->name, otherOrigin.describe()));
       }
     }
     snapshot_.histories.emplace_back(std::move(*h), origin);
     return Status();
   }
 
-  Status addList(const json& list, const Origin& origin, const std::string& apiVersion, const std::string& kind) {
+  Status addList(const json& list, const Origin& origin, const std::string& apiVersion,
+                 const std::string& kind) {
     const json& items = list["items"];
     if (items.is_null()) return Status();
     if (!items.is_array()) return fail(origin, Error::of("items: expected an array"));
@@ -149,7 +162,8 @@ class Loader {
     std::string itemKind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
     for (size_t i = 0; i < items.size(); ++i) {
       Origin itemOrigin = origin;
-      itemOrigin.path = (origin.path.empty() ? "" : origin.path + ".") + fmt::format("items[{}]", i);
+      itemOrigin.path =
+          (origin.path.empty() ? "" : origin.path + ".") + fmt::format("items[{}]", i);
       json item = items[i];
       if (item.is_object() && !itemKind.empty()) {
         if (!item.contains("kind")) item["kind"] = itemKind;
@@ -182,7 +196,8 @@ Result<Snapshot> loadSnapshot(const std::vector<SnapshotSource>& sources) {
     if (!docs.ok()) return Error::format("{}: {}", source.name, docs.error().message);
     if (docs->empty()) return Error::format("{}: no objects found", source.name);
     for (size_t i = 0; i < docs->size(); ++i) {
-      if (auto s = loader.add((*docs)[i], Origin{source.name, static_cast<int>(i + 1), ""}); !s.ok()) {
+      if (auto s = loader.add((*docs)[i], Origin{source.name, static_cast<int>(i + 1), ""});
+          !s.ok()) {
         return s.error();
       }
     }

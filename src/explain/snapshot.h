@@ -8,9 +8,9 @@
 
 #include "api/history.h"
 #include "api/hpa.h"
+#include "api/meta.h"
 #include "api/metrics.h"
 #include "api/pod.h"
-#include "api/meta.h"
 #include "api/scale.h"
 #include "common/result.h"
 

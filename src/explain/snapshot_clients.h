@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "controller/listers.h"
-#include "controls/owner_lookup.h"
 #include "controller/scale_client.h"
+#include "controls/owner_lookup.h"
 #include "explain/snapshot.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
@@ -17,8 +17,8 @@ namespace hpa::explain {
 class SnapshotHpaLister final : public controller::HpaLister {
  public:
   explicit SnapshotHpaLister(const Snapshot& s) : s_(s) {}
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override;
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override;
 
  private:
   const Snapshot& s_;
@@ -28,7 +28,8 @@ class SnapshotHpaLister final : public controller::HpaLister {
 class SnapshotOwnerLookup final : public controls::OwnerLookup {
  public:
   explicit SnapshotOwnerLookup(const Snapshot& s) : s_(s) {}
-  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns,
+                                                          const std::string& kind,
                                                           const std::string& name) const override;
 
  private:
@@ -51,19 +52,22 @@ class SnapshotPodLister final : public controller::PodLister {
 class SnapshotMetricsClient final : public metricsclient::MetricsClient {
  public:
   explicit SnapshotMetricsClient(const Snapshot& s) : s_(s) {}
-  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
+  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& resource,
+                                                            const std::string& ns,
                                                             const api::Selector& selector,
                                                             const std::string& container,
                                                             Duration maxAge) override;
-  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& metricName,
+                                                       const std::string& ns,
                                                        const api::Selector& selector,
                                                        const api::Selector& metricSelector,
                                                        Duration maxAge) override;
-  Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
-                                                            const api::CrossVersionObjectReference& object,
-                                                            const api::Selector& metricSelector) override;
-  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
-                                                                const api::Selector& metricSelector) override;
+  Result<metricsclient::ObjectMetricResult> getObjectMetric(
+      const std::string& metricName, const std::string& ns,
+      const api::CrossVersionObjectReference& object, const api::Selector& metricSelector) override;
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(
+      const std::string& metricName, const std::string& ns,
+      const api::Selector& metricSelector) override;
 
  private:
   const api::Pod* podNamed(const std::string& ns, const std::string& name) const;
@@ -78,12 +82,14 @@ class SnapshotMetricsClient final : public metricsclient::MetricsClient {
 class SnapshotScaleClient final : public controller::ScaleClient {
  public:
   explicit SnapshotScaleClient(const Snapshot& s) : s_(s) {}
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
-                                                                    const std::string& kind) override;
-  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override;
+  Result<api::Scale> getScale(const std::string& ns,
+                              const controller::GroupVersionResource& resource,
                               const std::string& name) override;
   // A snapshot is read-only: explain records updates in front of this client.
-  Result<api::Scale> updateScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<api::Scale> updateScale(const std::string& ns,
+                                 const controller::GroupVersionResource& resource,
                                  const api::Scale& scale) override;
 
  private:

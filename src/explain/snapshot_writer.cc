@@ -5,8 +5,8 @@
 #include <string>
 
 #include "api/codec.h"
-#include "common/json_value.h"
 #include "api/label_selector.h"
+#include "common/json_value.h"
 #include "common/yaml_json.h"
 
 namespace hpa::explain {
@@ -34,7 +34,8 @@ std::string metaKey(const json& object) {
 
 // Server-side bookkeeping nobody reads back; it would only make the file long.
 json trimmed(json object) {
-  if (object.contains("metadata") && object["metadata"].is_object()) object["metadata"].erase("managedFields");
+  if (object.contains("metadata") && object["metadata"].is_object())
+    object["metadata"].erase("managedFields");
   return object;
 }
 
@@ -44,11 +45,13 @@ std::string queryParam(const std::string& pathAndQuery, const std::string& name)
   while (q != std::string::npos) {
     const auto start = q + 1;
     const auto end = pathAndQuery.find('&', start);
-    const std::string pair = pathAndQuery.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string pair =
+        pathAndQuery.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (pair.rfind(name + "=", 0) == 0) {
       std::string out;
       for (size_t i = name.size() + 1; i < pair.size(); ++i) {
-        if (pair[i] == '%' && i + 2 < pair.size() && std::isxdigit(static_cast<unsigned char>(pair[i + 1])) &&
+        if (pair[i] == '%' && i + 2 < pair.size() &&
+            std::isxdigit(static_cast<unsigned char>(pair[i + 1])) &&
             std::isxdigit(static_cast<unsigned char>(pair[i + 2]))) {
           out += static_cast<char>(std::stoi(pair.substr(i + 1, 2), nullptr, 16));
           i += 2;
@@ -112,18 +115,22 @@ struct Groups {
     } else if (kind == "MetricValue") {
       // One series: the object it describes, the metric and its labels.
       const json metric = object.value("metric", json::object());
-      customValues.add(object.value("apiVersion", "") + object.value("describedObject", json::object()).dump() +
+      customValues.add(object.value("apiVersion", "") +
+                           object.value("describedObject", json::object()).dump() +
                            object.value("metricName", metric.value("name", "")) +
                            object.value("selector", metric.value("selector", json())).dump(),
                        object);
     } else if (kind == "ExternalMetricValue") {
-      externalValues.add(object.value("metricName", "") + object.value("metricLabels", json::object()).dump(), object);
+      externalValues.add(
+          object.value("metricName", "") + object.value("metricLabels", json::object()).dump(),
+          object);
     }
   }
 };
 
 json listOf(const std::vector<json>& items) {
-  return json{{"apiVersion", "v1"}, {"kind", "List"}, {"metadata", json::object()}, {"items", items}};
+  return json{
+      {"apiVersion", "v1"}, {"kind", "List"}, {"metadata", json::object()}, {"items", items}};
 }
 
 }  // namespace
@@ -140,7 +147,8 @@ std::string writeSnapshot(const std::vector<kube::RecordedResponse>& responses,
   for (const auto& h : groups.hpas.items()) documents.push_back(h);
   for (const auto& s : groups.scales.items()) documents.push_back(s);
   for (const auto& h : histories) documents.push_back(api::encodeAutoscalerHistory(h));
-  for (const Group* g : {&groups.pods, &groups.podMetrics, &groups.customValues, &groups.externalValues}) {
+  for (const Group* g :
+       {&groups.pods, &groups.podMetrics, &groups.customValues, &groups.externalValues}) {
     if (!g->items().empty()) documents.push_back(listOf(g->items()));
   }
 

@@ -12,6 +12,7 @@ namespace hpa::handback {
 // The HPAs of namespace `ns`, or of every namespace when it is empty, from the HPA API the
 // server serves (autoscaling/v2, else v2beta2), as `explain` lists them. Give it a client over a
 // ReadOnlyTransport: it only lists.
-Result<std::vector<api::HorizontalPodAutoscaler>> listClusterHpas(kube::RestClient& client, const std::string& ns);
+Result<std::vector<api::HorizontalPodAutoscaler>> listClusterHpas(kube::RestClient& client,
+                                                                  const std::string& ns);
 
 }  // namespace hpa::handback

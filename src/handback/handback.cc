@@ -65,12 +65,14 @@ AnnotationFate controlFate(const std::string& key, const HpaControls& controls) 
     return {key, AnnotationKind::Control, fate.whenHandedBack};
   }
   // A control without words of its own here (handback_test asserts there is none).
-  return {key, AnnotationKind::Control, "its effect stops: kube-controller-manager does not read it"};
+  return {key, AnnotationKind::Control,
+          "its effect stops: kube-controller-manager does not read it"};
 }
 
 AnnotationFate fateOf(const std::string& key, const HpaControls& controls) {
   const auto annotations = controls::controlAnnotations();
-  if (std::find(annotations.begin(), annotations.end(), key) != annotations.end()) return controlFate(key, controls);
+  if (std::find(annotations.begin(), annotations.end(), key) != annotations.end())
+    return controlFate(key, controls);
   for (const auto& fate : kBookkeeping) {
     if (key == fate.key) return {key, AnnotationKind::Bookkeeping, fate.whenHandedBack};
   }
@@ -81,10 +83,14 @@ AnnotationFate fateOf(const std::string& key, const HpaControls& controls) {
 
 const char* kindName(AnnotationKind kind) {
   switch (kind) {
-    case AnnotationKind::Control: return "control";
-    case AnnotationKind::IdleControl: return "idle-control";
-    case AnnotationKind::Bookkeeping: return "bookkeeping";
-    case AnnotationKind::Unknown: return "unknown";
+    case AnnotationKind::Control:
+      return "control";
+    case AnnotationKind::IdleControl:
+      return "idle-control";
+    case AnnotationKind::Bookkeeping:
+      return "bookkeeping";
+    case AnnotationKind::Unknown:
+      return "unknown";
   }
   return "";
 }
@@ -95,9 +101,8 @@ bool HpaHandback::controlsStopApplying() const {
 }
 
 int HandbackReport::withControlsThatStopApplying() const {
-  return static_cast<int>(std::count_if(hpas.begin(), hpas.end(), [](const HpaHandback& h) {
-    return h.controlsStopApplying();
-  }));
+  return static_cast<int>(std::count_if(
+      hpas.begin(), hpas.end(), [](const HpaHandback& h) { return h.controlsStopApplying(); }));
 }
 
 int HandbackReport::withBookkeepingOnly() const {
@@ -108,7 +113,8 @@ std::optional<HpaHandback> handbackOf(const api::HorizontalPodAutoscaler& hpa) {
   HpaHandback out{hpa.metadata.namespace_, hpa.metadata.name, {}, hpa.lastForeignStatusWrite};
   const HpaControls controls = controls::parseControls(hpa);
   for (const auto& [key, value] : hpa.metadata.annotations) {
-    if (key.starts_with(api::kControllerAnnotationPrefix)) out.annotations.push_back(fateOf(key, controls));
+    if (key.starts_with(api::kControllerAnnotationPrefix))
+      out.annotations.push_back(fateOf(key, controls));
   }
   if (out.annotations.empty()) return std::nullopt;
   return out;

@@ -27,10 +27,16 @@ std::pair<std::string, std::string> columnsOf(const HpaHandback& hpa) {
   for (const auto& a : hpa.annotations) {
     const std::string name = shortName(a.key);
     switch (a.kind) {
-      case AnnotationKind::Control: stopping.push_back(fmt::format("{}: {}", name, a.whenHandedBack)); break;
-      case AnnotationKind::Bookkeeping: inert.push_back(name); break;
+      case AnnotationKind::Control:
+        stopping.push_back(fmt::format("{}: {}", name, a.whenHandedBack));
+        break;
+      case AnnotationKind::Bookkeeping:
+        inert.push_back(name);
+        break;
       case AnnotationKind::IdleControl:
-      case AnnotationKind::Unknown: inert.push_back(fmt::format("{} ({})", name, a.whenHandedBack)); break;
+      case AnnotationKind::Unknown:
+        inert.push_back(fmt::format("{} ({})", name, a.whenHandedBack));
+        break;
     }
   }
   return {joined(inert, ", "), joined(stopping, "; ")};
@@ -39,7 +45,8 @@ std::pair<std::string, std::string> columnsOf(const HpaHandback& hpa) {
 // Who else wrote the HPA's status last, and when: "kube-controller-manager at 2026-...Z", or "-".
 std::string otherWriterOf(const HpaHandback& hpa) {
   if (!hpa.otherStatusWriter) return "-";
-  return fmt::format("{} at {}", hpa.otherStatusWriter->manager, formatRFC3339(hpa.otherStatusWriter->time));
+  return fmt::format("{} at {}", hpa.otherStatusWriter->manager,
+                     formatRFC3339(hpa.otherStatusWriter->time));
 }
 
 std::string hpasCounted(int n) { return fmt::format("{} {}", n, n == 1 ? "HPA" : "HPAs"); }
@@ -52,7 +59,8 @@ std::string handbackTable(const HandbackReport& report) {
     out += "no HPA carries an hpa-controller.io/ annotation\n";
   } else {
     std::vector<std::vector<std::string>> rows{
-        {"NAMESPACE", "NAME", "STATUS LAST WRITTEN BY ANOTHER", "NO EFFECT ON DECISIONS", "CONTROLS THAT STOP APPLYING"}};
+        {"NAMESPACE", "NAME", "STATUS LAST WRITTEN BY ANOTHER", "NO EFFECT ON DECISIONS",
+         "CONTROLS THAT STOP APPLYING"}};
     for (const auto& hpa : report.hpas) {
       auto [inert, stopping] = columnsOf(hpa);
       rows.push_back({hpa.ns, hpa.name, otherWriterOf(hpa), std::move(inert), std::move(stopping)});
@@ -68,8 +76,9 @@ std::string handbackTable(const HandbackReport& report) {
       out += '\n';
     }
   }
-  out += fmt::format("{} with controls that stop applying, {} with bookkeeping only\n",
-                     hpasCounted(report.withControlsThatStopApplying()), report.withBookkeepingOnly());
+  out +=
+      fmt::format("{} with controls that stop applying, {} with bookkeeping only\n",
+                  hpasCounted(report.withControlsThatStopApplying()), report.withBookkeepingOnly());
   return out;
 }
 
@@ -78,11 +87,14 @@ nlohmann::json handbackToJson(const HandbackReport& report) {
   for (const auto& hpa : report.hpas) {
     nlohmann::json annotations = nlohmann::json::array();
     for (const auto& a : hpa.annotations) {
-      annotations.push_back({{"annotation", a.key}, {"kind", kindName(a.kind)}, {"whenHandedBack", a.whenHandedBack}});
+      annotations.push_back({{"annotation", a.key},
+                             {"kind", kindName(a.kind)},
+                             {"whenHandedBack", a.whenHandedBack}});
     }
     nlohmann::json writer = nullptr;
     if (hpa.otherStatusWriter) {
-      writer = {{"manager", hpa.otherStatusWriter->manager}, {"time", formatRFC3339(hpa.otherStatusWriter->time)}};
+      writer = {{"manager", hpa.otherStatusWriter->manager},
+                {"time", formatRFC3339(hpa.otherStatusWriter->time)}};
     }
     hpas.push_back({{"namespace", hpa.ns},
                     {"name", hpa.name},

@@ -1,10 +1,9 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <utility>
@@ -115,7 +114,6 @@ class Informer final : public ListWatchSink {
   }
 
  private:
-
   Ptr decodeLogged(const nlohmann::json& item) {
     auto decoded = decode_(item);
     if (!decoded.ok()) {

@@ -1,15 +1,14 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "common/result.h"
 #include "api/watch.h"
+#include "common/result.h"
 
 namespace hpa::informer {
 
@@ -17,8 +16,8 @@ namespace hpa::informer {
 // implementation targets one resource collection (optionally one namespace, with selectors);
 // tests use an in-memory fake with resourceVersions and injectable errors.
 struct ListOptions {
-  std::string resourceVersion;   // "" = most recent (quorum read); "0" = any
-  std::int64_t limit = 0;        // page size; 0 = no paging
+  std::string resourceVersion;  // "" = most recent (quorum read); "0" = any
+  std::int64_t limit = 0;       // page size; 0 = no paging
   std::string continueToken;
 };
 

@@ -11,13 +11,15 @@ bool isGone(const Error& e) { return e.httpCode == kHttpGone; }
 
 }  // namespace
 
-ListWatchLoop::ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger,
-                             ListWatchTiming timing)
+ListWatchLoop::ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock,
+                             Logger logger, ListWatchTiming timing)
     : source_(source), sink_(sink), clock_(clock), logger_(std::move(logger)), timing_(timing) {}
 
 ListWatchLoop::~ListWatchLoop() { stop(); }
 
-void ListWatchLoop::start() { thread_ = std::thread([this] { runGuarded(); }); }
+void ListWatchLoop::start() {
+  thread_ = std::thread([this] { runGuarded(); });
+}
 
 void ListWatchLoop::runGuarded() {
   std::string why;
@@ -122,7 +124,8 @@ bool ListWatchLoop::listAll() {
 bool ListWatchLoop::watchOnce(bool& failed, bool& unreachable) {
   failed = false;
   unreachable = false;
-  std::uniform_int_distribution<int> spread(0, static_cast<int>(timing_.minWatchTimeout.count()) - 1);
+  std::uniform_int_distribution<int> spread(0,
+                                            static_cast<int>(timing_.minWatchTimeout.count()) - 1);
   WatchOptions options;
   options.resourceVersion = lastResourceVersion();
   options.allowWatchBookmarks = true;
@@ -130,7 +133,8 @@ bool ListWatchLoop::watchOnce(bool& failed, bool& unreachable) {
   auto opened = source_.watch(options);
   if (!opened.ok()) {
     if (isGone(opened.error())) {
-      logger_.v(2, "watch resourceVersion is gone, relisting", "resourceVersion", options.resourceVersion);
+      logger_.v(2, "watch resourceVersion is gone, relisting", "resourceVersion",
+                options.resourceVersion);
       return false;
     }
     logger_.error("watch failed", "err", opened.error().message);
@@ -205,7 +209,8 @@ void ListWatchLoop::run() {
       if (resume) continue;
       if (!failed) break;
       const Duration backoff = nextBackoff();
-      if (!sleep(unreachable ? std::min(backoff, timing_.maxUnreachableWatchBackoff) : backoff)) return;
+      if (!sleep(unreachable ? std::min(backoff, timing_.maxUnreachableWatchBackoff) : backoff))
+        return;
     }
   }
 }

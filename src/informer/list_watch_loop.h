@@ -1,11 +1,10 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <string>
@@ -49,7 +48,8 @@ struct ListWatchTiming {
 // restarted (a cache no longer kept current serves stale objects forever).
 class ListWatchLoop {
  public:
-  ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger, ListWatchTiming timing = {});
+  ListWatchLoop(ListerWatcher& source, ListWatchSink& sink, Clock& clock, Logger logger,
+                ListWatchTiming timing = {});
   ~ListWatchLoop();
 
   void start();

@@ -8,15 +8,17 @@ namespace {
 std::int64_t ticks(Time t) { return t.time_since_epoch().count(); }
 
 // Where the pod named `name` is or would go in a list in name order.
-std::vector<PodSelectorIndex::Ptr>::const_iterator position(const std::vector<PodSelectorIndex::Ptr>& pods,
-                                                           std::string_view name) {
-  return std::lower_bound(pods.begin(), pods.end(), name,
-                          [](const PodSelectorIndex::Ptr& pod, std::string_view n) { return pod->name < n; });
+std::vector<PodSelectorIndex::Ptr>::const_iterator position(
+    const std::vector<PodSelectorIndex::Ptr>& pods, std::string_view name) {
+  return std::lower_bound(
+      pods.begin(), pods.end(), name,
+      [](const PodSelectorIndex::Ptr& pod, std::string_view n) { return pod->name < n; });
 }
 
 }  // namespace
 
-PodSelectorIndex::PodSelectorIndex(const Clock& clock, Duration idle) : clock_(clock), idle_(idle) {}
+PodSelectorIndex::PodSelectorIndex(const Clock& clock, Duration idle)
+    : clock_(clock), idle_(idle) {}
 
 std::vector<PodSelectorIndex::Ptr>& PodSelectorIndex::Entry::writable() {
   if (pods.use_count() > 1) {
@@ -53,7 +55,8 @@ api::SharedPods PodSelectorIndex::list(const std::string& ns, const api::Selecto
     for (auto& pod : cache.list(ns)) {
       if (selector.matches(pod->labels)) pods.push_back(std::move(pod));
     }
-    std::sort(pods.begin(), pods.end(), [](const Ptr& a, const Ptr& b) { return a->name < b->name; });
+    std::sort(pods.begin(), pods.end(),
+              [](const Ptr& a, const Ptr& b) { return a->name < b->name; });
   }
   return share(*slot);
 }

@@ -33,7 +33,8 @@ class PodSelectorIndex {
 
   // The pods of `ns` that `selector` matches, by name as the cache lists them. Readers share one
   // snapshot per selector until a pod event changes it (the next reader then takes a new one).
-  api::SharedPods list(const std::string& ns, const api::Selector& selector, const ObjectCache<api::Pod>& cache);
+  api::SharedPods list(const std::string& ns, const api::Selector& selector,
+                       const ObjectCache<api::Pod>& cache);
   // For the pod informer's addHandlers, before it starts.
   EventHandlers<api::Pod> handlers();
 
@@ -46,7 +47,8 @@ class PodSelectorIndex {
     // The matching pods in name order, handed to readers as they are: an event changes the list
     // in place when no reader holds it, a copy otherwise (copy on write, under the exclusive lock).
     std::shared_ptr<std::vector<Ptr>> pods = std::make_shared<std::vector<Ptr>>();
-    mutable std::atomic<std::int64_t> lastUsed{0};  // clock ticks, set by readers under a shared lock
+    mutable std::atomic<std::int64_t> lastUsed{
+        0};  // clock ticks, set by readers under a shared lock
 
     std::vector<Ptr>& writable();
   };

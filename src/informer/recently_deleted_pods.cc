@@ -4,11 +4,13 @@
 
 namespace hpa::informer {
 
-RecentlyDeletedPods::RecentlyDeletedPods(const Clock& clock, Duration keep) : clock_(clock), keep_(keep) {}
+RecentlyDeletedPods::RecentlyDeletedPods(const Clock& clock, Duration keep)
+    : clock_(clock), keep_(keep) {}
 
 EventHandlers<api::Pod> RecentlyDeletedPods::handlers() {
   using Ptr = std::shared_ptr<const api::Pod>;
-  return {[this](const Ptr& pod) { added(*pod); }, nullptr, [this](const Ptr& pod) { deleted(*pod); }};
+  return {[this](const Ptr& pod) { added(*pod); }, nullptr,
+          [this](const Ptr& pod) { deleted(*pod); }};
 }
 
 void RecentlyDeletedPods::deleted(const api::Pod& pod) {
@@ -25,7 +27,8 @@ void RecentlyDeletedPods::added(const api::Pod& pod) {
   byKey_.erase(api::objectKey(pod.namespace_, pod.name));
 }
 
-std::optional<api::Labels> RecentlyDeletedPods::labelsOf(const std::string& ns, const std::string& name) const {
+std::optional<api::Labels> RecentlyDeletedPods::labelsOf(const std::string& ns,
+                                                         const std::string& name) const {
   const Time now = clock_.now();
   std::lock_guard<std::mutex> lock(mu_);
   auto it = byKey_.find(api::objectKey(ns, name));

@@ -51,7 +51,7 @@ class RecentlyDeletedPods {
   const Clock& clock_;
   const Duration keep_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, Gone> byKey_;       // by namespace/name; guarded by mu_
+  std::unordered_map<std::string, Gone> byKey_;      // by namespace/name; guarded by mu_
   std::deque<std::pair<Time, std::string>> byTime_;  // deletions in order; guarded by mu_
 };
 

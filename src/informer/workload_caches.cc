@@ -2,7 +2,8 @@
 
 namespace hpa::informer {
 
-WorkloadCaches::WorkloadCaches(SourceFactory sources, Clock& clock, Logger logger, ListWatchTiming timing)
+WorkloadCaches::WorkloadCaches(SourceFactory sources, Clock& clock, Logger logger,
+                               ListWatchTiming timing)
     : sources_(std::move(sources)), clock_(clock), logger_(std::move(logger)), timing_(timing) {}
 
 WorkloadCaches::~WorkloadCaches() { stop(); }
@@ -38,7 +39,8 @@ bool WorkloadCaches::hasSynced(const std::string& kind) const {
   return cache && cache->informer->hasSynced();
 }
 
-std::shared_ptr<const api::Workload> WorkloadCaches::get(const std::string& kind, const std::string& ns,
+std::shared_ptr<const api::Workload> WorkloadCaches::get(const std::string& kind,
+                                                         const std::string& ns,
                                                          const std::string& name) const {
   const KindCache* cache = find(kind);
   if (!cache || !cache->informer->hasSynced()) return nullptr;
@@ -49,7 +51,8 @@ std::map<std::string, CacheSummary> WorkloadCaches::summaries() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::map<std::string, CacheSummary> out;
   for (const auto& [kind, cache] : caches_) {
-    out[kind] = summarize(cache.informer->cache(), [](const api::Workload& w) { return w.resourceVersion; });
+    out[kind] = summarize(cache.informer->cache(),
+                          [](const api::Workload& w) { return w.resourceVersion; });
   }
   return out;
 }

@@ -1,13 +1,13 @@
 // The one file that includes cpprestsdk. Everything else is included first: cpprest defines a
 // macro named U that breaks headers parsed after it (fmt among them).
 #include <fmt/format.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/ssl.hpp>
-#include <openssl/err.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -24,9 +24,11 @@
 #include "common/text.h"
 #include "kube/transport.h"
 
+// clang-format off: last, whatever the sort order says (above).
 #include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
 #include <pplx/threadpool.h>
+// clang-format on
 #undef U
 
 namespace hpa::kube {
@@ -53,10 +55,11 @@ TrustStore makeTrustStore(const TlsSettings& tls) {
     X509_STORE_set_default_paths(store.get());
     return store;
   }
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(tls.caData.data(), static_cast<int>(tls.caData.size())),
-                                                BIO_free);
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+      BIO_new_mem_buf(tls.caData.data(), static_cast<int>(tls.caData.size())), BIO_free);
   while (bio) {
-    std::unique_ptr<X509, decltype(&X509_free)> cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr), X509_free);
+    std::unique_ptr<X509, decltype(&X509_free)> cert(
+        PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr), X509_free);
     if (!cert) break;
     X509_STORE_add_cert(store.get(), cert.get());
   }
@@ -81,13 +84,15 @@ constexpr Duration kReadTimerBackstop = std::chrono::seconds(10);
 // The longest a transport's destructor waits for cpprest to finish its exchanges.
 constexpr Duration kCloseBound = std::chrono::seconds(5);
 
-client::http_client_config makeConfig(const TlsSettings& tls, const TrustStore& trust, Duration readTimeout) {
+client::http_client_config makeConfig(const TlsSettings& tls, const TrustStore& trust,
+                                      Duration readTimeout) {
   client::http_client_config config;
   config.set_validate_certificates(!tls.insecureSkipVerify);
   // For streams the read timeout must exceed the longest silence a watch can have (the server's
   // timeout; bookmarks arrive about every minute).
   config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(readTimeout));
-  config.set_ssl_context_callback([tls, trust](boost::asio::ssl::context& ctx) { applyTls(ctx, tls, trust); });
+  config.set_ssl_context_callback(
+      [tls, trust](boost::asio::ssl::context& ctx) { applyTls(ctx, tls, trust); });
   return config;
 }
 
@@ -207,7 +212,8 @@ class CpprestStream final : public ResponseStream {
       // as it is there, and never more than one chunk is held here (framing: WatchDecoder).
       auto buffer = body_.streambuf();
       const auto first = buffer.bumpc().get();
-      if (cancel_.requested() || first == decltype(buffer)::traits::eof()) return std::optional<std::string>();
+      if (cancel_.requested() || first == decltype(buffer)::traits::eof())
+        return std::optional<std::string>();
       std::string chunk(1, static_cast<char>(first));
       const size_t more = std::min(buffer.in_avail(), kChunkBytes - 1);
       if (more > 0) {
@@ -255,8 +261,10 @@ class CpprestTransport final : public Transport {
   CpprestTransport(const std::string& server, const TlsSettings& tls, const TransportLimits& limits,
                    const TrustStore& trust)
       : io_(ioThread()),
-        requests_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.timeout + kReadTimerBackstop)),
-        streams_(utility::conversions::to_string_t(server), makeConfig(tls, trust, limits.streamReadTimeout)),
+        requests_(utility::conversions::to_string_t(server),
+                  makeConfig(tls, trust, limits.timeout + kReadTimerBackstop)),
+        streams_(utility::conversions::to_string_t(server),
+                 makeConfig(tls, trust, limits.streamReadTimeout)),
         server_(server),
         limits_(limits) {}
 
@@ -308,7 +316,8 @@ class CpprestTransport final : public Transport {
     try {
       auto resp = awaitUntil(send(streams_, r, cancel), deadline);
       if (!resp) return timedOut(r, cancel);
-      return std::unique_ptr<ResponseStream>(std::make_unique<CpprestStream>(std::move(*resp), std::move(cancel)));
+      return std::unique_ptr<ResponseStream>(
+          std::make_unique<CpprestStream>(std::move(*resp), std::move(cancel)));
     } catch (const pplx::task_canceled&) {
       return timedOut(r, cancel);
     } catch (const std::exception& e) {
@@ -317,7 +326,8 @@ class CpprestTransport final : public Transport {
   }
 
  private:
-  pplx::task<http::http_response> send(client::http_client& client, const HttpRequest& r, const Cancellation& cancel) {
+  pplx::task<http::http_response> send(client::http_client& client, const HttpRequest& r,
+                                       const Cancellation& cancel) {
     auto request = client.request(toCpprest(r), cancel.token());
     exchanges_.enter(request, cancel);
     return request;
@@ -325,9 +335,10 @@ class CpprestTransport final : public Transport {
 
   // An exchange that failed before its deadline, with what the failure says of sending it again.
   // One that failed as the deadline passed timed out, whichever timer noticed first.
-  Error failed(const HttpRequest& r, const std::exception& e, std::chrono::steady_clock::time_point deadline,
-               Cancellation& cancel) const {
-    if (readTimerFired(e) || std::chrono::steady_clock::now() >= deadline) return timedOut(r, cancel);
+  Error failed(const HttpRequest& r, const std::exception& e,
+               std::chrono::steady_clock::time_point deadline, Cancellation& cancel) const {
+    if (readTimerFired(e) || std::chrono::steady_clock::now() >= deadline)
+      return timedOut(r, cancel);
     Error err = Error::format("{} {}{}: {}", r.method, server_, r.pathAndQuery, e.what());
     err.reason = resendability(e);
     return err;
@@ -345,25 +356,28 @@ class CpprestTransport final : public Transport {
   // awaited may have delivered it: only an idempotent request goes again.
   static const char* resendability(const std::exception& e) {
     const std::string_view what = e.what();
-    for (const char* notSent : {"Failed to connect", "Connection refused", "Failed to write request", "Error resolving"}) {
+    for (const char* notSent : {"Failed to connect", "Connection refused",
+                                "Failed to write request", "Error resolving"}) {
       if (what.find(notSent) != std::string_view::npos) return kRequestNotSent;
     }
-    if (what.find("Failed to read HTTP status line") != std::string_view::npos) return kConnectionLost;
+    if (what.find("Failed to read HTTP status line") != std::string_view::npos)
+      return kConnectionLost;
     return "";
   }
 
   Error timedOut(const HttpRequest& r, Cancellation& cancel) const {
     cancel.cancel();
-    Error err = Error::format("{} {}{}: no complete answer within {}s (request cancelled)", r.method, server_,
-                              r.pathAndQuery, std::chrono::duration_cast<std::chrono::seconds>(limits_.timeout).count());
+    Error err = Error::format(
+        "{} {}{}: no complete answer within {}s (request cancelled)", r.method, server_,
+        r.pathAndQuery, std::chrono::duration_cast<std::chrono::seconds>(limits_.timeout).count());
     err.reason = kTimedOut;
     return err;
   }
 
   Error tooLarge(const HttpRequest& r, Cancellation& cancel) const {
     cancel.cancel();
-    Error err = Error::format("{} {}{}: the response body exceeds {} bytes (request cancelled)", r.method, server_,
-                              r.pathAndQuery, limits_.maxResponseBytes);
+    Error err = Error::format("{} {}{}: the response body exceeds {} bytes (request cancelled)",
+                              r.method, server_, r.pathAndQuery, limits_.maxResponseBytes);
     err.reason = kResponseTooLarge;
     return err;
   }
@@ -378,7 +392,8 @@ class CpprestTransport final : public Transport {
 
 }  // namespace
 
-Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
+Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server,
+                                                        const TlsSettings& tls,
                                                         const TransportLimits& limits) {
   try {
     boost::asio::ssl::context probe(boost::asio::ssl::context::tls_client);
@@ -394,9 +409,11 @@ Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& serve
         return Error::format("client certificate: not a valid PEM certificate: {}", e.what());
       }
       try {
-        probe.use_private_key(boost::asio::buffer(tls.clientKeyData), boost::asio::ssl::context::pem);
+        probe.use_private_key(boost::asio::buffer(tls.clientKeyData),
+                              boost::asio::ssl::context::pem);
       } catch (const std::exception& e) {
-        return Error::format("client key: not a valid PEM private key matching the certificate: {}", e.what());
+        return Error::format("client key: not a valid PEM private key matching the certificate: {}",
+                             e.what());
       }
     }
     return std::unique_ptr<Transport>(std::make_unique<CpprestTransport>(server, tls, limits));

@@ -61,17 +61,21 @@ Result<std::vector<std::string>> Discovery::versions(const std::string& group) {
   return it->second;
 }
 
-Result<std::string> Discovery::pickVersion(const std::string& group, const std::vector<std::string>& candidates) {
+Result<std::string> Discovery::pickVersion(const std::string& group,
+                                           const std::vector<std::string>& candidates) {
   auto served = versions(group);
   if (!served.ok()) return served.error();
   for (const auto& c : candidates) {
     if (std::find(served->begin(), served->end(), c) != served->end()) return c;
   }
-  return Error::format("the server serves none of {}/{{{}}} (it serves {})", group, fmt::join(candidates, ","),
-                       served->empty() ? std::string("no version of the group") : fmt::format("{}", fmt::join(*served, ", ")));
+  return Error::format("the server serves none of {}/{{{}}} (it serves {})", group,
+                       fmt::join(candidates, ","),
+                       served->empty() ? std::string("no version of the group")
+                                       : fmt::format("{}", fmt::join(*served, ", ")));
 }
 
-Result<std::vector<ApiResource>> Discovery::resources(const std::string& group, const std::string& version) {
+Result<std::vector<ApiResource>> Discovery::resources(const std::string& group,
+                                                      const std::string& version) {
   const std::string key = group + "/" + version;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -100,7 +104,8 @@ Result<std::vector<ApiResource>> Discovery::resources(const std::string& group, 
   return out;
 }
 
-Result<std::vector<GroupVersionResource>> Discovery::mappingsFor(const std::string& group, const std::string& kind) {
+Result<std::vector<GroupVersionResource>> Discovery::mappingsFor(const std::string& group,
+                                                                 const std::string& kind) {
   auto vs = versions(group);
   if (!vs.ok()) return vs.error();
   std::vector<GroupVersionResource> out;
@@ -108,14 +113,17 @@ Result<std::vector<GroupVersionResource>> Discovery::mappingsFor(const std::stri
     auto rs = resources(group, v);
     if (!rs.ok()) return rs.error();
     for (const auto& r : *rs) {
-      if (r.kind == kind && r.name.find('/') == std::string::npos) out.push_back({group, v, r.name});
+      if (r.kind == kind && r.name.find('/') == std::string::npos)
+        out.push_back({group, v, r.name});
     }
   }
-  if (out.empty()) return Error::format("no matches for kind {} in group {}", quote(kind), quote(group));
+  if (out.empty())
+    return Error::format("no matches for kind {} in group {}", quote(kind), quote(group));
   return out;
 }
 
-Result<bool> Discovery::hasSubresource(const GroupVersionResource& gvr, const std::string& subresource) {
+Result<bool> Discovery::hasSubresource(const GroupVersionResource& gvr,
+                                       const std::string& subresource) {
   auto rs = resources(gvr.group, gvr.version);
   if (!rs.ok()) return rs.error();
   const std::string name = gvr.resource + "/" + subresource;
@@ -155,8 +163,10 @@ std::optional<int> ServerVersion::minorRelease() const {
 Result<ServerVersion> serverVersion(RestClient& client) {
   auto body = client.get("/version");
   if (!body.ok()) return body.error().wrap("cannot read the API server's version (GET /version)");
-  if (!body->is_object()) return Error::of("cannot read the API server's version (GET /version): not an object");
-  return ServerVersion{stringValue(*body, "major"), stringValue(*body, "minor"), stringValue(*body, "gitVersion")};
+  if (!body->is_object())
+    return Error::of("cannot read the API server's version (GET /version): not an object");
+  return ServerVersion{stringValue(*body, "major"), stringValue(*body, "minor"),
+                       stringValue(*body, "gitVersion")};
 }
 
 }  // namespace hpa::kube

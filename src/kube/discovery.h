@@ -32,14 +32,17 @@ class Discovery {
  public:
   explicit Discovery(RestClient& client) : client_(client) {}
 
-  // Versions of `group` ("" = core), the server's preferred first; empty if the group is not served.
+  // Versions of `group` ("" = core), the server's preferred first; empty if the group is not
+  // served.
   Result<std::vector<std::string>> versions(const std::string& group);
   // The first of `candidates` the server serves for `group`, else an error naming them.
-  Result<std::string> pickVersion(const std::string& group, const std::vector<std::string>& candidates);
+  Result<std::string> pickVersion(const std::string& group,
+                                  const std::vector<std::string>& candidates);
   Result<std::vector<ApiResource>> resources(const std::string& group, const std::string& version);
   // The resources of kind `kind` in `group`, in the group's version preference order (the
   // scaleTargetRef's version is ignored, as upstream's RESTMapper does).
-  Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind);
+  Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group,
+                                                        const std::string& kind);
   // Whether `resource` of group/version has the subresource (e.g. "scale").
   Result<bool> hasSubresource(const GroupVersionResource& gvr, const std::string& subresource);
 

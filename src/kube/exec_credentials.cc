@@ -1,13 +1,12 @@
 #include "kube/exec_credentials.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <chrono>
@@ -101,11 +100,13 @@ std::vector<std::string> environmentWith(const std::vector<std::string>& extraEn
 }
 
 // Reads both pipes until the child closes them or the deadline passes (true: it passed).
-bool readUntilClosed(Fd& out, Fd& err, std::chrono::steady_clock::time_point deadline, ProcessOutput& result) {
+bool readUntilClosed(Fd& out, Fd& err, std::chrono::steady_clock::time_point deadline,
+                     ProcessOutput& result) {
   Fd* ends[2] = {&out, &err};
   char buf[4096];
   while (out.open() || err.open()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return true;
     pollfd fds[2] = {{out.get(), POLLIN, 0}, {err.get(), POLLIN, 0}};
     if (poll(fds, 2, static_cast<int>(left.count())) <= 0) continue;  // EINTR or no event yet
@@ -130,7 +131,8 @@ int waitFor(pid_t pid) {
 }
 
 // Runs argv with extra environment entries; stdin is /dev/null (never interactive).
-Result<ProcessOutput> runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extraEnv) {
+Result<ProcessOutput> runProcess(const std::vector<std::string>& argv,
+                                 const std::vector<std::string>& extraEnv) {
   auto outPipe = Pipe::make();
   if (!outPipe.ok()) return outPipe.error();
   auto errPipe = Pipe::make();
@@ -150,23 +152,26 @@ Result<ProcessOutput> runProcess(const std::vector<std::string>& argv, const std
   outPipe->write.reset();
   errPipe->write.reset();
   ProcessOutput result;
-  const bool timedOut =
-      readUntilClosed(outPipe->read, errPipe->read, std::chrono::steady_clock::now() + kPluginTimeout, result);
+  const bool timedOut = readUntilClosed(outPipe->read, errPipe->read,
+                                        std::chrono::steady_clock::now() + kPluginTimeout, result);
   outPipe->read.reset();
   errPipe->read.reset();
   if (timedOut) kill(pid, SIGKILL);
   result.exitCode = waitFor(pid);
-  if (timedOut) return Error::format("{} did not finish within {}s", argv[0], kPluginTimeout.count());
+  if (timedOut)
+    return Error::format("{} did not finish within {}s", argv[0], kPluginTimeout.count());
   return result;
 }
 
 }  // namespace
 
-Result<ExecCredential> parseExecCredential(const std::string& output, const std::string& expectedApiVersion) {
+Result<ExecCredential> parseExecCredential(const std::string& output,
+                                           const std::string& expectedApiVersion) {
   nlohmann::json j = parseUntrustedJson(output);
   if (j.is_discarded() || !j.is_object()) return Error::of("output is not a JSON ExecCredential");
   const std::string kind = stringValue(j, "kind");
-  if (kind != "ExecCredential") return Error::format("kind is {}, want ExecCredential", quote(kind));
+  if (kind != "ExecCredential")
+    return Error::format("kind is {}, want ExecCredential", quote(kind));
   const std::string apiVersion = stringValue(j, "apiVersion");
   if (apiVersion != expectedApiVersion) {
     return Error::format("apiVersion is {}, want {}", quote(apiVersion), quote(expectedApiVersion));
@@ -175,16 +180,20 @@ Result<ExecCredential> parseExecCredential(const std::string& output, const std:
   const auto& status = j["status"];
   if (status.contains("clientCertificateData") || status.contains("clientKeyData")) {
     if (!status.contains("token")) {
-      return Error::of("returns a client certificate, which hpa-controller does not support from exec plugins (tokens only)");
+      return Error::of(
+          "returns a client certificate, which hpa-controller does not support from exec plugins "
+          "(tokens only)");
     }
   }
-  if (!status.contains("token") || !status["token"].is_string() || status["token"].get<std::string>().empty()) {
+  if (!status.contains("token") || !status["token"].is_string() ||
+      status["token"].get<std::string>().empty()) {
     return Error::of("status.token is missing");
   }
   ExecCredential c;
   c.token = status["token"].get<std::string>();
   if (status.contains("expirationTimestamp") && !status["expirationTimestamp"].is_null()) {
-    if (!status["expirationTimestamp"].is_string()) return Error::of("status.expirationTimestamp must be a string");
+    if (!status["expirationTimestamp"].is_string())
+      return Error::of("status.expirationTimestamp must be a string");
     auto t = parseRFC3339(status["expirationTimestamp"].get<std::string>());
     if (!t.ok()) return Error::format("status.expirationTimestamp: {}", t.error().message);
     c.expiration = *t;
@@ -197,7 +206,8 @@ ExecCredentialProvider::ExecCredentialProvider(ExecConfig config, std::string se
 
 Result<std::string> ExecCredentialProvider::token() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (cached_ && (!cached_->expiration || clock_.now() < *cached_->expiration)) return cached_->token;
+  if (cached_ && (!cached_->expiration || clock_.now() < *cached_->expiration))
+    return cached_->token;
   auto fresh = run();
   if (!fresh.ok()) return fresh.error();
   cached_ = *fresh;
@@ -210,7 +220,9 @@ void ExecCredentialProvider::invalidate() {
 }
 
 Result<ExecCredential> ExecCredentialProvider::run() const {
-  nlohmann::json info{{"apiVersion", config_.apiVersion}, {"kind", "ExecCredential"}, {"spec", {{"interactive", false}}}};
+  nlohmann::json info{{"apiVersion", config_.apiVersion},
+                      {"kind", "ExecCredential"},
+                      {"spec", {{"interactive", false}}}};
   if (config_.provideClusterInfo) info["spec"]["cluster"] = {{"server", server_}};
   std::vector<std::string> env{"KUBERNETES_EXEC_INFO=" + info.dump()};
   for (const auto& [k, v] : config_.env) env.push_back(k + "=" + v);

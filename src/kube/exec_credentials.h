@@ -37,6 +37,7 @@ class ExecCredentialProvider {
 };
 
 // Parses a plugin's stdout; exposed for tests.
-Result<ExecCredential> parseExecCredential(const std::string& output, const std::string& expectedApiVersion);
+Result<ExecCredential> parseExecCredential(const std::string& output,
+                                           const std::string& expectedApiVersion);
 
 }  // namespace hpa::kube

@@ -33,13 +33,15 @@ struct Merged {
 
 Result<std::string> stringField(const Entry& e, const char* field) {
   if (!e.value.contains(field) || e.value[field].is_null()) return std::string();
-  if (!e.value[field].is_string()) return Error::format("{}: {}.{}: must be a string", e.file, e.path, field);
+  if (!e.value[field].is_string())
+    return Error::format("{}: {}.{}: must be a string", e.file, e.path, field);
   return e.value[field].get<std::string>();
 }
 
 Result<bool> boolField(const Entry& e, const char* field) {
   if (!e.value.contains(field) || e.value[field].is_null()) return false;
-  if (!e.value[field].is_boolean()) return Error::format("{}: {}.{}: must be a boolean", e.file, e.path, field);
+  if (!e.value[field].is_boolean())
+    return Error::format("{}: {}.{}: must be a boolean", e.file, e.path, field);
   return e.value[field].get<bool>();
 }
 
@@ -54,14 +56,16 @@ Result<std::string> fileOrData(const Entry& e, const std::string& field) {
   if (!data.ok()) return data.error();
   if (!data->empty()) {
     auto decoded = base64Decode(*data);
-    if (!decoded.ok()) return Error::format("{}: {}.{}-data: {}", e.file, e.path, field, decoded.error().message);
+    if (!decoded.ok())
+      return Error::format("{}: {}.{}-data: {}", e.file, e.path, field, decoded.error().message);
     return decoded;
   }
   auto file = stringField(e, field.c_str());
   if (!file.ok()) return file.error();
   if (file->empty()) return std::string();
   auto text = readTextFile(resolvePath(e.file, *file));
-  if (!text.ok()) return Error::format("{}: {}.{}: {}", e.file, e.path, field, text.error().message);
+  if (!text.ok())
+    return Error::format("{}: {}.{}: {}", e.file, e.path, field, text.error().message);
   return text;
 }
 
@@ -76,8 +80,9 @@ Status mergeFile(const std::string& file, const std::string& text, Merged& merge
     const char* inner;
     std::map<std::string, Entry>* target;
   };
-  for (const Section& s : {Section{"clusters", "cluster", &merged.clusters}, Section{"users", "user", &merged.users},
-                           Section{"contexts", "context", &merged.contexts}}) {
+  for (const Section& s :
+       {Section{"clusters", "cluster", &merged.clusters}, Section{"users", "user", &merged.users},
+        Section{"contexts", "context", &merged.contexts}}) {
     if (!root.contains(s.list) || root[s.list].is_null()) continue;
     const json& list = root[s.list];
     if (!list.is_array()) return Error::format("{}: {}: must be a list", file, s.list);
@@ -89,13 +94,15 @@ Status mergeFile(const std::string& file, const std::string& text, Merged& merge
       }
       json inner = item.contains(s.inner) ? item[s.inner] : json::object();
       if (inner.is_null()) inner = json::object();
-      if (!inner.is_object()) return Error::format("{}: {}.{}: must be a mapping", file, where, s.inner);
+      if (!inner.is_object())
+        return Error::format("{}: {}.{}: must be a mapping", file, where, s.inner);
       // The first file to define a name wins.
       s.target->emplace(item["name"].get<std::string>(), Entry{inner, file, where + "." + s.inner});
     }
   }
   if (root.contains("current-context") && !root["current-context"].is_null()) {
-    if (!root["current-context"].is_string()) return Error::format("{}: current-context: must be a string", file);
+    if (!root["current-context"].is_string())
+      return Error::format("{}: current-context: must be a string", file);
     if (merged.currentContext.empty()) {
       merged.currentContext = root["current-context"].get<std::string>();
       merged.currentContextFile = file;
@@ -115,14 +122,18 @@ Result<ExecConfig> execConfig(const Entry& user) {
   auto apiVersion = stringField(e, "apiVersion");
   if (!apiVersion.ok()) return apiVersion.error();
   x.apiVersion = *apiVersion;
-  if (x.apiVersion != "client.authentication.k8s.io/v1" && x.apiVersion != "client.authentication.k8s.io/v1beta1") {
-    return Error::format("{}: {}.apiVersion: {} is not supported (client.authentication.k8s.io/v1 or v1beta1)",
-                         e.file, e.path, quote(x.apiVersion));
+  if (x.apiVersion != "client.authentication.k8s.io/v1" &&
+      x.apiVersion != "client.authentication.k8s.io/v1beta1") {
+    return Error::format(
+        "{}: {}.apiVersion: {} is not supported (client.authentication.k8s.io/v1 or v1beta1)",
+        e.file, e.path, quote(x.apiVersion));
   }
   if (e.value.contains("args") && !e.value["args"].is_null()) {
-    if (!e.value["args"].is_array()) return Error::format("{}: {}.args: must be a list", e.file, e.path);
+    if (!e.value["args"].is_array())
+      return Error::format("{}: {}.args: must be a list", e.file, e.path);
     for (size_t i = 0; i < e.value["args"].size(); ++i) {
-      if (!e.value["args"][i].is_string()) return Error::format("{}: {}.args[{}]: must be a string", e.file, e.path, i);
+      if (!e.value["args"][i].is_string())
+        return Error::format("{}: {}.args[{}]: must be a string", e.file, e.path, i);
       x.args.push_back(e.value["args"][i].get<std::string>());
     }
   }
@@ -132,7 +143,8 @@ Result<ExecConfig> execConfig(const Entry& user) {
     for (size_t i = 0; i < env.size(); ++i) {
       if (!env[i].is_object() || !env[i].contains("name") || !env[i]["name"].is_string() ||
           (env[i].contains("value") && !env[i]["value"].is_string())) {
-        return Error::format("{}: {}.env[{}]: must have a string name and value", e.file, e.path, i);
+        return Error::format("{}: {}.env[{}]: must have a string name and value", e.file, e.path,
+                             i);
       }
       x.env.emplace_back(env[i]["name"].get<std::string>(), env[i].value("value", ""));
     }
@@ -147,8 +159,9 @@ Result<ExecConfig> execConfig(const Entry& user) {
   if (!mode.ok()) return mode.error();
   x.interactiveMode = *mode;
   if (x.interactiveMode == "Always") {
-    return Error::format("{}: {}.interactiveMode: Always needs a terminal, which a controller does not have", e.file,
-                         e.path);
+    return Error::format(
+        "{}: {}.interactiveMode: Always needs a terminal, which a controller does not have", e.file,
+        e.path);
   }
   return x;
 }
@@ -161,15 +174,19 @@ struct Selected {
   std::string defaultNamespace;
 };
 
-Result<Selected> selectContext(const Merged& merged, const std::string& sources, const std::string& contextName,
-                               const std::string& master) {
-  Selected selected{Entry{json::object(), sources, "clusters"}, Entry{json::object(), sources, "users"}, ""};
+Result<Selected> selectContext(const Merged& merged, const std::string& sources,
+                               const std::string& contextName, const std::string& master) {
+  Selected selected{Entry{json::object(), sources, "clusters"},
+                    Entry{json::object(), sources, "users"}, ""};
   if (contextName.empty()) {
-    if (master.empty()) return Error::format("{}: current-context is not set and no --context or --master was given", sources);
+    if (master.empty())
+      return Error::format("{}: current-context is not set and no --context or --master was given",
+                           sources);
     return selected;
   }
   auto ctx = merged.contexts.find(contextName);
-  if (ctx == merged.contexts.end()) return Error::format("{}: context {} does not exist", sources, quote(contextName));
+  if (ctx == merged.contexts.end())
+    return Error::format("{}: context {} does not exist", sources, quote(contextName));
   const Entry& c = ctx->second;
   auto clusterName = stringField(c, "cluster");
   auto userName = stringField(c, "user");
@@ -181,11 +198,13 @@ Result<Selected> selectContext(const Merged& merged, const std::string& sources,
   if (auto it = merged.clusters.find(*clusterName); it != merged.clusters.end()) {
     selected.cluster = it->second;
   } else if (master.empty()) {
-    return Error::format("{}: {}.cluster: cluster {} does not exist", c.file, c.path, quote(*clusterName));
+    return Error::format("{}: {}.cluster: cluster {} does not exist", c.file, c.path,
+                         quote(*clusterName));
   }
   if (!userName->empty()) {
     auto it = merged.users.find(*userName);
-    if (it == merged.users.end()) return Error::format("{}: {}.user: user {} does not exist", c.file, c.path, quote(*userName));
+    if (it == merged.users.end())
+      return Error::format("{}: {}.user: user {} does not exist", c.file, c.path, quote(*userName));
     selected.user = it->second;
   }
   return selected;
@@ -196,7 +215,8 @@ Status applyCluster(const Entry& cluster, const std::string& master, RestConfig&
   auto server = stringField(cluster, "server");
   if (!server.ok()) return server.error();
   config.server = master.empty() ? *server : master;
-  if (config.server.empty()) return Error::format("{}: {}.server: required (or --master)", cluster.file, cluster.path);
+  if (config.server.empty())
+    return Error::format("{}: {}.server: required (or --master)", cluster.file, cluster.path);
   if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
     config.server = "https://" + config.server;
   }
@@ -208,15 +228,17 @@ Status applyCluster(const Entry& cluster, const std::string& master, RestConfig&
   if (!insecure.ok()) return insecure.error();
   config.insecureSkipTlsVerify = *insecure;
   if (config.insecureSkipTlsVerify && !config.caData.empty()) {
-    return Error::format("{}: {}: certificate-authority and insecure-skip-tls-verify cannot both be set", cluster.file,
-                         cluster.path);
+    return Error::format(
+        "{}: {}: certificate-authority and insecure-skip-tls-verify cannot both be set",
+        cluster.file, cluster.path);
   }
   for (const char* unsupported : {"tls-server-name", "proxy-url"}) {
     auto v = stringField(cluster, unsupported);
     if (!v.ok()) return v.error();
     if (!v->empty()) {
-      return Error::format("{}: {}.{}: not supported by hpa-controller (connect to the server's own name directly)",
-                           cluster.file, cluster.path, unsupported);
+      return Error::format(
+          "{}: {}.{}: not supported by hpa-controller (connect to the server's own name directly)",
+          cluster.file, cluster.path, unsupported);
     }
   }
   return Status();
@@ -229,7 +251,8 @@ Status applyUser(const Entry& user, RestConfig& config) {
   auto key = fileOrData(user, "client-key");
   if (!key.ok()) return key.error();
   if (cert->empty() != key->empty()) {
-    return Error::format("{}: {}: client-certificate and client-key must be given together", user.file, user.path);
+    return Error::format("{}: {}: client-certificate and client-key must be given together",
+                         user.file, user.path);
   }
   config.clientCertData = *cert;
   config.clientKeyData = *key;
@@ -242,7 +265,8 @@ Status applyUser(const Entry& user, RestConfig& config) {
     config.bearerTokenFile = resolvePath(user.file, *tokenFile);
     if (config.bearerToken.empty()) {
       auto t = readTextFile(config.bearerTokenFile);
-      if (!t.ok()) return Error::format("{}: {}.tokenFile: {}", user.file, user.path, t.error().message);
+      if (!t.ok())
+        return Error::format("{}: {}.tokenFile: {}", user.file, user.path, t.error().message);
     }
   }
   auto username = stringField(user, "username");
@@ -257,8 +281,9 @@ Status applyUser(const Entry& user, RestConfig& config) {
     config.exec = *exec;
   }
   if (user.value.contains("auth-provider") && !user.value["auth-provider"].is_null()) {
-    return Error::format("{}: {}.auth-provider: not supported (removed from client-go; use an exec plugin)", user.file,
-                         user.path);
+    return Error::format(
+        "{}: {}.auth-provider: not supported (removed from client-go; use an exec plugin)",
+        user.file, user.path);
   }
   return Status();
 }
@@ -274,19 +299,22 @@ Result<std::string> readTextFile(const std::string& path) {
   return s.str();
 }
 
-Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string, std::string>>& files,
-                                         const std::string& contextOverride, const std::string& master) {
+Result<RestConfig> resolveKubeconfigText(
+    const std::vector<std::pair<std::string, std::string>>& files,
+    const std::string& contextOverride, const std::string& master) {
   Merged merged;
   for (const auto& [file, text] : files) {
     if (auto s = mergeFile(file, text, merged); !s.ok()) return s.error();
   }
-  const std::string sources = files.size() == 1 ? files[0].first : fmt::format("kubeconfig ({} files)", files.size());
+  const std::string sources =
+      files.size() == 1 ? files[0].first : fmt::format("kubeconfig ({} files)", files.size());
   const std::string contextName = contextOverride.empty() ? merged.currentContext : contextOverride;
   RestConfig config;
   auto selected = selectContext(merged, sources, contextName, master);
   if (!selected.ok()) return selected.error();
   config.defaultNamespace = selected->defaultNamespace;
-  config.source = contextName.empty() ? sources : fmt::format("{} (context {})", sources, contextName);
+  config.source =
+      contextName.empty() ? sources : fmt::format("{} (context {})", sources, contextName);
   if (auto s = applyCluster(selected->cluster, master, config); !s.ok()) return s.error();
   if (auto s = applyUser(selected->user, config); !s.ok()) return s.error();
   return config;
@@ -325,7 +353,8 @@ Result<RestConfig> loadKubeconfig(const KubeconfigOptions& options) {
 Result<RestConfig> inClusterConfig(const InClusterEnv& env) {
   if (env.host.empty() || env.port.empty()) {
     return Error::of(
-        "not running in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set (or give "
+        "not running in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set "
+        "(or give "
         "--kubeconfig)");
   }
   RestConfig config;

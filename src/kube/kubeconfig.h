@@ -14,21 +14,23 @@ namespace hpa::kube {
 // (a list of paths, merged: the first file to set a map entry or a value wins); else
 // ~/.kube/config. `context` and `master` override the current context and the server.
 struct KubeconfigOptions {
-  std::string explicitPath;  // --kubeconfig
-  std::string context;       // --context
-  std::string master;        // --master
+  std::string explicitPath;   // --kubeconfig
+  std::string context;        // --context
+  std::string master;         // --master
   std::string kubeconfigEnv;  // $KUBECONFIG as read by the caller
   std::string home;           // $HOME
 };
 
 // Loads and resolves a kubeconfig into a RestConfig. Errors name the file and the field, e.g.
-// "/home/me/.kube/config: users[0].user.client-key: cannot read /nope.pem: No such file or directory".
+// "/home/me/.kube/config: users[0].user.client-key: cannot read /nope.pem: No such file or
+// directory".
 Result<RestConfig> loadKubeconfig(const KubeconfigOptions& options);
 
 // Parses one kubeconfig document (YAML or JSON) read from `path` (used for messages and to
 // resolve relative file references) and resolves it as above; exposed for tests.
-Result<RestConfig> resolveKubeconfigText(const std::vector<std::pair<std::string, std::string>>& files,
-                                         const std::string& context, const std::string& master);
+Result<RestConfig> resolveKubeconfigText(
+    const std::vector<std::pair<std::string, std::string>>& files, const std::string& context,
+    const std::string& master);
 
 // In-cluster: KUBERNETES_SERVICE_HOST/PORT, the service-account token file (re-read as it
 // rotates), its ca.crt and namespace. `root` prefixes the service-account directory (tests).

@@ -6,8 +6,9 @@ namespace hpa::kube {
 
 Result<HttpResponse> ReadOnlyTransport::roundTrip(const HttpRequest& request) {
   if (request.method != "GET") {
-    return Error{fmt::format("refused {} {}: this command only reads", request.method, request.pathAndQuery), 0,
-                 kRefusedReadOnly};
+    return Error{
+        fmt::format("refused {} {}: this command only reads", request.method, request.pathAndQuery),
+        0, kRefusedReadOnly};
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -21,8 +22,9 @@ Result<HttpResponse> ReadOnlyTransport::roundTrip(const HttpRequest& request) {
 }
 
 Result<std::unique_ptr<ResponseStream>> ReadOnlyTransport::openStream(const HttpRequest& request) {
-  return Error{fmt::format("refused a watch of {}: this command only reads with GET", request.pathAndQuery), 0,
-               kRefusedReadOnly};
+  return Error{
+      fmt::format("refused a watch of {}: this command only reads with GET", request.pathAndQuery),
+      0, kRefusedReadOnly};
 }
 
 std::vector<RecordedResponse> ReadOnlyTransport::responses() const {

@@ -1,10 +1,11 @@
 #include "kube/request_log.h"
-#include "common/json_value.h"
-#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+
+#include "common/json_value.h"
+#include "common/text.h"
 
 namespace hpa::kube {
 namespace {
@@ -14,8 +15,8 @@ constexpr const char* kMasked = "<masked>";
 // Field names whose string values are credentials wherever they appear.
 bool credentialField(const std::string& key) {
   const std::string k = asciiLower(key);
-  return k == "token" || k == "password" || k == "clientkeydata" || k == "client-key-data" || k == "bearertoken" ||
-         k == "access_token" || k == "refresh_token" || k == "id_token";
+  return k == "token" || k == "password" || k == "clientkeydata" || k == "client-key-data" ||
+         k == "bearertoken" || k == "access_token" || k == "refresh_token" || k == "id_token";
 }
 
 void mask(nlohmann::json& j) {
@@ -70,7 +71,8 @@ std::string maskedBody(const std::string& body, std::size_t limit) {
     mask(j);
     text = j.dump();
   }
-  if (text.size() > limit) text = text.substr(0, limit) + "... (" + std::to_string(text.size()) + " bytes)";
+  if (text.size() > limit)
+    text = text.substr(0, limit) + "... (" + std::to_string(text.size()) + " bytes)";
   return text;
 }
 

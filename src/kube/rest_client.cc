@@ -29,12 +29,16 @@ constexpr std::size_t kTracedBodyLimit = 1024;
 
 // The API server names the field manager of a write after the User-Agent's first token (up to
 // "/"): api::kFieldManager, which the HPA codec tells apart from other status writers.
-std::string userAgent() { return fmt::format("{}/{} (linux/amd64)", api::kFieldManager, releaseVersion()); }
+std::string userAgent() {
+  return fmt::format("{}/{} (linux/amd64)", api::kFieldManager, releaseVersion());
+}
 
 // The most of a refused watch's body read for its Status.
 constexpr std::size_t kMaxRefusalBytes = 64 * 1024;
 
-bool retryableStatus(int status) { return status == 500 || status == 502 || status == 503 || status == 504; }
+bool retryableStatus(int status) {
+  return status == 500 || status == 502 || status == 503 || status == 504;
+}
 
 std::optional<Duration> retryAfter(const HttpResponse& r) {
   auto it = r.headers.find("retry-after");
@@ -78,7 +82,8 @@ Error apiError(const HttpResponse& r, const std::string& method, const std::stri
     std::string message = stringValue(j, "message");
     std::string reason = stringValue(j, "reason");
     int code = int32Value(j, "code", r.status);
-    if (message.empty()) message = fmt::format("the server returned {} ({}) for {} {}", code, reason, method, path);
+    if (message.empty())
+      message = fmt::format("the server returned {} ({}) for {} {}", code, reason, method, path);
     return Error{message, code, reason};
   }
   const std::string body(trimSpace(std::string_view(r.body).substr(0, 300)));
@@ -87,17 +92,20 @@ Error apiError(const HttpResponse& r, const std::string& method, const std::stri
                r.status, ""};
 }
 
-Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& method, const std::string& path) {
+Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& method,
+                                     const std::string& path) {
   if (r.status < 200 || r.status >= 300) return apiError(r, method, path);
   auto j = parseUntrustedJson(r.body);
   if (j.is_discarded()) {
-    return Error::format("{} {}: the response is not JSON: {}", method, path, trimSpace(std::string_view(r.body).substr(0, 200)));
+    return Error::format("{} {}: the response is not JSON: {}", method, path,
+                         trimSpace(std::string_view(r.body).substr(0, 200)));
   }
   return j;
 }
 
 Result<std::unique_ptr<Transport>> RestClient::makeTransport(const RestConfig& config) {
-  TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData, config.clientKeyData};
+  TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData,
+                  config.clientKeyData};
   TransportLimits limits;
   limits.timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
   limits.streamReadTimeout = kStreamReadTimeout;
@@ -106,19 +114,22 @@ Result<std::unique_ptr<Transport>> RestClient::makeTransport(const RestConfig& c
   return transport;
 }
 
-Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock, Logger logger) {
+Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock,
+                                                       Logger logger) {
   auto transport = makeTransport(config);
   if (!transport.ok()) return transport.error();
   return std::make_unique<RestClient>(config, std::move(*transport), clock, std::move(logger));
 }
 
-RestClient::RestClient(RestConfig config, std::unique_ptr<Transport> transport, Clock& clock, Logger logger)
+RestClient::RestClient(RestConfig config, std::unique_ptr<Transport> transport, Clock& clock,
+                       Logger logger)
     : config_(std::move(config)),
       transport_(std::move(transport)),
       clock_(clock),
       logger_(std::move(logger)),
       limiter_(config_.qps, config_.burst, clock) {
-  if (config_.exec) exec_ = std::make_unique<ExecCredentialProvider>(*config_.exec, config_.server, clock_);
+  if (config_.exec)
+    exec_ = std::make_unique<ExecCredentialProvider>(*config_.exec, config_.server, clock_);
   if (config_.userAgent.empty()) config_.userAgent = userAgent();
 }
 
@@ -141,12 +152,14 @@ Result<std::vector<std::pair<std::string, std::string>>> RestClient::authHeaders
       } else if (fileToken_.empty()) {
         return t.error();
       } else {
-        logger_.error("cannot re-read the token file, keeping the last token", "err", t.error().message);
+        logger_.error("cannot re-read the token file, keeping the last token", "err",
+                      t.error().message);
       }
     }
     headers.emplace_back("Authorization", "Bearer " + fileToken_);
   } else if (!config_.username.empty()) {
-    headers.emplace_back("Authorization", "Basic " + base64Encode(config_.username + ":" + config_.password));
+    headers.emplace_back("Authorization",
+                         "Basic " + base64Encode(config_.username + ":" + config_.password));
   }
   return headers;
 }
@@ -174,17 +187,18 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
       const std::string& reason = response.error().reason;
       const bool resend = reason == kRequestNotSent || (idempotent && reason == kConnectionLost);
       if (!resend || last) return response.error();
-      logger_.v(2, "retrying after a transport error", "verb", request.method, "path", request.pathAndQuery, "err",
-                response.error().message, "attempt", attempt);
+      logger_.v(2, "retrying after a transport error", "verb", request.method, "path",
+                request.pathAndQuery, "err", response.error().message, "attempt", attempt);
     } else if (response->status == 401 && exec_ && !reauthenticated) {
       exec_->invalidate();  // an expired plugin token: fetch a fresh one once
       reauthenticated = true;
       continue;
     } else if (response->status == 429 || (idempotent && retryableStatus(response->status))) {
       if (last) return response;
-      if (auto after = retryAfter(*response)) backoff = std::min<Duration>(*after, config_.maxRetryWait);
-      logger_.v(2, "retrying", "verb", request.method, "path", request.pathAndQuery, "code", response->status,
-                "attempt", attempt);
+      if (auto after = retryAfter(*response))
+        backoff = std::min<Duration>(*after, config_.maxRetryWait);
+      logger_.v(2, "retrying", "verb", request.method, "path", request.pathAndQuery, "code",
+                response->status, "attempt", attempt);
     } else {
       return response;
     }
@@ -193,25 +207,35 @@ Result<HttpResponse> RestClient::exchange(HttpRequest request, bool idempotent) 
   }
 }
 
-void RestClient::trace(const HttpRequest& r, const Result<HttpResponse>& response, Duration took) const {
+void RestClient::trace(const HttpRequest& r, const Result<HttpResponse>& response,
+                       Duration took) const {
   if (!logger_.enabled(6)) return;
   const std::string url = config_.server + r.pathAndQuery;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
   if (response.ok()) {
-    logger_.v(6, "request", "verb", r.method, "url", url, "status", response->status, "milliseconds", ms);
+    logger_.v(6, "request", "verb", r.method, "url", url, "status", response->status,
+              "milliseconds", ms);
   } else {
-    logger_.v(6, "request failed", "verb", r.method, "url", url, "err", response.error().message, "milliseconds", ms);
+    logger_.v(6, "request failed", "verb", r.method, "url", url, "err", response.error().message,
+              "milliseconds", ms);
   }
-  logger_.v(7, "request headers", "verb", r.method, "url", url, "headers", maskedHeaders(r.headers));
+  logger_.v(7, "request headers", "verb", r.method, "url", url, "headers",
+            maskedHeaders(r.headers));
   if (!logger_.enabled(8)) return;
   const std::size_t limit = logger_.enabled(9) ? std::string::npos : kTracedBodyLimit;
-  if (!r.body.empty()) logger_.v(8, "request body", "verb", r.method, "url", url, "body", maskedBody(r.body, limit));
-  if (response.ok()) logger_.v(8, "response body", "verb", r.method, "url", url, "body", maskedBody(response->body, limit));
+  if (!r.body.empty())
+    logger_.v(8, "request body", "verb", r.method, "url", url, "body", maskedBody(r.body, limit));
+  if (response.ok())
+    logger_.v(8, "response body", "verb", r.method, "url", url, "body",
+              maskedBody(response->body, limit));
 }
 
-Result<nlohmann::json> RestClient::get(const std::string& path) { return send("GET", path, nullptr); }
+Result<nlohmann::json> RestClient::get(const std::string& path) {
+  return send("GET", path, nullptr);
+}
 
-Result<nlohmann::json> RestClient::send(const std::string& method, const std::string& path, const nlohmann::json* body,
+Result<nlohmann::json> RestClient::send(const std::string& method, const std::string& path,
+                                        const nlohmann::json* body,
                                         const std::string& contentType) {
   HttpRequest r;
   r.method = method;
@@ -236,13 +260,17 @@ Result<std::unique_ptr<api::WatchStream>> RestClient::watch(const std::string& p
   r.headers.emplace_back("Accept", "application/json");
   const Time start = clock_.now();
   auto stream = transport_->openStream(r);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - start).count();
   if (!stream.ok()) {
-    logger_.v(6, "watch failed", "url", config_.server + path, "err", stream.error().message, "milliseconds", ms);
+    logger_.v(6, "watch failed", "url", config_.server + path, "err", stream.error().message,
+              "milliseconds", ms);
     return stream.error();
   }
-  logger_.v(6, "watch", "url", config_.server + path, "status", (*stream)->status(), "milliseconds", ms);
-  logger_.v(7, "request headers", "verb", "WATCH", "url", config_.server + path, "headers", maskedHeaders(r.headers));
+  logger_.v(6, "watch", "url", config_.server + path, "status", (*stream)->status(), "milliseconds",
+            ms);
+  logger_.v(7, "request headers", "verb", "WATCH", "url", config_.server + path, "headers",
+            maskedHeaders(r.headers));
   if (observer_) observer_("WATCH", (*stream)->status(), clock_.now() - start);
   if ((*stream)->status() != 200) {
     if ((*stream)->status() == 401 && exec_) exec_->invalidate();

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "api/watch.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/result.h"
@@ -14,7 +14,6 @@
 #include "kube/exec_credentials.h"
 #include "kube/rest_config.h"
 #include "kube/transport.h"
-#include "api/watch.h"
 
 namespace hpa::kube {
 
@@ -29,7 +28,8 @@ using RequestObserver = std::function<void(const std::string& verb, int code, Du
 // reach its logs, at any -v.
 class RestClient {
  public:
-  static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock, Logger logger);
+  static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock,
+                                                    Logger logger);
   // The transport create() uses (TLS from the config, the default timeouts), for callers that
   // wrap it (e.g. in a ReadOnlyTransport) before building the client.
   static Result<std::unique_ptr<Transport>> makeTransport(const RestConfig& config);
@@ -37,7 +37,8 @@ class RestClient {
 
   Result<nlohmann::json> get(const std::string& pathAndQuery);
   // method with an optional JSON body (`contentType` for patches).
-  Result<nlohmann::json> send(const std::string& method, const std::string& pathAndQuery, const nlohmann::json* body,
+  Result<nlohmann::json> send(const std::string& method, const std::string& pathAndQuery,
+                              const nlohmann::json* body,
                               const std::string& contentType = "application/json");
   // Opens a watch (the query must include watch=true); the stream yields decoded events.
   Result<std::unique_ptr<api::WatchStream>> watch(const std::string& pathAndQuery);
@@ -69,6 +70,7 @@ class RestClient {
 Error apiError(const HttpResponse& response, const std::string& method, const std::string& path);
 
 // The JSON body of a successful response, or a clear error.
-Result<nlohmann::json> parseJsonBody(const HttpResponse& response, const std::string& method, const std::string& path);
+Result<nlohmann::json> parseJsonBody(const HttpResponse& response, const std::string& method,
+                                     const std::string& path);
 
 }  // namespace hpa::kube

@@ -37,12 +37,13 @@ struct RestConfig {
   std::string password;
   std::optional<ExecConfig> exec;
   std::string userAgent;
-  double qps = 20;   // --kube-api-qps
-  int burst = 30;    // --kube-api-burst
+  double qps = 20;                             // --kube-api-qps
+  int burst = 30;                              // --kube-api-burst
   Duration timeout = std::chrono::seconds(0);  // per request; 0: the transport's default (32 s)
   // The longest wait before a retry (a Retry-After the server sends included).
   Duration maxRetryWait = std::chrono::seconds(10);
-  std::string source;  // where this came from ("kubeconfig /path context ctx", "in-cluster"), for messages
+  std::string
+      source;  // where this came from ("kubeconfig /path context ctx", "in-cluster"), for messages
   std::string defaultNamespace;
 };
 

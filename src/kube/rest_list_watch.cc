@@ -34,9 +34,10 @@ std::string RestListWatch::query(std::vector<std::pair<std::string, std::string>
 }
 
 Result<informer::ListResult> RestListWatch::list(const informer::ListOptions& options) {
-  auto doc = client_.get(query({{"limit", options.limit > 0 ? std::to_string(options.limit) : ""},
-                                {"continue", options.continueToken},
-                                {"resourceVersion", options.continueToken.empty() ? options.resourceVersion : ""}}));
+  auto doc = client_.get(
+      query({{"limit", options.limit > 0 ? std::to_string(options.limit) : ""},
+             {"continue", options.continueToken},
+             {"resourceVersion", options.continueToken.empty() ? options.resourceVersion : ""}}));
   if (!doc.ok()) return doc.error();
   informer::ListResult out;
   const auto& meta = member(*doc, "metadata");
@@ -51,11 +52,14 @@ Result<informer::ListResult> RestListWatch::list(const informer::ListOptions& op
   return out;
 }
 
-Result<std::unique_ptr<api::WatchStream>> RestListWatch::watch(const informer::WatchOptions& options) {
-  return client_.watch(query({{"watch", "true"},
-                              {"resourceVersion", options.resourceVersion},
-                              {"allowWatchBookmarks", options.allowWatchBookmarks ? "true" : ""},
-                              {"timeoutSeconds", options.timeout.count() > 0 ? std::to_string(options.timeout.count()) : ""}}));
+Result<std::unique_ptr<api::WatchStream>> RestListWatch::watch(
+    const informer::WatchOptions& options) {
+  return client_.watch(
+      query({{"watch", "true"},
+             {"resourceVersion", options.resourceVersion},
+             {"allowWatchBookmarks", options.allowWatchBookmarks ? "true" : ""},
+             {"timeoutSeconds",
+              options.timeout.count() > 0 ? std::to_string(options.timeout.count()) : ""}}));
 }
 
 }  // namespace hpa::kube

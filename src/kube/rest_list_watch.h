@@ -13,7 +13,9 @@ namespace hpa::kube {
 class RestListWatch final : public informer::ListerWatcher {
  public:
   RestListWatch(RestClient& client, std::string collectionPath, std::string labelSelector = "")
-      : client_(client), path_(std::move(collectionPath)), labelSelector_(std::move(labelSelector)) {}
+      : client_(client),
+        path_(std::move(collectionPath)),
+        labelSelector_(std::move(labelSelector)) {}
 
   Result<informer::ListResult> list(const informer::ListOptions& options) override;
   Result<std::unique_ptr<api::WatchStream>> watch(const informer::WatchOptions& options) override;

@@ -74,15 +74,17 @@ struct TlsSettings {
 // What one server may cost a caller. A metrics adapter or a proxy that drips a body forever, or
 // answers with an endless one, must not hold a worker or the heap without bound.
 struct TransportLimits {
-  Duration timeout = std::chrono::seconds(32);  // a whole exchange (roundTrip), and a stream's headers
+  Duration timeout =
+      std::chrono::seconds(32);  // a whole exchange (roundTrip), and a stream's headers
   Duration streamReadTimeout = std::chrono::minutes(12);  // the longest silence within a stream
-  std::size_t maxResponseBytes = 64 << 20;                 // a roundTrip's body
+  std::size_t maxResponseBytes = 64 << 20;                // a roundTrip's body
 };
 
 // cpprestsdk (Debian's libcpprest 2.10) over Boost.Asio + OpenSSL. Validates the PEM material up
 // front so that a bad certificate is reported at start, not on the first request. Every transport
 // of the process shares one I/O thread, where its exchanges are also cancelled: thread-safe.
-Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server, const TlsSettings& tls,
+Result<std::unique_ptr<Transport>> makeCpprestTransport(const std::string& server,
+                                                        const TlsSettings& tls,
                                                         const TransportLimits& limits);
 
 }  // namespace hpa::kube

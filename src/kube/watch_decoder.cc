@@ -11,7 +11,9 @@ namespace {
 // Once this many consumed bytes sit at the front of the buffer, they are dropped.
 constexpr std::size_t kCompactAfter = 64 * 1024;
 
-bool isBlank(std::string_view line) { return line.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+bool isBlank(std::string_view line) {
+  return line.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
 
 }  // namespace
 
@@ -70,7 +72,8 @@ Result<std::optional<api::WatchEvent>> WatchDecoder::next() {
     const std::string_view line(buffer_.data() + start_, newline - start_);
     start_ = newline + 1;
     scanned_ = 0;
-    if (line.size() > maxEventBytes_) return fail(Error::format("watch event larger than {} bytes", maxEventBytes_));
+    if (line.size() > maxEventBytes_)
+      return fail(Error::format("watch event larger than {} bytes", maxEventBytes_));
     if (isBlank(line)) continue;
     auto event = decodeWatchEvent(line);
     if (!event.ok()) return fail(event.error());

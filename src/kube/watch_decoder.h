@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/result.h"
 #include "api/watch.h"
+#include "common/result.h"
 
 namespace hpa::kube {
 
@@ -21,7 +21,8 @@ inline constexpr std::size_t kMaxWatchEventBytes = 16 * 1024 * 1024;
 // which the decoder stays failed: a watch cannot resynchronize mid-stream, the caller relists.
 class WatchDecoder {
  public:
-  explicit WatchDecoder(std::size_t maxEventBytes = kMaxWatchEventBytes) : maxEventBytes_(maxEventBytes) {}
+  explicit WatchDecoder(std::size_t maxEventBytes = kMaxWatchEventBytes)
+      : maxEventBytes_(maxEventBytes) {}
 
   // Appends the next bytes of the body.
   void feed(std::string_view bytes);

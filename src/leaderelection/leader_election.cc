@@ -29,7 +29,10 @@ nlohmann::json leaseJson(const std::string& ns, const std::string& name, const L
   if (r.renewTime) spec["renewTime"] = formatRFC3339Micro(*r.renewTime);
   nlohmann::json meta{{"name", name}, {"namespace", ns}};
   if (!r.resourceVersion.empty()) meta["resourceVersion"] = r.resourceVersion;
-  return {{"apiVersion", "coordination.k8s.io/v1"}, {"kind", "Lease"}, {"metadata", meta}, {"spec", spec}};
+  return {{"apiVersion", "coordination.k8s.io/v1"},
+          {"kind", "Lease"},
+          {"metadata", meta},
+          {"spec", spec}};
 }
 
 LeaseRecord leaseFromJson(const nlohmann::json& lease) {
@@ -37,7 +40,8 @@ LeaseRecord leaseFromJson(const nlohmann::json& lease) {
   if (!lease.is_object()) return r;
   const auto spec = lease.value("spec", nlohmann::json::object());
   if (!spec.is_object()) return r;
-  if (spec.contains("holderIdentity") && spec["holderIdentity"].is_string()) r.holderIdentity = spec["holderIdentity"];
+  if (spec.contains("holderIdentity") && spec["holderIdentity"].is_string())
+    r.holderIdentity = spec["holderIdentity"];
   if (spec.contains("leaseDurationSeconds") && spec["leaseDurationSeconds"].is_number_integer()) {
     r.leaseDurationSeconds = spec["leaseDurationSeconds"];
   }
@@ -70,7 +74,8 @@ class ApiLeaseWatch final : public LeaseWatch {
         case api::WatchEventType::Bookmark:
           continue;
         case api::WatchEventType::Error:
-          return Error::format("lease watch: {}", stringValue((*event)->object, "message", "error event"));
+          return Error::format("lease watch: {}",
+                               stringValue((*event)->object, "message", "error event"));
       }
     }
   }
@@ -83,7 +88,8 @@ class ApiLeaseWatch final : public LeaseWatch {
 }  // namespace
 
 Result<std::optional<LeaseRecord>> ApiLeaseStore::get() {
-  auto lease = client_.get(fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases/{}", ns_, name_));
+  auto lease =
+      client_.get(fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases/{}", ns_, name_));
   if (!lease.ok()) {
     if (lease.error().httpCode == 404) return std::optional<LeaseRecord>();
     return lease.error();
@@ -92,28 +98,34 @@ Result<std::optional<LeaseRecord>> ApiLeaseStore::get() {
 }
 
 Result<std::unique_ptr<LeaseWatch>> ApiLeaseStore::watch() {
-  auto stream = client_.watch(fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases?fieldSelector={}&watch=true&timeoutSeconds={}",
-                                          ns_, kube::urlEncode("metadata.name=" + name_), kLeaseWatchTimeoutSeconds));
+  auto stream = client_.watch(
+      fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/"
+                  "leases?fieldSelector={}&watch=true&timeoutSeconds={}",
+                  ns_, kube::urlEncode("metadata.name=" + name_), kLeaseWatchTimeoutSeconds));
   if (!stream.ok()) return stream.error();
   return std::unique_ptr<LeaseWatch>(std::make_unique<ApiLeaseWatch>(std::move(*stream)));
 }
 
 Status ApiLeaseStore::create(const LeaseRecord& record) {
   nlohmann::json body = leaseJson(ns_, name_, record);
-  auto r = client_.send("POST", fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases", ns_), &body);
+  auto r = client_.send(
+      "POST", fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases", ns_), &body);
   if (!r.ok()) return r.error();
   return Status();
 }
 
 Status ApiLeaseStore::update(const LeaseRecord& record) {
   nlohmann::json body = leaseJson(ns_, name_, record);
-  auto r = client_.send("PUT", fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases/{}", ns_, name_), &body);
+  auto r = client_.send(
+      "PUT", fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases/{}", ns_, name_),
+      &body);
   if (!r.ok()) return r.error();
   return Status();
 }
 
-LeaderElector::LeaderElector(LeaseStore& store, LeaderElectionConfig config, Clock& clock, Logger logger,
-                             std::function<void()> onStartedLeading, std::function<void()> onStoppedLeading)
+LeaderElector::LeaderElector(LeaseStore& store, LeaderElectionConfig config, Clock& clock,
+                             Logger logger, std::function<void()> onStartedLeading,
+                             std::function<void()> onStoppedLeading)
     : store_(store),
       config_(std::move(config)),
       clock_(clock),
@@ -161,7 +173,8 @@ void LeaderElector::loseLeadership() {
     if (ended_.exchange(true)) return;
   }
   cv_.notify_all();
-  logger_.error("failed to renew lease within the renew deadline: leadership lost", "identity", config_.identity);
+  logger_.error("failed to renew lease within the renew deadline: leadership lost", "identity",
+                config_.identity);
   leading_ = false;
   onStoppedLeading_();
 }
@@ -225,7 +238,8 @@ void LeaderElector::watchForRelease() {
       std::lock_guard<std::mutex> lock(mu_);
       activeWatch_ = nullptr;
     } else {
-      logger_.v(2, "cannot watch the lease; polling it every retry period", "err", watch.error().message);
+      logger_.v(2, "cannot watch the lease; polling it every retry period", "err",
+                watch.error().message);
     }
     {
       // A watch the new leader stopped: nothing left to watch for, and no reason to keep a
@@ -244,8 +258,8 @@ void LeaderElector::watchForRelease() {
 
 bool LeaderElector::tryAcquireOrRenew() {
   const Time now = clock_.now();
-  const int durationSeconds =
-      static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(config_.leaseDuration).count());
+  const int durationSeconds = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::seconds>(config_.leaseDuration).count());
   auto current = store_.get();
   if (!current.ok()) {
     logger_.error("error retrieving lease", "err", current.error().message);
@@ -265,11 +279,13 @@ bool LeaderElector::tryAcquireOrRenew() {
   LeaseRecord record = **current;
   sawTransitions(record);
   // Expiry is judged from when *we* saw the record change, not from its renewTime.
-  if (!observed_ || !(observed_->holderIdentity == record.holderIdentity && observed_->renewTime == record.renewTime &&
+  if (!observed_ || !(observed_->holderIdentity == record.holderIdentity &&
+                      observed_->renewTime == record.renewTime &&
                       observed_->resourceVersion == record.resourceVersion)) {
     observe(record, now);
   }
-  const bool heldByOther = !record.holderIdentity.empty() && record.holderIdentity != config_.identity;
+  const bool heldByOther =
+      !record.holderIdentity.empty() && record.holderIdentity != config_.identity;
   const Duration recordDuration = std::chrono::seconds(record.leaseDurationSeconds);
   if (heldByOther && now < observedAt_ + recordDuration) return false;
 
@@ -304,8 +320,9 @@ Status LeaderElector::check(Duration maxTolerableExpiredLease) const {
   const Duration since = clock_.now() - *renewed;
   const Duration limit = config_.leaseDuration + maxTolerableExpiredLease;
   if (since <= limit) return Status();
-  return Error::format("failed election to renew leadership on the lease: last renewed {} ago (limit {})",
-                       formatGoDuration(since), formatGoDuration(limit));
+  return Error::format(
+      "failed election to renew leadership on the lease: last renewed {} ago (limit {})",
+      formatGoDuration(since), formatGoDuration(limit));
 }
 
 std::optional<Time> LeaderElector::lastRenewal() const {

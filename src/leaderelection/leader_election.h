@@ -49,7 +49,9 @@ class LeaseStore {
   virtual Status update(const LeaseRecord& record) = 0;
   // Watches the Lease, so a standby sees a release at once instead of at its next retry. A store
   // that cannot watch returns an error; the elector then only polls.
-  virtual Result<std::unique_ptr<LeaseWatch>> watch() { return Error::of("this lease store cannot watch"); }
+  virtual Result<std::unique_ptr<LeaseWatch>> watch() {
+    return Error::of("this lease store cannot watch");
+  }
 };
 
 class ApiLeaseStore final : public LeaseStore {
@@ -150,8 +152,8 @@ class LeaderElector {
 
   std::mutex mu_;
   std::condition_variable_any cv_;
-  bool stopping_ = false;            // guarded by mu_
-  bool releaseSeen_ = false;         // guarded by mu_
+  bool stopping_ = false;              // guarded by mu_
+  bool releaseSeen_ = false;           // guarded by mu_
   LeaseWatch* activeWatch_ = nullptr;  // guarded by mu_
   std::atomic<bool> leading_{false};
   std::atomic<bool> ended_{false};  // leadership ended (the deadline passed, or a stop)

@@ -32,6 +32,7 @@ std::int64_t readyPodShare(std::int64_t total, int readyPods, double factor = 1.
 // What one pod reports of `demand` while `readyPods` pods of its workload are Ready: a Ready pod
 // its share of a total, or a per-pod value (scaled by `factor` and rounded the same way); a pod
 // that is not Ready the start-up value, or nothing.
-std::optional<std::int64_t> podValue(const Demand& demand, bool podReady, int readyPods, double factor = 1.0);
+std::optional<std::int64_t> podValue(const Demand& demand, bool podReady, int readyPods,
+                                     double factor = 1.0);
 
 }  // namespace hpa::loadmodel

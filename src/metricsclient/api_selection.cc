@@ -1,7 +1,8 @@
 #include "metricsclient/api_selection.h"
-#include "common/quote.h"
 
 #include <fmt/format.h>
+
+#include "common/quote.h"
 
 namespace hpa::metricsclient {
 namespace {
@@ -12,21 +13,25 @@ constexpr int kHttpBadRequest = 400;
 Result<api::Selector> parseParam(const char* name, const std::string& text) {
   auto parsed = api::Selector::parse(text);
   if (!parsed.ok()) {
-    return Error{fmt::format("invalid {} {}: {}", name, quote(text), parsed.error().message), kHttpBadRequest,
-                 "BadRequest"};
+    return Error{fmt::format("invalid {} {}: {}", name, quote(text), parsed.error().message),
+                 kHttpBadRequest, "BadRequest"};
   }
   return parsed;
 }
 
-bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
+bool inNamespace(const std::string& objectNs, const std::string& ns) {
+  return objectNs.empty() || objectNs == ns;
+}
 
-bool podSelected(const std::string& name, const api::Selector& selector, const PodLabelsLookup& podLabels) {
+bool podSelected(const std::string& name, const api::Selector& selector,
+                 const PodLabelsLookup& podLabels) {
   if (selector.isEverything()) return true;
   auto labels = podLabels ? podLabels(name) : std::nullopt;
   return !labels || selector.matches(*labels);
 }
 
-bool seriesSelected(const api::MetricValue& value, const std::string& text, const api::Selector& selector) {
+bool seriesSelected(const api::MetricValue& value, const std::string& text,
+                    const api::Selector& selector) {
   if (text.empty()) return true;
   if (!value.metricSelector) return selector.matches(api::Labels());
   if (selector.matches(api::Labels::fromMap(value.metricSelector->matchLabels)) &&
@@ -45,12 +50,14 @@ bool ObjectMetricRequest::namespaceObject() const {
   return object.kind == "Namespace" && (slash == std::string::npos || slash == 0);
 }
 
-ResourceMetricsRequest resourceMetricsRequest(const std::string& ns, const api::Selector& podSelector) {
+ResourceMetricsRequest resourceMetricsRequest(const std::string& ns,
+                                              const api::Selector& podSelector) {
   return {ns, podSelector.toString()};
 }
 
 PodsMetricRequest podsMetricRequest(const std::string& metricName, const std::string& ns,
-                                    const api::Selector& podSelector, const api::Selector& metricSelector) {
+                                    const api::Selector& podSelector,
+                                    const api::Selector& metricSelector) {
   return {ns, metricName, podSelector.toString(), metricSelector.toString()};
 }
 
@@ -65,16 +72,17 @@ ExternalMetricRequest externalMetricRequest(const std::string& metricName, const
   return {ns, metricName, metricSelector.toString()};
 }
 
-Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(const ResourceMetricsRequest& request,
-                                                               const std::vector<api::PodMetrics>& values,
-                                                               const PodLabelsLookup& podLabels) {
+Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(
+    const ResourceMetricsRequest& request, const std::vector<api::PodMetrics>& values,
+    const PodLabelsLookup& podLabels) {
   auto selector = parseParam("labelSelector", request.labelSelector);
   if (!selector.ok()) return selector.error();
   std::vector<const api::PodMetrics*> out;
   for (const auto& m : values) {
     if (!inNamespace(m.metadata.namespace_, request.ns)) continue;
-    const bool selected = m.metadata.labels.empty() ? podSelected(m.metadata.name, *selector, podLabels)
-                                                    : selector->matches(api::Labels::fromMap(m.metadata.labels));
+    const bool selected = m.metadata.labels.empty()
+                              ? podSelected(m.metadata.name, *selector, podLabels)
+                              : selector->matches(api::Labels::fromMap(m.metadata.labels));
     if (selected) out.push_back(&m);
   }
   return out;
@@ -91,9 +99,9 @@ Result<std::vector<api::PodMetrics>> selectPodMetrics(const ResourceMetricsReque
   return out;
 }
 
-Result<std::vector<api::MetricValue>> selectPodsMetricValues(const PodsMetricRequest& request,
-                                                            const std::vector<api::MetricValue>& values,
-                                                            const PodLabelsLookup& podLabels) {
+Result<std::vector<api::MetricValue>> selectPodsMetricValues(
+    const PodsMetricRequest& request, const std::vector<api::MetricValue>& values,
+    const PodLabelsLookup& podLabels) {
   auto pods = parseParam("labelSelector", request.labelSelector);
   if (!pods.ok()) return pods.error();
   auto series = parseParam("metricLabelSelector", request.metricLabelSelector);
@@ -109,17 +117,19 @@ Result<std::vector<api::MetricValue>> selectPodsMetricValues(const PodsMetricReq
   return out;
 }
 
-Result<std::vector<api::MetricValue>> selectObjectMetricValues(const ObjectMetricRequest& request,
-                                                              const std::vector<api::MetricValue>& values) {
+Result<std::vector<api::MetricValue>> selectObjectMetricValues(
+    const ObjectMetricRequest& request, const std::vector<api::MetricValue>& values) {
   auto series = parseParam("metricLabelSelector", request.metricLabelSelector);
   if (!series.ok()) return series.error();
   const bool namespaceObject = request.namespaceObject();
   std::vector<api::MetricValue> out;
   for (const auto& v : values) {
-    if (v.metricName != request.metricName || v.describedObject.kind != request.object.kind) continue;
-    const bool sameObject = namespaceObject ? v.describedObject.name == request.ns
-                                            : v.describedObject.name == request.object.name &&
-                                                  inNamespace(v.describedObject.namespace_, request.ns);
+    if (v.metricName != request.metricName || v.describedObject.kind != request.object.kind)
+      continue;
+    const bool sameObject = namespaceObject
+                                ? v.describedObject.name == request.ns
+                                : v.describedObject.name == request.object.name &&
+                                      inNamespace(v.describedObject.namespace_, request.ns);
     if (!sameObject) continue;
     if (!seriesSelected(v, request.metricLabelSelector, *series)) continue;
     out.push_back(v);
@@ -133,7 +143,9 @@ Result<std::vector<api::ExternalMetricValue>> selectExternalMetricValues(
   if (!selector.ok()) return selector.error();
   std::vector<api::ExternalMetricValue> out;
   for (const auto& v : values) {
-    if (v.metricName == request.metricName && selector->matches(api::Labels::fromMap(v.metricLabels))) out.push_back(v);
+    if (v.metricName == request.metricName &&
+        selector->matches(api::Labels::fromMap(v.metricLabels)))
+      out.push_back(v);
   }
   return out;
 }

@@ -34,13 +34,16 @@ struct ResourceMetricsRequest {
   QueryParams query() const { return {{"labelSelector", labelSelector}}; }
 };
 
-// custom.metrics.k8s.io: GET .../namespaces/{ns}/pods/*/{metric}?labelSelector=&metricLabelSelector=
+// custom.metrics.k8s.io: GET
+// .../namespaces/{ns}/pods/*/{metric}?labelSelector=&metricLabelSelector=
 struct PodsMetricRequest {
   std::string ns;
   std::string metricName;
   std::string labelSelector;
   std::string metricLabelSelector;
-  QueryParams query() const { return {{"labelSelector", labelSelector}, {"metricLabelSelector", metricLabelSelector}}; }
+  QueryParams query() const {
+    return {{"labelSelector", labelSelector}, {"metricLabelSelector", metricLabelSelector}};
+  }
 };
 
 // custom.metrics.k8s.io: GET .../namespaces/{ns}/{resource}/{name}/{metric}?metricLabelSelector=
@@ -64,9 +67,11 @@ struct ExternalMetricRequest {
 };
 
 // The requests for the MetricsClient calls (the selectors as the controller passes them).
-ResourceMetricsRequest resourceMetricsRequest(const std::string& ns, const api::Selector& podSelector);
+ResourceMetricsRequest resourceMetricsRequest(const std::string& ns,
+                                              const api::Selector& podSelector);
 PodsMetricRequest podsMetricRequest(const std::string& metricName, const std::string& ns,
-                                    const api::Selector& podSelector, const api::Selector& metricSelector);
+                                    const api::Selector& podSelector,
+                                    const api::Selector& metricSelector);
 ObjectMetricRequest objectMetricRequest(const std::string& metricName, const std::string& ns,
                                         const api::CrossVersionObjectReference& object,
                                         const api::Selector& metricSelector);
@@ -93,18 +98,18 @@ Result<std::vector<api::PodMetrics>> selectPodMetrics(const ResourceMetricsReque
                                                       const std::vector<api::PodMetrics>& values,
                                                       const PodLabelsLookup& podLabels);
 // The same, pointing into `values` instead of copying.
-Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(const ResourceMetricsRequest& request,
-                                                               const std::vector<api::PodMetrics>& values,
-                                                               const PodLabelsLookup& podLabels);
+Result<std::vector<const api::PodMetrics*>> selectPodMetricsIn(
+    const ResourceMetricsRequest& request, const std::vector<api::PodMetrics>& values,
+    const PodLabelsLookup& podLabels);
 // custom.metrics.k8s.io, pods: the metric's values of Pods of the namespace whose pod matches
 // labelSelector (a pod of unknown labels is kept) and whose series matches metricLabelSelector.
-Result<std::vector<api::MetricValue>> selectPodsMetricValues(const PodsMetricRequest& request,
-                                                            const std::vector<api::MetricValue>& values,
-                                                            const PodLabelsLookup& podLabels);
+Result<std::vector<api::MetricValue>> selectPodsMetricValues(
+    const PodsMetricRequest& request, const std::vector<api::MetricValue>& values,
+    const PodLabelsLookup& podLabels);
 // custom.metrics.k8s.io, object: the metric's values describing the object whose series
 // matches metricLabelSelector.
-Result<std::vector<api::MetricValue>> selectObjectMetricValues(const ObjectMetricRequest& request,
-                                                              const std::vector<api::MetricValue>& values);
+Result<std::vector<api::MetricValue>> selectObjectMetricValues(
+    const ObjectMetricRequest& request, const std::vector<api::MetricValue>& values);
 // external.metrics.k8s.io: the metric's series whose metricLabels match labelSelector.
 Result<std::vector<api::ExternalMetricValue>> selectExternalMetricValues(
     const ExternalMetricRequest& request, const std::vector<api::ExternalMetricValue>& values);

@@ -43,14 +43,16 @@ class BatchCache {
     Entry& entry = entries_[key];
     while (entry.inFlight) cv_.wait(lock);
     if (entry.answer) {
-      const Duration reusable = std::min({maxAge, retention_, entry.answer->ok() ? maxAge : kFailureMaxAge});
+      const Duration reusable =
+          std::min({maxAge, retention_, entry.answer->ok() ? maxAge : kFailureMaxAge});
       if (now - entry.fetchedAt < reusable) return entry.answer;
     }
     entry.inFlight = true;
     lock.unlock();
     Answer answer = std::make_shared<const Result<Value>>(fetch());
     lock.lock();
-    // The entry's address is stable: std::map nodes stay put, and entries in flight are never dropped.
+    // The entry's address is stable: std::map nodes stay put, and entries in flight are never
+    // dropped.
     released.push_back(std::exchange(entry.answer, answer));
     entry.fetchedAt = clock_.now();
     entry.inFlight = false;
@@ -78,7 +80,8 @@ class BatchCache {
     if (now - lastSweep_ < std::min(retention_, kSweepInterval)) return;
     lastSweep_ = now;
     for (auto it = entries_.begin(); it != entries_.end();) {
-      const bool old = !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= retention_;
+      const bool old =
+          !it->second.inFlight && it->second.answer && now - it->second.fetchedAt >= retention_;
       if (old) released.push_back(std::move(it->second.answer));
       it = old ? entries_.erase(it) : std::next(it);
     }

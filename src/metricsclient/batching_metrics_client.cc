@@ -12,9 +12,11 @@ PodLabelsLookup BatchingMetricsClient::labelsIn(const std::string& ns) const {
   };
 }
 
-Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
+Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::string& resource,
+                                                                  const std::string& ns,
                                                                   const api::Selector& selector,
-                                                                  const std::string& container, Duration maxAge) {
+                                                                  const std::string& container,
+                                                                  Duration maxAge) {
   auto list = resourceLists_.get(ns, maxAge, [&]() -> Result<IndexedPodMetrics> {
     auto fetched = api_.listPodMetrics(ResourceMetricsRequest{ns, ""});
     if (!fetched.ok()) return fetched.error();
@@ -28,29 +30,31 @@ Result<PodMetricsResult> BatchingMetricsClient::getResourceMetric(const std::str
   return resourceMetricsFromPodMetrics(*selected, resource, container);
 }
 
-Result<PodMetricsResult> BatchingMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
+Result<PodMetricsResult> BatchingMetricsClient::getRawMetric(const std::string& metricName,
+                                                             const std::string& ns,
                                                              const api::Selector& selector,
                                                              const api::Selector& metricSelector,
                                                              Duration maxAge) {
   const PodsMetricRequest request = podsMetricRequest(metricName, ns, selector, metricSelector);
-  auto list = customLists_.get(std::make_tuple(ns, metricName, request.metricLabelSelector), maxAge, [&] {
-    return api_.listPodsCustomMetric(PodsMetricRequest{ns, metricName, "", request.metricLabelSelector});
-  });
+  auto list =
+      customLists_.get(std::make_tuple(ns, metricName, request.metricLabelSelector), maxAge, [&] {
+        return api_.listPodsCustomMetric(
+            PodsMetricRequest{ns, metricName, "", request.metricLabelSelector});
+      });
   if (!list->ok()) return customFetchError(list->error());
   auto selected = selectPodsMetricValues(request, (*list)->items, labelsIn(ns));
   if (!selected.ok()) return customFetchError(selected.error());
   return podMetricsFromMetricValues(*selected);
 }
 
-Result<ObjectMetricResult> BatchingMetricsClient::getObjectMetric(const std::string& metricName, const std::string& ns,
-                                                                  const api::CrossVersionObjectReference& object,
-                                                                  const api::Selector& metricSelector) {
+Result<ObjectMetricResult> BatchingMetricsClient::getObjectMetric(
+    const std::string& metricName, const std::string& ns,
+    const api::CrossVersionObjectReference& object, const api::Selector& metricSelector) {
   return api_.getObjectMetric(metricName, ns, object, metricSelector);
 }
 
-Result<ExternalMetricResult> BatchingMetricsClient::getExternalMetric(const std::string& metricName,
-                                                                      const std::string& ns,
-                                                                      const api::Selector& metricSelector) {
+Result<ExternalMetricResult> BatchingMetricsClient::getExternalMetric(
+    const std::string& metricName, const std::string& ns, const api::Selector& metricSelector) {
   return api_.getExternalMetric(metricName, ns, metricSelector);
 }
 

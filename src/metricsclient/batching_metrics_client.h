@@ -28,7 +28,8 @@ namespace hpa::metricsclient {
 class BatchingMetricsClient final : public MetricsClient {
  public:
   // The labels of pod `name` in namespace `ns`, nullopt when unknown (the pod cache).
-  using PodLabels = std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
+  using PodLabels =
+      std::function<std::optional<api::Labels>(const std::string& ns, const std::string& name)>;
 
   // `podsOf`: the pods of a selector in the pod cache (its selector index), so that each HPA's
   // selection from a namespace's list costs its own pods (IndexedPodMetrics); without it every
@@ -42,14 +43,18 @@ class BatchingMetricsClient final : public MetricsClient {
         customLists_(clock, retention) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                             const api::Selector& selector, const std::string& container, Duration maxAge) override;
+                                             const api::Selector& selector,
+                                             const std::string& container,
+                                             Duration maxAge) override;
   Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                        const api::Selector& selector, const api::Selector& metricSelector,
+                                        const api::Selector& selector,
+                                        const api::Selector& metricSelector,
                                         Duration maxAge) override;
   Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                              const api::CrossVersionObjectReference& object,
                                              const api::Selector& metricSelector) override;
-  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName,
+                                                 const std::string& ns,
                                                  const api::Selector& metricSelector) override;
 
   // List requests sent so far (resource, custom).

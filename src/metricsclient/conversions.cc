@@ -20,14 +20,16 @@ bool hasContainer(const api::PodMetrics& pod, const std::string& container) {
 }  // namespace
 
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
-                                                       const std::string& resource, const std::string& container) {
+                                                       const std::string& resource,
+                                                       const std::string& container) {
   std::vector<const api::PodMetrics*> pointers;
   pointers.reserve(items.size());
   for (const auto& item : items) pointers.push_back(&item);
   return resourceMetricsFromPodMetrics(pointers, resource, container);
 }
 
-std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod, const std::string& resource,
+std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod,
+                                             const std::string& resource,
                                              const std::string& container) {
   if (!container.empty()) {
     for (const auto& c : pod.containers) {
@@ -52,8 +54,9 @@ std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod, const s
   return sum;
 }
 
-Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
-                                                       const std::string& resource, const std::string& container) {
+Result<PodMetricsResult> resourceMetricsFromPodMetrics(
+    const std::vector<const api::PodMetrics*>& items, const std::string& resource,
+    const std::string& container) {
   if (items.empty()) return Error::of(kNoResourceMetrics);
   PodMetricsResult result;
   result.timestamp = items.front()->timestamp;
@@ -78,21 +81,27 @@ Result<PodMetricsResult> podMetricsFromMetricValues(const std::vector<api::Metri
   replicacalc::PodMetricsInfo::Builder samples;
   samples.reserve(items.size());
   for (const auto& item : items) {
-    Duration window = item.windowSeconds ? Duration(std::chrono::seconds(*item.windowSeconds)) : kDefaultCustomMetricWindow;
-    samples.add(item.describedObject.name, replicacalc::PodMetric{item.value.milliValue(), item.timestamp, window});
+    Duration window = item.windowSeconds ? Duration(std::chrono::seconds(*item.windowSeconds))
+                                         : kDefaultCustomMetricWindow;
+    samples.add(item.describedObject.name,
+                replicacalc::PodMetric{item.value.milliValue(), item.timestamp, window});
   }
   result.metrics = std::move(samples).build();
   return result;
 }
 
-Result<ObjectMetricResult> objectMetricFromMetricValues(const std::vector<api::MetricValue>& items) {
+Result<ObjectMetricResult> objectMetricFromMetricValues(
+    const std::vector<api::MetricValue>& items) {
   if (items.size() != 1) {
-    return Error::format("the custom metrics API server returned {} results when we asked for exactly one", items.size());
+    return Error::format(
+        "the custom metrics API server returned {} results when we asked for exactly one",
+        items.size());
   }
   return ObjectMetricResult{items.front().value.milliValue(), items.front().timestamp};
 }
 
-Result<ExternalMetricResult> externalMetricFromValues(const std::vector<api::ExternalMetricValue>& items) {
+Result<ExternalMetricResult> externalMetricFromValues(
+    const std::vector<api::ExternalMetricValue>& items) {
   if (items.empty()) return Error::of("no metrics returned from external metrics API");
   ExternalMetricResult result;
   result.timestamp = items.front().timestamp;
@@ -106,7 +115,9 @@ Error noResourceMetricsError() { return Error::of(kNoResourceMetrics); }
 Error resourceFetchError(const Error& e) {
   return e.wrap("unable to fetch metrics from resource metrics API");
 }
-Error customFetchError(const Error& e) { return e.wrap("unable to fetch metrics from custom metrics API"); }
+Error customFetchError(const Error& e) {
+  return e.wrap("unable to fetch metrics from custom metrics API");
+}
 Error externalFetchError(const Error& e) {
   return e.wrap("unable to fetch metrics from external metrics API");
 }

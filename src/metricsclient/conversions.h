@@ -21,12 +21,15 @@ namespace hpa::metricsclient {
 // named `container`. Empty input: "no metrics returned from resource metrics API" (not
 // wrapped upstream).
 Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<api::PodMetrics>& items,
-                                                       const std::string& resource, const std::string& container);
+                                                       const std::string& resource,
+                                                       const std::string& container);
 // The same over items held elsewhere (a shared list), without copying them.
-Result<PodMetricsResult> resourceMetricsFromPodMetrics(const std::vector<const api::PodMetrics*>& items,
-                                                       const std::string& resource, const std::string& container);
+Result<PodMetricsResult> resourceMetricsFromPodMetrics(
+    const std::vector<const api::PodMetrics*>& items, const std::string& resource,
+    const std::string& container);
 // One pod's value under that rule; nullopt when the pod is left out.
-std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod, const std::string& resource,
+std::optional<std::int64_t> podResourceUsage(const api::PodMetrics& pod,
+                                             const std::string& resource,
                                              const std::string& container);
 // What the rule answers for no items at all.
 Error noResourceMetricsError();
@@ -41,11 +44,14 @@ Result<ObjectMetricResult> objectMetricFromMetricValues(const std::vector<api::M
 
 // external.metrics.k8s.io: every value in order. Empty input: "no metrics returned from external
 // metrics API" (not wrapped upstream).
-Result<ExternalMetricResult> externalMetricFromValues(const std::vector<api::ExternalMetricValue>& items);
+Result<ExternalMetricResult> externalMetricFromValues(
+    const std::vector<api::ExternalMetricValue>& items);
 
 // Upstream's wrapping of a failed request to each API.
-Error resourceFetchError(const Error& e);  // "unable to fetch metrics from resource metrics API: %v"
-Error customFetchError(const Error& e);    // "unable to fetch metrics from custom metrics API: %v"
-Error externalFetchError(const Error& e);  // "unable to fetch metrics from external metrics API: %v"
+Error resourceFetchError(
+    const Error& e);                     // "unable to fetch metrics from resource metrics API: %v"
+Error customFetchError(const Error& e);  // "unable to fetch metrics from custom metrics API: %v"
+Error externalFetchError(
+    const Error& e);  // "unable to fetch metrics from external metrics API: %v"
 
 }  // namespace hpa::metricsclient

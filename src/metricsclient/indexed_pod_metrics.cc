@@ -7,7 +7,9 @@
 namespace hpa::metricsclient {
 namespace {
 
-bool inNamespace(const std::string& objectNs, const std::string& ns) { return objectNs.empty() || objectNs == ns; }
+bool inNamespace(const std::string& objectNs, const std::string& ns) {
+  return objectNs.empty() || objectNs == ns;
+}
 
 // The requirement that narrows the candidates: the first `=`, `==` or `in` (the selector is a
 // conjunction, so any one of them bounds the matches).
@@ -72,8 +74,8 @@ IndexedPodMetrics::IndexedPodMetrics(api::PodMetricsList list, std::string ns)
   unlabelled_ = NameTable(unlabelled, list_.items.size(), recordNames());
 }
 
-std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMetricsRequest& request,
-                                                                const PodsOfSelector& podsOf) const {
+std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(
+    const ResourceMetricsRequest& request, const PodsOfSelector& podsOf) const {
   auto selector = api::Selector::parse(request.labelSelector);
   // An unparsable selector is the API's 400: the plain rule words it.
   if (!selector.ok() || request.ns != ns_) return std::nullopt;
@@ -105,8 +107,7 @@ std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMe
     picked.reserve(picked.size() + listed.size());
     unlabelled_.forEachMatch(
         listed.size(), [&](std::size_t k) -> std::string_view { return listed[k]->name; },
-        recordNames(),
-        [&](std::size_t p) { picked.push_back(p); });
+        recordNames(), [&](std::size_t p) { picked.push_back(p); });
   }
   // The API's order (often already the pods' name order); a set requirement's values are
   // distinct, so no position comes twice.
@@ -114,9 +115,9 @@ std::optional<std::vector<std::size_t>> IndexedPodMetrics::pick(const ResourceMe
   return picked;
 }
 
-Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const ResourceMetricsRequest& request,
-                                                                      const PodsOfSelector& podsOf,
-                                                                      const PodLabelsLookup& podLabels) const {
+Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(
+    const ResourceMetricsRequest& request, const PodsOfSelector& podsOf,
+    const PodLabelsLookup& podLabels) const {
   auto picked = pick(request, podsOf);
   if (!picked) return selectPodMetricsIn(request, list_.items, podLabels);
   std::vector<const api::PodMetrics*> out;
@@ -125,12 +126,13 @@ Result<std::vector<const api::PodMetrics*>> IndexedPodMetrics::select(const Reso
   return out;
 }
 
-Result<PodMetricsResult> IndexedPodMetrics::resourceMetrics(const ResourceMetricsRequest& request,
-                                                            const std::string& resource, const std::string& container,
-                                                            const PodsOfSelector& podsOf,
-                                                            const PodLabelsLookup& podLabels) const {
+Result<PodMetricsResult> IndexedPodMetrics::resourceMetrics(
+    const ResourceMetricsRequest& request, const std::string& resource,
+    const std::string& container, const PodsOfSelector& podsOf,
+    const PodLabelsLookup& podLabels) const {
   const auto recorded = std::find(resources_.begin(), resources_.end(), resource);
-  auto picked = container.empty() && recorded != resources_.end() ? pick(request, podsOf) : std::nullopt;
+  auto picked =
+      container.empty() && recorded != resources_.end() ? pick(request, podsOf) : std::nullopt;
   if (!picked) {
     auto selected = select(request, podsOf, podLabels);
     if (!selected.ok()) return resourceFetchError(selected.error());
@@ -147,7 +149,8 @@ Result<PodMetricsResult> IndexedPodMetrics::resourceMetrics(const ResourceMetric
   for (auto i : *picked) {
     const Record& record = records_[i];
     if (record.present & bit) {
-      samples.addKept(record.name, replicacalc::PodMetric{record.usage[r], record.timestamp, record.window});
+      samples.addKept(record.name,
+                      replicacalc::PodMetric{record.usage[r], record.timestamp, record.window});
     }
   }
   result.metrics = std::move(samples).build();

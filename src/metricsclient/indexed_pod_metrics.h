@@ -15,8 +15,8 @@
 #include "api/label_selector.h"
 #include "api/metrics.h"
 #include "api/pod.h"
-#include "common/time.h"
 #include "common/result.h"
+#include "common/time.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_client.h"
 #include "metricsclient/name_table.h"
@@ -42,7 +42,8 @@ namespace hpa::metricsclient {
 class IndexedPodMetrics {
  public:
   // The pods of `ns` the selector picks in the pod cache.
-  using PodsOfSelector = std::function<api::SharedPods(const std::string& ns, const api::Selector& selector)>;
+  using PodsOfSelector =
+      std::function<api::SharedPods(const std::string& ns, const api::Selector& selector)>;
 
   IndexedPodMetrics(api::PodMetricsList list, std::string ns);
   // The indexes view the items' names: moved with the list, never copied apart from it.
@@ -59,8 +60,10 @@ class IndexedPodMetrics {
   // resourceMetricsFromPodMetrics over select()'s items, for `resource` summed over each pod's
   // containers (or `container`'s value), answered from the records where they hold the resource;
   // a failed selection is wrapped as a failed request to the resource metrics API.
-  Result<PodMetricsResult> resourceMetrics(const ResourceMetricsRequest& request, const std::string& resource,
-                                           const std::string& container, const PodsOfSelector& podsOf,
+  Result<PodMetricsResult> resourceMetrics(const ResourceMetricsRequest& request,
+                                           const std::string& resource,
+                                           const std::string& container,
+                                           const PodsOfSelector& podsOf,
                                            const PodLabelsLookup& podLabels) const;
 
  private:
@@ -76,11 +79,12 @@ class IndexedPodMetrics {
   };
   // The positions select() answers with, ascending; nullopt where the plain rule decides (an
   // unparsable selector, another namespace, a selector matching unlabelled items).
-  std::optional<std::vector<std::size_t>> pick(const ResourceMetricsRequest& request, const PodsOfSelector& podsOf) const;
+  std::optional<std::vector<std::size_t>> pick(const ResourceMetricsRequest& request,
+                                               const PodsOfSelector& podsOf) const;
 
   api::PodMetricsList list_;
   std::string ns_;
-  std::vector<std::size_t> inNamespace_;                        // positions, ascending
+  std::vector<std::size_t> inNamespace_;  // positions, ascending
   // Unlabelled items by pod name (name_table.h): a lookup per listed pod is the selection's main
   // cost, so it touches one slot and the item's record.
   NameTable unlabelled_;
@@ -89,14 +93,15 @@ class IndexedPodMetrics {
   auto recordNames() const {
     return [this](std::size_t p) -> const std::string_view& { return records_[p].name; };
   }
-  std::vector<std::size_t> labelled_;                           // positions with labels, ascending
-  std::vector<api::Labels> labels_;                             // per position (labelled items)
-  std::vector<Record> records_;                                 // per position (items of the namespace)
+  std::vector<std::size_t> labelled_;  // positions with labels, ascending
+  std::vector<api::Labels> labels_;    // per position (labelled items)
+  std::vector<Record> records_;        // per position (items of the namespace)
   // The records' names, in position order; shared with the samples built from them.
   std::shared_ptr<char[]> names_;
-  std::vector<std::string> resources_;                          // at most kRecordedResources
+  std::vector<std::string> resources_;  // at most kRecordedResources
   // label key -> value -> positions (ascending), over the labelled items.
-  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::size_t>>> byLabel_;
+  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::size_t>>>
+      byLabel_;
 };
 
 }  // namespace hpa::metricsclient

@@ -45,19 +45,25 @@ class MetricsClient {
   // `container` when it is non-empty; pods lacking the data are omitted. `maxAge`: how old an
   // answer fetched for another caller may be to serve this one (half the asking HPA's own sync
   // period; zero: fetch) — a client that shares answers honours it, the others fetch anyway.
-  virtual Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                                     const api::Selector& selector, const std::string& container,
+  virtual Result<PodMetricsResult> getResourceMetric(const std::string& resource,
+                                                     const std::string& ns,
+                                                     const api::Selector& selector,
+                                                     const std::string& container,
                                                      Duration maxAge) = 0;
   // custom.metrics.k8s.io: a per-pod metric for the pods matching `selector` (`maxAge` as above).
-  virtual Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                                const api::Selector& selector, const api::Selector& metricSelector,
+  virtual Result<PodMetricsResult> getRawMetric(const std::string& metricName,
+                                                const std::string& ns,
+                                                const api::Selector& selector,
+                                                const api::Selector& metricSelector,
                                                 Duration maxAge) = 0;
   // custom.metrics.k8s.io: a metric describing one object.
-  virtual Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
+  virtual Result<ObjectMetricResult> getObjectMetric(const std::string& metricName,
+                                                     const std::string& ns,
                                                      const api::CrossVersionObjectReference& object,
                                                      const api::Selector& metricSelector) = 0;
   // external.metrics.k8s.io: every series of the metric matching `metricSelector`.
-  virtual Result<ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+  virtual Result<ExternalMetricResult> getExternalMetric(const std::string& metricName,
+                                                         const std::string& ns,
                                                          const api::Selector& metricSelector) = 0;
 };
 

@@ -12,9 +12,12 @@ namespace {
 
 constexpr const char* kMessagePrefix = "hpa-controller replay: ";
 
-std::string joined(const std::vector<std::string>& parts) { return fmt::format("{}", fmt::join(parts, ", ")); }
+std::string joined(const std::vector<std::string>& parts) {
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
 
-Result<explain::Snapshot> readFiles(const std::vector<std::string>& files, const InputReader& read) {
+Result<explain::Snapshot> readFiles(const std::vector<std::string>& files,
+                                    const InputReader& read) {
   std::vector<explain::SnapshotSource> sources;
   for (const auto& file : files) {
     auto source = read(file);
@@ -25,10 +28,12 @@ Result<explain::Snapshot> readFiles(const std::vector<std::string>& files, const
 }
 
 // The HPA --hpa names (or the only one) and the objects around it.
-Result<explain::Snapshot> readHpa(const Request& request, const InputReader& read, const LiveReader& live) {
+Result<explain::Snapshot> readHpa(const Request& request, const InputReader& read,
+                                  const LiveReader& live) {
   if (!request.files.empty()) return readFiles(request.files, read);
   if (request.hpa.empty()) {
-    return Error::of("give the HPA with -f FILE, or --hpa namespace/name to read it from the cluster");
+    return Error::of(
+        "give the HPA with -f FILE, or --hpa namespace/name to read it from the cluster");
   }
   return live(request.connection, request.hpa);
 }
@@ -58,21 +63,24 @@ Result<std::vector<Override>> parseOverrides(const std::vector<std::string>& tex
 }
 
 // Run b: the --compare file's HPA (else the same one), with --set and then --compare-set.
-Result<RunSettings> compared(const Request& request, const RunSettings& given, const std::vector<Override>& sets,
-                             const ReplayTarget& target, const InputReader& read) {
+Result<RunSettings> compared(const Request& request, const RunSettings& given,
+                             const std::vector<Override>& sets, const ReplayTarget& target,
+                             const InputReader& read) {
   RunSettings b = given;
   if (!request.compareFile.empty()) {
     auto other = readFiles({request.compareFile}, read);
     if (!other.ok()) return other.error();
     auto otherHpa = explain::chooseHpa(*other, other->hpas.size() == 1 ? "" : request.hpa);
-    if (!otherHpa.ok()) return Error::format("{}: {}", request.compareFile, otherHpa.error().message);
+    if (!otherHpa.ok())
+      return Error::format("{}: {}", request.compareFile, otherHpa.error().message);
     b.hpa = **otherHpa;
   }
   auto compareSets = parseOverrides(request.compareSets);
   if (!compareSets.ok()) return compareSets.error();
   if (auto s = applyOverrides(b, sets); !s.ok()) return s.error();
   if (auto s = applyOverrides(b, *compareSets); !s.ok()) return s.error();
-  if (auto s = checkRequests(b.hpa, target); !s.ok()) return Error::format("--compare: {}", s.error().message);
+  if (auto s = checkRequests(b.hpa, target); !s.ok())
+    return Error::format("--compare: {}", s.error().message);
   return b;
 }
 
@@ -87,13 +95,15 @@ std::vector<std::string> descriptions(const Request& request, bool compare) {
 
 std::vector<RenderedRun> rendered(const Replays& replays) {
   std::vector<RenderedRun> out;
-  for (size_t i = 0; i < replays.runs.size(); ++i) out.push_back({&replays.runs[i], &replays.settings[i].options});
+  for (size_t i = 0; i < replays.runs.size(); ++i)
+    out.push_back({&replays.runs[i], &replays.settings[i].options});
   return out;
 }
 
 }  // namespace
 
-Result<Replays> replayRequest(const Request& request, const InputReader& read, const LiveReader& live) {
+Result<Replays> replayRequest(const Request& request, const InputReader& read,
+                              const LiveReader& live) {
   auto snapshot = readHpa(request, read, live);
   if (!snapshot.ok()) return snapshot.error();
   auto chosen = explain::chooseHpa(*snapshot, request.hpa);
@@ -130,7 +140,8 @@ Result<Replays> replayRequest(const Request& request, const InputReader& read, c
 
 Outcome runCommand(const Request& request, const InputReader& read, const LiveReader& live) {
   auto replays = replayRequest(request, read, live);
-  if (!replays.ok()) return {kExitUnusableInput, "", kMessagePrefix + replays.error().message + "\n"};
+  if (!replays.ok())
+    return {kExitUnusableInput, "", kMessagePrefix + replays.error().message + "\n"};
   const auto runs = rendered(*replays);
   Outcome outcome;
   outcome.output = request.output == "text" ? renderText(runs, replays->trace)
@@ -138,7 +149,8 @@ Outcome runCommand(const Request& request, const InputReader& read, const LiveRe
   if (request.plot.empty()) return outcome;
   if (auto s = runGnuplot(gnuplotScript(runs, replays->trace, request.plot)); !s.ok()) {
     outcome.exitCode = kExitPlotFailed;
-    outcome.messages = fmt::format("{}--plot {}: {}\n", kMessagePrefix, request.plot, s.error().message);
+    outcome.messages =
+        fmt::format("{}--plot {}: {}\n", kMessagePrefix, request.plot, s.error().message);
   } else {
     outcome.messages = fmt::format("{}plot written to {}\n", kMessagePrefix, request.plot);
   }

@@ -30,8 +30,8 @@ using LiveReader = std::function<Result<explain::Snapshot>(const kube::Connectio
 
 // What `hpa-controller replay` is asked: its flags, their values parsed.
 struct Request {
-  std::vector<std::string> files;        // -f: the HPA and optionally its target; none: from the cluster
-  std::string hpa;                       // --hpa namespace/name: which HPA of the files, or of the cluster
+  std::vector<std::string> files;  // -f: the HPA and optionally its target; none: from the cluster
+  std::string hpa;  // --hpa namespace/name: which HPA of the files, or of the cluster
   kube::ConnectionFlags connection;      // without -f: --kubeconfig, --context, --master
   std::vector<std::string> traces;       // --trace [METRIC[,KIND]=]FILE
   std::vector<std::string> sets;         // --set PATH=VALUE, for every run
@@ -53,7 +53,8 @@ struct Replays {
 
 // Reads the HPA (from the files, or from the cluster without -f) and the traces, applies the
 // overrides and runs every replay. Errors are unusable input, each naming what was wrong.
-Result<Replays> replayRequest(const Request& request, const InputReader& read, const LiveReader& live = readLive);
+Result<Replays> replayRequest(const Request& request, const InputReader& read,
+                              const LiveReader& live = readLive);
 
 // What the command prints, and the exit code it ends with.
 struct Outcome {
@@ -63,6 +64,7 @@ struct Outcome {
 };
 
 // The whole command: the replays, rendered as -o says, and the plot when --plot asks for one.
-Outcome runCommand(const Request& request, const InputReader& read, const LiveReader& live = readLive);
+Outcome runCommand(const Request& request, const InputReader& read,
+                   const LiveReader& live = readLive);
 
 }  // namespace hpa::replay

@@ -100,7 +100,8 @@ Result<TimeValue> parseTimeField(const std::string& text) {
     return TimeValue{*d};
   }
   if (auto t = parseRFC3339(text); t.ok()) return TimeValue{*t};
-  return Error::format("{}: expected seconds (15, 15.5), a duration (1m30s) or an RFC 3339 time", quote(text));
+  return Error::format("{}: expected seconds (15, 15.5), a duration (1m30s) or an RFC 3339 time",
+                       quote(text));
 }
 
 Result<std::int64_t> parseValueField(const std::string& text) {
@@ -112,7 +113,8 @@ Result<std::int64_t> parseValueField(const std::string& text) {
 class CsvError {
  public:
   explicit CsvError(std::string_view file) : file_(file) {}
-  Error at(const Line& line, const Field& field, std::string_view column, const std::string& message) const {
+  Error at(const Line& line, const Field& field, std::string_view column,
+           const std::string& message) const {
     return Error::format("{}:{}:{}: {}: {}", file_, line.number, field.column, column, message);
   }
   Error atLine(const Line& line, const std::string& message) const {
@@ -141,9 +143,11 @@ bool isDemoHeader(const Line& line) {
   return joined == kDemoHeader;
 }
 
-Result<const Field*> field(const CsvError& err, const Line& line, size_t index, std::string_view column) {
+Result<const Field*> field(const CsvError& err, const Line& line, size_t index,
+                           std::string_view column) {
   if (index >= line.fields.size()) {
-    return err.atLine(line, fmt::format("{} fields, the header has more: {} is missing", line.fields.size(), column));
+    return err.atLine(line, fmt::format("{} fields, the header has more: {} is missing",
+                                        line.fields.size(), column));
   }
   return &line.fields[index];
 }
@@ -154,7 +158,8 @@ Result<Trace> readDemoTrajectory(std::string_view name, const std::vector<Line>&
   Trace trace;
   for (size_t i = 1; i < lines.size(); ++i) {
     const Line& line = lines[i];
-    if (line.fields.size() != 5) return err.atLine(line, fmt::format("expected 5 fields, got {}", line.fields.size()));
+    if (line.fields.size() != 5)
+      return err.atLine(line, fmt::format("expected 5 fields, got {}", line.fields.size()));
     auto at = parseTimeField(line.fields[0].text);
     if (!at.ok()) return err.at(line, line.fields[0], "seconds", at.error().message);
     if (!std::holds_alternative<Duration>(*at)) {
@@ -168,7 +173,8 @@ Result<Trace> readDemoTrajectory(std::string_view name, const std::vector<Line>&
     const auto& l = line.fields[1].text;
     if (auto [end, ec] = std::from_chars(l.data(), l.data() + l.size(), milli);
         ec != std::errc() || end != l.data() + l.size() || milli < 0) {
-      return err.at(line, line.fields[1], "load_milli", fmt::format("{}: expected whole millicores", quote(l)));
+      return err.at(line, line.fields[1], "load_milli",
+                    fmt::format("{}: expected whole millicores", quote(l)));
     }
     RecordedReplicas r;
     r.at = offset;
@@ -193,17 +199,20 @@ Result<Header> readHeader(const CsvError& err, const Line& headerLine) {
   for (size_t i = 0; i < headerLine.fields.size(); ++i) {
     const auto& f = headerLine.fields[i];
     if (f.text != "time" && f.text != "metric" && f.text != "kind" && f.text != "value") {
-      return err.at(headerLine, f, "header",
-                    fmt::format("unknown column {}; a trace has the columns time,metric,kind,value (or is the demo's "
-                                "trajectory.csv: {})",
-                                quote(f.text), kDemoHeader));
+      return err.at(
+          headerLine, f, "header",
+          fmt::format(
+              "unknown column {}; a trace has the columns time,metric,kind,value (or is the demo's "
+              "trajectory.csv: {})",
+              quote(f.text), kDemoHeader));
     }
     if (!header.index.emplace(f.text, i).second) {
       return err.at(headerLine, f, "header", fmt::format("column {} appears twice", quote(f.text)));
     }
   }
   for (const char* required : {"time", "metric", "value"}) {
-    if (!header.find(required)) return err.atLine(headerLine, fmt::format("header: the {} column is missing", required));
+    if (!header.find(required))
+      return err.atLine(headerLine, fmt::format("header: the {} column is missing", required));
   }
   header.columns = headerLine.fields.size();
   return header;
@@ -222,7 +231,8 @@ struct Record {
 
 Result<Record> readRecord(const CsvError& err, const Header& header, const Line& line) {
   if (line.fields.size() > header.columns) {
-    return err.atLine(line, fmt::format("{} fields, the header has {}", line.fields.size(), header.columns));
+    return err.atLine(
+        line, fmt::format("{} fields, the header has {}", line.fields.size(), header.columns));
   }
   auto timeF = field(err, line, *header.find("time"), "time");
   auto metricF = field(err, line, *header.find("metric"), "metric");
@@ -260,16 +270,16 @@ struct ReadSeries {
       records.emplace_back();
     } else if (series[s].kind != r.kind) {
       return err.at(*r.line, *r.metricField, "kind",
-                    fmt::format("metric {} was {} on line {}", r.metric(), seriesKindName(series[s].kind),
-                                records[s].front().line->number));
+                    fmt::format("metric {} was {} on line {}", r.metric(),
+                                seriesKindName(series[s].kind), records[s].front().line->number));
     }
     if (!records[s].empty() && records[s].back().at.index() != r.at.index()) {
       return err.at(*r.line, *r.timeField, "time", "mixes offsets and RFC 3339 times");
     }
     if (!records[s].empty() && r.at < records[s].back().at) {
       return err.at(*r.line, *r.timeField, "time",
-                    fmt::format("goes back in time (metric {} was at a later time on line {})", r.metric(),
-                                records[s].back().line->number));
+                    fmt::format("goes back in time (metric {} was at a later time on line {})",
+                                r.metric(), records[s].back().line->number));
     }
     series[s].samples.push_back({Duration{0}, r.milli});
     records[s].push_back(std::move(r));
@@ -286,22 +296,25 @@ Result<Trace> alignTimes(const CsvError& err, ReadSeries read) {
   for (const auto& rs : read.records) {
     for (const auto& r : rs) {
       if (std::holds_alternative<Time>(r.at)) {
-        if (!firstAbsolute || std::get<Time>(r.at) < std::get<Time>(firstAbsolute->at)) firstAbsolute = &r;
+        if (!firstAbsolute || std::get<Time>(r.at) < std::get<Time>(firstAbsolute->at))
+          firstAbsolute = &r;
       } else if (!firstRelative) {
         firstRelative = &r;
       }
     }
   }
   if (firstAbsolute && firstRelative) {
-    const Record& later = firstAbsolute->line->number > firstRelative->line->number ? *firstAbsolute : *firstRelative;
+    const Record& later =
+        firstAbsolute->line->number > firstRelative->line->number ? *firstAbsolute : *firstRelative;
     return err.at(*later.line, *later.timeField, "time", "mixes offsets and RFC 3339 times");
   }
   if (firstAbsolute) trace.origin = std::get<Time>(firstAbsolute->at);
   for (size_t s = 0; s < read.series.size(); ++s) {
     for (size_t i = 0; i < read.records[s].size(); ++i) {
       const auto& at = read.records[s][i].at;
-      read.series[s].samples[i].at =
-          std::holds_alternative<Time>(at) ? std::get<Time>(at) - *trace.origin : std::get<Duration>(at);
+      read.series[s].samples[i].at = std::holds_alternative<Time>(at)
+                                         ? std::get<Time>(at) - *trace.origin
+                                         : std::get<Duration>(at);
     }
   }
   trace.series = std::move(read.series);
@@ -327,7 +340,8 @@ Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& line
 Result<Trace> readCsvTrace(std::string_view name, std::string_view text) {
   auto lines = records(name, text);
   if (!lines.ok()) return lines.error();
-  if (lines->empty()) return Error::format("{}: empty trace (expected a header: time,metric,kind,value)", name);
+  if (lines->empty())
+    return Error::format("{}: empty trace (expected a header: time,metric,kind,value)", name);
   if (isDemoHeader(lines->front())) return readDemoTrajectory(name, *lines);
   return readSeriesCsv(name, *lines);
 }

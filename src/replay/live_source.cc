@@ -13,8 +13,10 @@ namespace {
 
 using nlohmann::json;
 
-std::string resourcePath(const kube::GroupVersionResource& r, const std::string& ns, const std::string& name) {
-  return fmt::format("{}/namespaces/{}/{}/{}", kube::groupVersionPath(r.group, r.version), ns, r.resource, name);
+std::string resourcePath(const kube::GroupVersionResource& r, const std::string& ns,
+                         const std::string& name) {
+  return fmt::format("{}/namespaces/{}/{}/{}", kube::groupVersionPath(r.group, r.version), ns,
+                     r.resource, name);
 }
 
 // Objects as a GET returns them, with apiVersion and kind set (a server may leave them out).
@@ -27,7 +29,8 @@ explain::SnapshotSource source(const std::string& name, json object, const std::
 
 }  // namespace
 
-Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster, const std::string& key) {
+Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster,
+                                                       const std::string& key) {
   const auto [ns, name] = api::splitObjectKey(key);
   if (ns.empty() || name.empty() || name.find('/') != std::string::npos) {
     return Error::format("--hpa {}: expected namespace/name", quote(key));
@@ -37,35 +40,41 @@ Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& clu
 
   kube::Discovery discovery(client);
   auto version = discovery.pickVersion("autoscaling", {"v2", "v2beta2"});
-  if (!version.ok()) return Error::format("{}: cannot find the HPA API: {}", server, version.error().message);
-  const std::string hpaPath =
-      fmt::format("/apis/autoscaling/{}/namespaces/{}/horizontalpodautoscalers/{}", *version, ns, name);
+  if (!version.ok())
+    return Error::format("{}: cannot find the HPA API: {}", server, version.error().message);
+  const std::string hpaPath = fmt::format(
+      "/apis/autoscaling/{}/namespaces/{}/horizontalpodautoscalers/{}", *version, ns, name);
   auto hpa = client.get(hpaPath);
   if (!hpa.ok()) return Error::format("{}: GET {}: {}", server, hpaPath, hpa.error().message);
   std::vector<explain::SnapshotSource> sources;
-  sources.push_back(source(server + hpaPath, *hpa, "autoscaling/" + *version, "HorizontalPodAutoscaler"));
+  sources.push_back(
+      source(server + hpaPath, *hpa, "autoscaling/" + *version, "HorizontalPodAutoscaler"));
 
   const json& ref = member(member(*hpa, "spec"), "scaleTargetRef");
   const std::string kind = stringValue(ref, "kind");
   const std::string targetName = stringValue(ref, "name");
   const std::string group = api::apiGroupOf(stringValue(ref, "apiVersion"));
-  if (kind.empty() || targetName.empty()) return sources;  // the replay reports the HPA's own problem
+  if (kind.empty() || targetName.empty())
+    return sources;  // the replay reports the HPA's own problem
   auto mappings = discovery.mappingsFor(group, kind);
   if (!mappings.ok() || mappings->empty()) {
-    return Error::format("{}: the HPA's target {} {}: {}", server, kind, targetName,
-                         mappings.ok() ? std::string("no such resource") : mappings.error().message);
+    return Error::format(
+        "{}: the HPA's target {} {}: {}", server, kind, targetName,
+        mappings.ok() ? std::string("no such resource") : mappings.error().message);
   }
   const auto& mapping = mappings->front();
   const bool workload = api::builtinWorkloadByKind(group, kind) != nullptr;
   const std::string path = resourcePath(mapping, ns, targetName) + (workload ? "" : "/scale");
   auto target = client.get(path);
   if (!target.ok()) return Error::format("{}: GET {}: {}", server, path, target.error().message);
-  sources.push_back(workload ? source(server + path, *target, api::apiVersionOf(group, mapping.version), kind)
-                             : source(server + path, *target, "autoscaling/v1", "Scale"));
+  sources.push_back(
+      workload ? source(server + path, *target, api::apiVersionOf(group, mapping.version), kind)
+               : source(server + path, *target, "autoscaling/v1", "Scale"));
   return sources;
 }
 
-Result<explain::Snapshot> readLive(const kube::ConnectionFlags& connection, const std::string& key) {
+Result<explain::Snapshot> readLive(const kube::ConnectionFlags& connection,
+                                   const std::string& key) {
   auto config = kube::resolveRestConfig(connection);
   if (!config.ok()) return config.error();
   RealClock clock;

@@ -15,7 +15,8 @@ namespace hpa::replay {
 // autoscaling/v2 or v2beta2, whichever the server serves; a Deployment, StatefulSet, ReplicaSet
 // or ReplicationController target itself (its pod template carries the requests); any other kind
 // through its /scale subresource. Only through a read-only client: replay never writes.
-Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster, const std::string& key);
+Result<std::vector<explain::SnapshotSource>> fetchLive(kube::ReadOnlyClient& cluster,
+                                                       const std::string& key);
 
 // `replay --hpa KEY` without -f: the HPA and its target from the cluster `connection` names
 // (--kubeconfig, --context, --master), read with GETs only.

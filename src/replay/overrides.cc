@@ -5,8 +5,8 @@
 #include <charconv>
 
 #include "api/codec.h"
-#include "common/yaml_json.h"
 #include "common/quote.h"
+#include "common/yaml_json.h"
 #include "controller/decision_flags.h"
 
 namespace hpa::replay {
@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 // autoscaling validation.go limits.
-constexpr std::int32_t kMaxPeriodSeconds = 1800;          // MaxPeriodSeconds
+constexpr std::int32_t kMaxPeriodSeconds = 1800;               // MaxPeriodSeconds
 constexpr std::int32_t kMaxStabilizationWindowSeconds = 3600;  // MaxStabilizationWindowSeconds
 
 struct PathStep {
@@ -29,7 +29,8 @@ Result<std::vector<PathStep>> parsePath(std::string_view path) {
   while (i <= path.size()) {
     PathStep step;
     while (i < path.size() && path[i] != '.' && path[i] != '[') step.key += path[i++];
-    if (step.key.empty()) return Error::format("{}: empty field name at position {}", quote(path), i + 1);
+    if (step.key.empty())
+      return Error::format("{}: empty field name at position {}", quote(path), i + 1);
     while (i < path.size() && path[i] == '[') {
       auto close = path.find(']', i);
       if (close == std::string_view::npos) return Error::format("{}: unclosed [", quote(path));
@@ -44,7 +45,9 @@ Result<std::vector<PathStep>> parsePath(std::string_view path) {
     }
     steps.push_back(std::move(step));
     if (i == path.size()) break;
-    if (path[i] != '.') return Error::format("{}: unexpected {} at position {}", quote(path), quote(path.substr(i, 1)), i + 1);
+    if (path[i] != '.')
+      return Error::format("{}: unexpected {} at position {}", quote(path),
+                           quote(path.substr(i, 1)), i + 1);
     ++i;
   }
   return steps;
@@ -62,8 +65,8 @@ Status setPath(json& root, const std::vector<PathStep>& steps, json value) {
       if (node->is_null()) *node = json::array();
       if (!node->is_array()) return Error::format("{} is not a list", at);
       if (index > node->size()) {
-        return Error::format("{} has {} entries; [{}] is past the end (use [{}] to add one)", at, node->size(), index,
-                             node->size());
+        return Error::format("{} has {} entries; [{}] is past the end (use [{}] to add one)", at,
+                             node->size(), index, node->size());
       }
       if (index == node->size()) node->push_back(nullptr);
       node = &(*node)[index];
@@ -106,7 +109,8 @@ Result<bool> applyFlag(RunSettings& s, const Override& o) {
   // The decision flags are checked as the command's own (controller/decision_flags.h).
   if (const auto* decisionFlag = controller::findDecisionFlag(o.path)) {
     std::vector<std::string> ignored;  // gates no decision depends on: nothing to replay
-    if (auto applied = controller::applyDecisionFlag(*decisionFlag, o.value, c, ignored); !applied.ok()) {
+    if (auto applied = controller::applyDecisionFlag(*decisionFlag, o.value, c, ignored);
+        !applied.ok()) {
       return applied.error();
     }
     return true;
@@ -131,13 +135,16 @@ Result<bool> applyFlag(RunSettings& s, const Override& o) {
 Status validateRules(const std::optional<api::HPAScalingRules>& rules, const std::string& path) {
   if (!rules) return Status();
   if (rules->stabilizationWindowSeconds &&
-      (*rules->stabilizationWindowSeconds < 0 || *rules->stabilizationWindowSeconds > kMaxStabilizationWindowSeconds)) {
+      (*rules->stabilizationWindowSeconds < 0 ||
+       *rules->stabilizationWindowSeconds > kMaxStabilizationWindowSeconds)) {
     return Error::format("{}.stabilizationWindowSeconds: must be between 0 and {}", path,
                          kMaxStabilizationWindowSeconds);
   }
   if (rules->selectPolicy && *rules->selectPolicy != api::kMaxChangePolicySelect &&
-      *rules->selectPolicy != api::kMinChangePolicySelect && *rules->selectPolicy != api::kDisabledPolicySelect) {
-    return Error::format("{}.selectPolicy: {}: must be Max, Min or Disabled", path, quote(*rules->selectPolicy));
+      *rules->selectPolicy != api::kMinChangePolicySelect &&
+      *rules->selectPolicy != api::kDisabledPolicySelect) {
+    return Error::format("{}.selectPolicy: {}: must be Max, Min or Disabled", path,
+                         quote(*rules->selectPolicy));
   }
   if (rules->policies) {
     if (rules->policies->empty() && rules->selectPolicy != api::kDisabledPolicySelect) {
@@ -155,7 +162,8 @@ Status validateRules(const std::optional<api::HPAScalingRules>& rules, const std
       }
     }
   }
-  if (rules->tolerance && rules->tolerance->sign() < 0) return Error::format("{}.tolerance: must not be negative", path);
+  if (rules->tolerance && rules->tolerance->sign() < 0)
+    return Error::format("{}.tolerance: must not be negative", path);
   return Status();
 }
 
@@ -169,8 +177,10 @@ Status validateTarget(const api::MetricTarget& t, const std::string& path) {
   if (t.type == api::kValueTarget && (!t.value || t.value->sign() <= 0)) {
     return Error::format("{}.value: must be positive", path);
   }
-  if (t.type != api::kUtilizationTarget && t.type != api::kAverageValueTarget && t.type != api::kValueTarget) {
-    return Error::format("{}.type: {}: must be Utilization, Value or AverageValue", path, quote(t.type));
+  if (t.type != api::kUtilizationTarget && t.type != api::kAverageValueTarget &&
+      t.type != api::kValueTarget) {
+    return Error::format("{}.type: {}: must be Utilization, Value or AverageValue", path,
+                         quote(t.type));
   }
   return Status();
 }
@@ -179,7 +189,8 @@ Status validateTarget(const api::MetricTarget& t, const std::string& path) {
 
 Result<Override> parseOverride(std::string_view text) {
   auto eq = text.find('=');
-  if (eq == std::string_view::npos || eq == 0) return Error::format("--set {}: expected PATH=VALUE", text);
+  if (eq == std::string_view::npos || eq == 0)
+    return Error::format("--set {}: expected PATH=VALUE", text);
   Override o{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)), std::string(text)};
   if (o.path.starts_with("spec.")) o.path = o.path.substr(5);
   return o;
@@ -189,7 +200,8 @@ Status validateSpec(const api::HorizontalPodAutoscalerSpec& spec) {
   const std::int32_t minReplicas = spec.minReplicas.value_or(1);
   if (minReplicas < 0) return Error::of("spec.minReplicas: must be greater than or equal to 0");
   if (spec.maxReplicas < 1) return Error::of("spec.maxReplicas: must be greater than 0");
-  if (spec.maxReplicas < minReplicas) return Error::of("spec.maxReplicas: must be greater than or equal to minReplicas");
+  if (spec.maxReplicas < minReplicas)
+    return Error::of("spec.maxReplicas: must be greater than or equal to minReplicas");
   for (size_t i = 0; i < spec.metrics.size(); ++i) {
     const auto& m = spec.metrics[i];
     if (const api::MetricTarget* target = api::targetOf(m)) {
@@ -199,7 +211,8 @@ Status validateSpec(const api::HorizontalPodAutoscalerSpec& spec) {
   }
   if (spec.behavior) {
     if (auto s = validateRules(spec.behavior->scaleUp, "spec.behavior.scaleUp"); !s.ok()) return s;
-    if (auto s = validateRules(spec.behavior->scaleDown, "spec.behavior.scaleDown"); !s.ok()) return s;
+    if (auto s = validateRules(spec.behavior->scaleDown, "spec.behavior.scaleDown"); !s.ok())
+      return s;
   }
   return Status();
 }
@@ -228,11 +241,13 @@ Status applyOverrides(RunSettings& settings, const std::vector<Override>& overri
     // The decoder ignores fields it does not know: a misspelt path would change nothing.
     const bool removing = findPath(object["spec"], *steps) == nullptr;
     if (!removing && !findPath(api::encodeHorizontalPodAutoscalerSpec(decoded->spec), *steps)) {
-      return Error::format("--set {}: spec.{} is not a field of the HorizontalPodAutoscaler spec (or not one the "
-                           "controller reads)",
-                           o.text, o.path);
+      return Error::format(
+          "--set {}: spec.{} is not a field of the HorizontalPodAutoscaler spec (or not one the "
+          "controller reads)",
+          o.text, o.path);
     }
-    if (auto s = validateSpec(decoded->spec); !s.ok()) return Error::format("--set {}: {}", o.text, s.error().message);
+    if (auto s = validateSpec(decoded->spec); !s.ok())
+      return Error::format("--set {}: {}", o.text, s.error().message);
     decoded->status = {};
     settings.hpa = std::move(*decoded);
   }

@@ -17,15 +17,14 @@ struct RunSettings {
 };
 
 // One `--set PATH=VALUE`. PATH is either a field of the HPA's spec in its wire form
-// (`behavior.scaleDown.stabilizationWindowSeconds`, `metrics[0].resource.target.averageUtilization`,
-// `minReplicas`; a leading `spec.` is allowed) or the name of a replay flag: a decision flag
-// (controller/decision_flags.h: `horizontal-pod-autoscaler-tolerance`, the downscale
-// stabilization, cpu initialization period and initial readiness delay, `decision-rules` with
-// that release's default gates, `feature-gates` over the rules set so far), checked as the flag,
-// or `horizontal-pod-autoscaler-sync-period`, `readiness-delay`, `metric-window`,
-// `reconcile-duration`.
-// VALUE is YAML: `60`, `Min`, `500m`, `[{type: Pods, value: 4, periodSeconds: 60}]`, `null`
-// (removes the field).
+// (`behavior.scaleDown.stabilizationWindowSeconds`,
+// `metrics[0].resource.target.averageUtilization`, `minReplicas`; a leading `spec.` is allowed) or
+// the name of a replay flag: a decision flag (controller/decision_flags.h:
+// `horizontal-pod-autoscaler-tolerance`, the downscale stabilization, cpu initialization period and
+// initial readiness delay, `decision-rules` with that release's default gates, `feature-gates` over
+// the rules set so far), checked as the flag, or `horizontal-pod-autoscaler-sync-period`,
+// `readiness-delay`, `metric-window`, `reconcile-duration`. VALUE is YAML: `60`, `Min`, `500m`,
+// `[{type: Pods, value: 4, periodSeconds: 60}]`, `null` (removes the field).
 struct Override {
   std::string path;
   std::string value;

@@ -28,18 +28,22 @@ std::string gnuplotString(const std::string& s) {
 double secondsOf(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Plain numbers in the metric's unit (cpu: cores), as the trace gave them.
-std::string unitValue(std::int64_t milli) { return fmt::format("{:g}", static_cast<double>(milli) / 1000.0); }
+std::string unitValue(std::int64_t milli) {
+  return fmt::format("{:g}", static_cast<double>(milli) / 1000.0);
+}
 
 }  // namespace
 
-std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& trace, const std::string& pngFile) {
+std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& trace,
+                          const std::string& pngFile) {
   std::string title = "hpa-controller replay";
   if (!runs.empty()) title += ": " + runs.front().run->hpaKey;
   std::string s;
   s += "set terminal pngcairo size 1000,560 noenhanced\n";
   s += "set output " + gnuplotString(pngFile) + "\n";
   s += "set title " + gnuplotString(title) + "\n";
-  s += "set xlabel \"seconds\"\nset ylabel \"replicas\"\nset y2tics\nset ytics nomirror\nset key below\n";
+  s += "set xlabel \"seconds\"\nset ylabel \"replicas\"\nset y2tics\nset ytics nomirror\nset key "
+       "below\n";
   s += "set datafile missing \"-\"\n";
 
   // One block per run (time, replicas, desired) and one per series (time, value) and the
@@ -59,10 +63,12 @@ std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& tra
     s += "EOD\n";
     std::string label = "replicas (replay)";
     if (runs.size() > 1) {
-      label = fmt::format("replicas, {}{}", run.label, run.description.empty() ? "" : ": " + run.description);
+      label = fmt::format("replicas, {}{}", run.label,
+                          run.description.empty() ? "" : ": " + run.description);
     }
     peak = std::max(peak, run.peakReplicas);
-    plots.push_back(fmt::format("$run{} using 1:2 with steps lw 2 title {}", r, gnuplotString(label)));
+    plots.push_back(
+        fmt::format("$run{} using 1:2 with steps lw 2 title {}", r, gnuplotString(label)));
   }
   if (!trace.recorded.empty()) {
     s += "$recorded << EOD\n";
@@ -85,9 +91,11 @@ std::string gnuplotScript(const std::vector<RenderedRun>& runs, const Trace& tra
     s += "EOD\n";
     const std::string name = fmt::format("{} ({})", series.metric, seriesKindName(series.kind));
     axisNames.push_back(name);
-    plots.push_back(fmt::format("$series{} using 1:2 axes x1y2 with steps title {}", i, gnuplotString(name)));
+    plots.push_back(
+        fmt::format("$series{} using 1:2 axes x1y2 with steps title {}", i, gnuplotString(name)));
   }
-  if (!axisNames.empty()) s += "set y2label " + gnuplotString(fmt::format("{}", fmt::join(axisNames, ", "))) + "\n";
+  if (!axisNames.empty())
+    s += "set y2label " + gnuplotString(fmt::format("{}", fmt::join(axisNames, ", "))) + "\n";
   // Room above the highest step, so it does not run along the frame.
   s += fmt::format("set xrange [0:{:g}]\nset yrange [0:{}]\nset y2range [0:{:g}]\n", end, peak + 1,
                    static_cast<double>(highest) * 1.1 / 1000.0);
@@ -107,8 +115,11 @@ Status runGnuplot(const std::string& script) {
   std::string pathText = dir + "/hpa-replay-plot-XXXXXX";
   char* path = pathText.data();
   const int fd = mkstemp(path);
-  if (fd < 0) return Error::format("cannot create a temporary file in {} for gnuplot: {}", dir, std::strerror(errno));
-  const bool written = write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
+  if (fd < 0)
+    return Error::format("cannot create a temporary file in {} for gnuplot: {}", dir,
+                         std::strerror(errno));
+  const bool written =
+      write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
   close(fd);
   Status result;
   if (!written) {
@@ -125,7 +136,8 @@ Status runGnuplot(const std::string& script) {
     } else if (waitpid(pid, &status, 0) != pid) {
       result = Error::format("gnuplot: {}", std::strerror(errno));
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      result = Error::format("gnuplot failed (exit status {})", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+      result = Error::format("gnuplot failed (exit status {})",
+                             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
   }
   unlink(path);

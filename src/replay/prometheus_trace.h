@@ -25,6 +25,7 @@ struct PrometheusSeriesOptions {
 // averaged for a per-pod one; a series missing a timestamp others have counts as absent there.
 // Values are in the metric's unit (cpu: cores); NaN samples are gaps. Timestamps are Unix
 // seconds, so the trace has an absolute origin. Errors name the file and the JSON path.
-Result<Trace> readPrometheusTrace(std::string_view name, std::string_view text, const PrometheusSeriesOptions& options);
+Result<Trace> readPrometheusTrace(std::string_view name, std::string_view text,
+                                  const PrometheusSeriesOptions& options);
 
 }  // namespace hpa::replay

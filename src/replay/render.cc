@@ -14,7 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string seconds(Duration d) { return fmt::format("{:.1f}s", std::chrono::duration<double>(d).count()); }
+std::string seconds(Duration d) {
+  return fmt::format("{:.1f}s", std::chrono::duration<double>(d).count());
+}
 
 // What the controller saw of a metric: "40%" for utilization targets, else the usage in its unit.
 std::string seen(const TickMetric& m) {
@@ -90,22 +92,25 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
         policies.push_back(fmt::format("{} {}/{}s", p.type, p.value, p.periodSeconds));
       }
       return fmt::format("window {}, {} of [{}]",
-                         r->stabilizationWindowSeconds ? fmt::format("{}s", *r->stabilizationWindowSeconds)
-                                                       : std::string("(flag)"),
+                         r->stabilizationWindowSeconds
+                             ? fmt::format("{}s", *r->stabilizationWindowSeconds)
+                             : std::string("(flag)"),
                          r->selectPolicy.value_or("Max"), fmt::join(policies, ", "));
     };
-    behavior = fmt::format("scaleUp {}; scaleDown {}", rules(spec.behavior->scaleUp), rules(spec.behavior->scaleDown));
+    behavior = fmt::format("scaleUp {}; scaleDown {}", rules(spec.behavior->scaleUp),
+                           rules(spec.behavior->scaleDown));
   }
   // The HPA's own sync period when its controls set one, as the replay (and the daemon) use it.
   const auto controls = controls::parseControls(run.hpa);
   std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.controller.syncPeriod));
   if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
-  return fmt::format("min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
-                     "readiness delay {}, rules {}",
-                     spec.minReplicas.value_or(1), spec.maxReplicas, behavior, sync,
-                     formatGoDuration(o.reconcileDuration),
-                     o.controller.tolerance, formatGoDuration(o.controller.downscaleStabilizationWindow),
-                     formatGoDuration(o.readinessDelay), o.controller.decisionRules.release());
+  return fmt::format(
+      "min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
+      "readiness delay {}, rules {}",
+      spec.minReplicas.value_or(1), spec.maxReplicas, behavior, sync,
+      formatGoDuration(o.reconcileDuration), o.controller.tolerance,
+      formatGoDuration(o.controller.downscaleStabilizationWindow),
+      formatGoDuration(o.readinessDelay), o.controller.decisionRules.release());
 }
 
 std::string runName(const ReplayRun& run) {
@@ -113,8 +118,9 @@ std::string runName(const ReplayRun& run) {
 }
 
 std::string summaryText(const ReplayRun& run) {
-  return fmt::format("{} replicas at the start, peak {}, final {}, {} scale event{}", run.initialReplicas,
-                     run.peakReplicas, run.finalReplicas, run.changes.size(), run.changes.size() == 1 ? "" : "s");
+  return fmt::format("{} replicas at the start, peak {}, final {}, {} scale event{}",
+                     run.initialReplicas, run.peakReplicas, run.finalReplicas, run.changes.size(),
+                     run.changes.size() == 1 ? "" : "s");
 }
 
 json tickJson(const Tick& t) {
@@ -129,7 +135,8 @@ json tickJson(const Tick& t) {
     metrics.push_back(std::move(mj));
   }
   json events = json::array();
-  for (const auto& e : t.events) events.push_back({{"type", e.type}, {"reason", e.reason}, {"message", e.message}});
+  for (const auto& e : t.events)
+    events.push_back({{"type", e.type}, {"reason", e.reason}, {"message", e.message}});
   json out{{"seconds", std::chrono::duration<double>(t.at).count()},
            {"metrics", std::move(metrics)},
            {"currentReplicas", t.currentReplicas},
@@ -184,7 +191,8 @@ class TableRows {
 
   std::vector<std::string> row(const Tick& t0) {
     std::vector<std::string> row{seconds(t0.at)};
-    for (const auto& m : t0.metrics) row.push_back(m.value ? api::formatMilli(*m.value, m.unit) : "-");
+    for (const auto& m : t0.metrics)
+      row.push_back(m.value ? api::formatMilli(*m.value, m.unit) : "-");
     if (!trace_.recorded.empty()) {
       auto rec = recordedAt(trace_, t0.at);
       row.push_back(rec ? fmt::format("{}", rec->replicas()) : "-");
@@ -253,13 +261,14 @@ std::string outcomeText(const std::vector<RenderedRun>& runs, const Trace& trace
   }
   out += "\n";
   for (const auto& r : runs) {
-    out += fmt::format("{}summary: {}\n", compare ? "run " + runName(*r.run) + " " : "", summaryText(*r.run));
+    out += fmt::format("{}summary: {}\n", compare ? "run " + runName(*r.run) + " " : "",
+                       summaryText(*r.run));
   }
   if (!trace.recorded.empty()) {
     std::int32_t peak = 0;
     for (const auto& rec : trace.recorded) peak = std::max(peak, rec.replicas());
-    out += fmt::format("recorded: {} replicas at the start, peak {}, final {}\n", trace.recorded.front().replicas(),
-                       peak, trace.recorded.back().replicas());
+    out += fmt::format("recorded: {} replicas at the start, peak {}, final {}\n",
+                       trace.recorded.front().replicas(), peak, trace.recorded.back().replicas());
   }
   return out;
 }
@@ -296,25 +305,26 @@ json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {
     }
     json ticks = json::array();
     for (const auto& t : r.run->ticks) ticks.push_back(tickJson(t));
-    out["runs"].push_back({{"label", r.run->label},
-                           {"description", r.run->description},
-                           {"hpa", r.run->hpaKey},
-                           {"spec", api::encodeHorizontalPodAutoscalerSpec(r.run->hpa.spec)},
-                           {"settings",
-                            {{"syncPeriod", formatGoDuration(o.controller.syncPeriod)},
-                             {"reconcileDuration", formatGoDuration(o.reconcileDuration)},
-                             {"tolerance", o.controller.tolerance},
-                             {"downscaleStabilization", formatGoDuration(o.controller.downscaleStabilizationWindow)},
-                             {"cpuInitializationPeriod", formatGoDuration(o.controller.cpuInitializationPeriod)},
-                             {"initialReadinessDelay", formatGoDuration(o.controller.delayOfInitialReadinessStatus)},
-                             {"readinessDelay", formatGoDuration(o.readinessDelay)},
-                             {"metricWindow", formatGoDuration(o.metricWindow)},
-                             {"decisionRules", o.controller.decisionRules.release()}}},
-                           {"initialReplicas", r.run->initialReplicas},
-                           {"peakReplicas", r.run->peakReplicas},
-                           {"finalReplicas", r.run->finalReplicas},
-                           {"scaleEvents", std::move(changes)},
-                           {"ticks", std::move(ticks)}});
+    out["runs"].push_back(
+        {{"label", r.run->label},
+         {"description", r.run->description},
+         {"hpa", r.run->hpaKey},
+         {"spec", api::encodeHorizontalPodAutoscalerSpec(r.run->hpa.spec)},
+         {"settings",
+          {{"syncPeriod", formatGoDuration(o.controller.syncPeriod)},
+           {"reconcileDuration", formatGoDuration(o.reconcileDuration)},
+           {"tolerance", o.controller.tolerance},
+           {"downscaleStabilization", formatGoDuration(o.controller.downscaleStabilizationWindow)},
+           {"cpuInitializationPeriod", formatGoDuration(o.controller.cpuInitializationPeriod)},
+           {"initialReadinessDelay", formatGoDuration(o.controller.delayOfInitialReadinessStatus)},
+           {"readinessDelay", formatGoDuration(o.readinessDelay)},
+           {"metricWindow", formatGoDuration(o.metricWindow)},
+           {"decisionRules", o.controller.decisionRules.release()}}},
+         {"initialReplicas", r.run->initialReplicas},
+         {"peakReplicas", r.run->peakReplicas},
+         {"finalReplicas", r.run->finalReplicas},
+         {"scaleEvents", std::move(changes)},
+         {"ticks", std::move(ticks)}});
   }
   if (trace.origin) out["traceStart"] = formatRFC3339Nano(*trace.origin);
   if (!trace.recorded.empty()) {

@@ -39,11 +39,12 @@ class WorkloadScaleClient final : public controller::ScaleClient {
   WorkloadScaleClient(explain::Snapshot& world, SimulatedWorkload& workload, const Clock& clock)
       : world_(world), snapshot_(world), workload_(workload), clock_(clock) {}
 
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
-                                                                    const std::string& kind) override {
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override {
     return snapshot_.mappingsFor(group, kind);
   }
-  Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& resource,
+  Result<api::Scale> getScale(const std::string& ns,
+                              const controller::GroupVersionResource& resource,
                               const std::string& name) override {
     return snapshot_.getScale(ns, resource, name);
   }
@@ -67,7 +68,8 @@ class WorkloadScaleClient final : public controller::ScaleClient {
 class WorldStatusWriter final : public controller::StatusWriter {
  public:
   explicit WorldStatusWriter(explain::Snapshot& world) : world_(world) {}
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+  Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) override {
     world_.hpas.front().first.status = hpa.status;
     return hpa;
   }
@@ -76,8 +78,8 @@ class WorldStatusWriter final : public controller::StatusWriter {
   explain::Snapshot& world_;
 };
 
-TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* report, const Trace& trace,
-                      Duration at) {
+TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* report,
+                      const Trace& trace, Duration at) {
   TickMetric m;
   m.name = api::metricNameOf(spec);
   m.unit = api::unitOf(spec);
@@ -92,13 +94,16 @@ TickMetric tickMetric(const api::MetricSpec& spec, const report::MetricReport* r
   return m;
 }
 
-Status checkReplayable(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
-                       const ReplayOptions& options) {
-  if (options.controller.syncPeriod <= Duration{0}) return Error::of("the sync period must be positive");
-  if (options.reconcileDuration < Duration{0}) return Error::of("the reconcile duration must not be negative");
+Status checkReplayable(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+                       const Trace& trace, const ReplayOptions& options) {
+  if (options.controller.syncPeriod <= Duration{0})
+    return Error::of("the sync period must be positive");
+  if (options.reconcileDuration < Duration{0})
+    return Error::of("the reconcile duration must not be negative");
   if (target.scale.metadata.name != hpa.spec.scaleTargetRef.name) {
     return Error::format("the target {} {} is not the HPA's scaleTargetRef ({} {})", target.kind,
-                         target.scale.metadata.name, hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name);
+                         target.scale.metadata.name, hpa.spec.scaleTargetRef.kind,
+                         hpa.spec.scaleTargetRef.name);
   }
   return checkTraceCovers(hpa, trace);
 }
@@ -107,8 +112,8 @@ Status checkReplayable(const api::HorizontalPodAutoscaler& hpa, const ReplayTarg
 // them, the workload's pods, the metrics APIs serving the trace, and a clock the loop moves.
 class ReplayWorld {
  public:
-  ReplayWorld(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
-              const ReplayOptions& options, Time start)
+  ReplayWorld(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+              const Trace& trace, const ReplayOptions& options, Time start)
       : hpa_(hpa),
         trace_(trace),
         options_(options),
@@ -122,8 +127,8 @@ class ReplayWorld {
         metrics_(world_),
         scales_(world_, workload_, clock_),
         status_(world_),
-        controller_(controller::ControllerDependencies{hpas_, pods_, metrics_, scales_, status_, events_, clock_,
-                                                       Logger::discard(), nullptr},
+        controller_(controller::ControllerDependencies{hpas_, pods_, metrics_, scales_, status_,
+                                                       events_, clock_, Logger::discard(), nullptr},
                     options.controller) {
     controller_.hpaAdded(key_);
   }
@@ -154,31 +159,36 @@ class ReplayWorld {
 
  private:
   // The initial pods have run for longer than any start-up rule looks back.
-  static SimulatedWorkload::Spec workloadSpec(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+  static SimulatedWorkload::Spec workloadSpec(const api::HorizontalPodAutoscaler& hpa,
+                                              const ReplayTarget& target,
                                               const ReplayOptions& options) {
-    const Duration initialAge =
-        std::max<Duration>(std::chrono::hours(1), options.controller.cpuInitializationPeriod + options.readinessDelay +
-                                                      options.controller.delayOfInitialReadinessStatus);
-    return {hpa.metadata.namespace_, target.scale.metadata.name, target.podTemplate, target.scale.specReplicas,
-            options.readinessDelay, initialAge};
+    const Duration initialAge = std::max<Duration>(
+        std::chrono::hours(1), options.controller.cpuInitializationPeriod + options.readinessDelay +
+                                   options.controller.delayOfInitialReadinessStatus);
+    return {hpa.metadata.namespace_,   target.scale.metadata.name, target.podTemplate,
+            target.scale.specReplicas, options.readinessDelay,     initialAge};
   }
 
-  static explain::Snapshot initialWorld(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target) {
+  static explain::Snapshot initialWorld(const api::HorizontalPodAutoscaler& hpa,
+                                        const ReplayTarget& target) {
     explain::Snapshot world;
     world.hpas.emplace_back(hpa, explain::Origin{"replay", 1, ""});
     api::Scale scale = target.scale;
     scale.metadata.namespace_ = hpa.metadata.namespace_;
     // A built-in workload's Scale is found by its kind; a custom resource's as a Scale object.
     const bool builtin =
-        api::builtinWorkloadByKind(api::apiGroupOf(hpa.spec.scaleTargetRef.apiVersion), target.kind) != nullptr;
-    world.scales.push_back({scale, builtin ? target.kind : "", {"replay", 1, ""}, target.podTemplate, std::nullopt});
+        api::builtinWorkloadByKind(api::apiGroupOf(hpa.spec.scaleTargetRef.apiVersion),
+                                   target.kind) != nullptr;
+    world.scales.push_back(
+        {scale, builtin ? target.kind : "", {"replay", 1, ""}, target.podTemplate, std::nullopt});
     return world;
   }
 
   // What the sync decided, and the workload after it.
   void recordReport(const report::ReconcileReport& report, Tick& tick) const {
     for (size_t i = 0; i < hpa_.spec.metrics.size(); ++i) {
-      tick.metrics.push_back(tickMetric(hpa_.spec.metrics[i], i < report.metrics.size() ? &report.metrics[i] : nullptr,
+      tick.metrics.push_back(tickMetric(hpa_.spec.metrics[i],
+                                        i < report.metrics.size() ? &report.metrics[i] : nullptr,
                                         trace_, tick.at));
     }
     tick.currentReplicas = report.currentReplicas;
@@ -191,7 +201,8 @@ class ReplayWorld {
       }
     }
     // A limit or a schedule window's bound (not the window, shown above) held the size.
-    if (auto limited = report::limitingCondition(report); limited && !report::isStabilizationReason(limited->first)) {
+    if (auto limited = report::limitingCondition(report);
+        limited && !report::isStabilizationReason(limited->first)) {
       tick.limitedReason = std::move(limited->first);
       tick.limitedMessage = std::move(limited->second);
     }
@@ -230,9 +241,10 @@ std::string rescaleMessage(const report::ReconcileReport& report) {
 
 }  // namespace
 
-Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
-                         const ReplayOptions& options) {
-  if (auto replayable = checkReplayable(hpa, target, trace, options); !replayable.ok()) return replayable.error();
+Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+                         const Trace& trace, const ReplayOptions& options) {
+  if (auto replayable = checkReplayable(hpa, target, trace, options); !replayable.ok())
+    return replayable.error();
   ReplayRun run;
   run.hpaKey = api::objectKey(hpa.metadata.namespace_, hpa.metadata.name);
   run.hpa = hpa;
@@ -249,10 +261,12 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
   Duration at{0};
   for (Duration periods{0}; periods <= end;) {
     auto [tick, report] = world.sync(at);
-    if (report.rescaled) run.changes.push_back({at, report.currentReplicas, tick.replicas, rescaleMessage(report)});
+    if (report.rescaled)
+      run.changes.push_back({at, report.currentReplicas, tick.replicas, rescaleMessage(report)});
     run.peakReplicas = std::max(run.peakReplicas, tick.replicas);
     run.ticks.push_back(std::move(tick));
-    const Duration period = report.controls.controls.syncPeriod.value_or(options.controller.syncPeriod);
+    const Duration period =
+        report.controls.controls.syncPeriod.value_or(options.controller.syncPeriod);
     periods += period;
     at += period + options.reconcileDuration;
   }

@@ -17,7 +17,8 @@
 namespace hpa::replay {
 
 struct ReplayOptions {
-  controller::ControllerOptions controller;  // the --horizontal-pod-autoscaler-* flags, the sync period among them
+  controller::ControllerOptions
+      controller;  // the --horizontal-pod-autoscaler-* flags, the sync period among them
   // What one reconcile takes. Upstream's work queue re-adds an HPA a sync period after its
   // reconcile ends, so syncs come this much more than a sync period apart; it matters at window
   // edges: a recommendation exactly one window old still counts (upstream drops only older
@@ -34,17 +35,18 @@ struct ReplayOptions {
 // What the replay needs of the scale target: its Scale (name, namespace, replicas at the start,
 // selector) and kind, and the pod template its pods are made from (labels, requests).
 struct ReplayTarget {
-  std::string kind;  // the scaleTargetRef's: Deployment, StatefulSet, ..., or a custom resource's kind
+  std::string
+      kind;  // the scaleTargetRef's: Deployment, StatefulSet, ..., or a custom resource's kind
   api::Scale scale;
   api::Pod podTemplate;
 };
 
 // One HPA metric at one tick.
 struct TickMetric {
-  std::string name;                 // the series
+  std::string name;                   // the series
   std::optional<std::int64_t> value;  // the trace value (milli), nullopt before its first sample
   std::optional<std::int32_t> utilization;  // what the controller computed, for utilization targets
-  std::optional<std::int64_t> usage;        // otherwise: milli, per pod or the object/external value
+  std::optional<std::int64_t> usage;  // otherwise: milli, per pod or the object/external value
   std::optional<std::int32_t> proposal;
   std::optional<std::string> error;
   api::MetricUnit unit = api::MetricUnit::Number;  // how its milli values read (api/metric_units.h)
@@ -54,17 +56,17 @@ struct TickMetric {
 struct Tick {
   Duration at{0};
   std::vector<TickMetric> metrics;
-  std::int32_t currentReplicas = 0;  // the target's replicas the controller read
+  std::int32_t currentReplicas = 0;        // the target's replicas the controller read
   std::optional<std::int32_t> proposed;    // the highest metric proposal
   std::optional<std::int32_t> stabilized;  // after the stabilization window
-  std::int32_t desiredReplicas = 0;  // status.desiredReplicas written
-  std::int32_t replicas = 0;         // the target's replicas after the sync
-  int pods = 0;                      // after the sync
-  int readyPods = 0;                 // at the sync (what the metrics were spread over)
-  std::string branch;                // upstream's reconcile branch
-  std::string stabilizedReason;      // ScaleUpStabilized / ScaleDownStabilized when a window held
-  std::string stabilizedMessage;     // the condition's message, as the controller wrote it
-  std::string limitedReason;         // ScalingLimited reason when True
+  std::int32_t desiredReplicas = 0;        // status.desiredReplicas written
+  std::int32_t replicas = 0;               // the target's replicas after the sync
+  int pods = 0;                            // after the sync
+  int readyPods = 0;                       // at the sync (what the metrics were spread over)
+  std::string branch;                      // upstream's reconcile branch
+  std::string stabilizedReason;   // ScaleUpStabilized / ScaleDownStabilized when a window held
+  std::string stabilizedMessage;  // the condition's message, as the controller wrote it
+  std::string limitedReason;      // ScalingLimited reason when True
   std::string limitedMessage;
   std::vector<report::RecordedEvent> events;
   std::string error;
@@ -79,7 +81,8 @@ struct ScaleChange {
 
 struct ReplayRun {
   std::string label;        // "a", "b": set by the caller
-  std::string description;  // what distinguishes the run ("behavior.scaleDown.selectPolicy=Min"); may be empty
+  std::string description;  // what distinguishes the run ("behavior.scaleDown.selectPolicy=Min");
+                            // may be empty
   std::string hpaKey;
   api::HorizontalPodAutoscaler hpa;  // as replayed (overrides applied), without status
   std::vector<Tick> ticks;
@@ -93,7 +96,7 @@ struct ReplayRun {
 // the simulated workload following the replicas the controller sets, the metrics APIs serving
 // the trace's values. Errors are unusable input (a metric without a series, a target that does
 // not match the HPA); what the controller decides, failures included, is in the ticks.
-Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& trace,
-                         const ReplayOptions& options);
+Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+                         const Trace& trace, const ReplayOptions& options);
 
 }  // namespace hpa::replay

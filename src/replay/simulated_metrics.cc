@@ -15,14 +15,16 @@ namespace {
 
 // A replayed pod reports no start-up usage: until it is Ready it has no sample, as hpa-sim's
 // pods have none without a workload's startupCpu.
-std::optional<std::int64_t> podValue(const Series& series, std::int64_t value, const api::Pod& pod, int readyPods) {
-  const auto spread = series.kind == SeriesKind::PerPod ? loadmodel::Spread::PerPod : loadmodel::Spread::Total;
+std::optional<std::int64_t> podValue(const Series& series, std::int64_t value, const api::Pod& pod,
+                                     int readyPods) {
+  const auto spread =
+      series.kind == SeriesKind::PerPod ? loadmodel::Spread::PerPod : loadmodel::Spread::Total;
   return loadmodel::podValue({value, spread, std::nullopt}, isReady(pod), readyPods);
 }
 
 // The series `name` and its value at this moment, when the trace has one yet.
-std::optional<std::pair<const Series*, std::int64_t>> seriesValue(const std::string& name, const Trace& trace,
-                                                                  Duration at) {
+std::optional<std::pair<const Series*, std::int64_t>> seriesValue(const std::string& name,
+                                                                  const Trace& trace, Duration at) {
   const Series* series = trace.find(name);
   if (!series) return std::nullopt;
   auto value = series->valueAt(at);
@@ -30,8 +32,8 @@ std::optional<std::pair<const Series*, std::int64_t>> seriesValue(const std::str
   return std::pair{series, *value};
 }
 
-api::MetricValue metricValue(api::MetricObjectReference described, const std::string& name, std::int64_t milli,
-                             const MetricsMoment& moment) {
+api::MetricValue metricValue(api::MetricObjectReference described, const std::string& name,
+                             std::int64_t milli, const MetricsMoment& moment) {
   api::MetricValue v;
   v.describedObject = std::move(described);
   v.metricName = name;
@@ -44,16 +46,20 @@ api::MetricValue metricValue(api::MetricObjectReference described, const std::st
 // What the simulated metrics APIs serve at one moment, built metric by metric.
 class Publisher {
  public:
-  Publisher(const api::HorizontalPodAutoscaler& hpa, const Trace& trace, const MetricsMoment& moment,
-            const std::vector<std::shared_ptr<const api::Pod>>& pods, explain::Snapshot& world)
+  Publisher(const api::HorizontalPodAutoscaler& hpa, const Trace& trace,
+            const MetricsMoment& moment, const std::vector<std::shared_ptr<const api::Pod>>& pods,
+            explain::Snapshot& world)
       : trace_(trace), moment_(moment), pods_(pods), world_(world), ns_(hpa.metadata.namespace_) {
-    readyPods_ = static_cast<int>(std::count_if(pods.begin(), pods.end(), [](const auto& p) { return isReady(*p); }));
+    readyPods_ = static_cast<int>(
+        std::count_if(pods.begin(), pods.end(), [](const auto& p) { return isReady(*p); }));
   }
 
   // What the metrics APIs serve of one metric, by its type.
   void metric(const api::MetricSpec& m) {
     std::visit(Overloaded{[&](const api::ResourceMetricSource& s) { resource(s.name, nullptr); },
-                          [&](const api::ContainerResourceMetricSource& s) { resource(s.name, &s.container); },
+                          [&](const api::ContainerResourceMetricSource& s) {
+                            resource(s.name, &s.container);
+                          },
                           [&](const api::PodsMetricSource& s) { pods(s); },
                           [&](const api::ObjectMetricSource& s) { object(s); },
                           [&](const api::ExternalMetricSource& s) { external(s); },
@@ -78,7 +84,8 @@ class Publisher {
     for (const auto& pod : pods_) {
       auto v = podValue(*sv->first, sv->second, *pod, readyPods_);
       if (!v) continue;
-      world_.customMetrics.push_back({metricValue({"Pod", ns_, pod->name, "v1"}, m.metric.name, *v, moment_), {}});
+      world_.customMetrics.push_back(
+          {metricValue({"Pod", ns_, pod->name, "v1"}, m.metric.name, *v, moment_), {}});
     }
   }
 
@@ -88,8 +95,8 @@ class Publisher {
     if (!sv) return;
     const auto& ref = m.describedObject;
     world_.customMetrics.push_back(
-        {metricValue({ref.kind, ns_, ref.kind == "Namespace" ? ns_ : ref.name, ref.apiVersion}, m.metric.name,
-                     sv->second, moment_),
+        {metricValue({ref.kind, ns_, ref.kind == "Namespace" ? ns_ : ref.name, ref.apiVersion},
+                     m.metric.name, sv->second, moment_),
          {}});
   }
 
@@ -146,33 +153,40 @@ class Publisher {
   const std::string& ns_;
   int readyPods_ = 0;
   std::map<std::string, std::map<std::string, std::int64_t>> usage_;  // pod -> resource -> milli
-  std::map<std::string, std::string> container_;                       // resource -> container
+  std::map<std::string, std::string> container_;                      // resource -> container
 };
 
 }  // namespace
 
 Status checkTraceCovers(const api::HorizontalPodAutoscaler& hpa, const Trace& trace) {
   std::string available;
-  for (const auto& s : trace.series) available += fmt::format("{}{} ({})", available.empty() ? "" : ", ", s.metric, s.source);
+  for (const auto& s : trace.series)
+    available += fmt::format("{}{} ({})", available.empty() ? "" : ", ", s.metric, s.source);
   for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
     const auto& m = hpa.spec.metrics[i];
     const std::string& name = api::metricNameOf(m);
-    if (name.empty()) return Error::format("spec.metrics[{}]: a {} metric cannot be replayed", i, quote(api::typeOf(m)));
+    if (name.empty())
+      return Error::format("spec.metrics[{}]: a {} metric cannot be replayed", i,
+                           quote(api::typeOf(m)));
     const Series* s = trace.find(name);
     if (!s) {
-      return Error::format("spec.metrics[{}] ({} {}) has no series in the trace; the trace has: {}", i, api::typeOf(m), name,
-                           available.empty() ? "nothing" : available);
+      return Error::format("spec.metrics[{}] ({} {}) has no series in the trace; the trace has: {}",
+                           i, api::typeOf(m), name, available.empty() ? "nothing" : available);
     }
     if (api::isWorkloadWide(m) && s->kind != SeriesKind::Total) {
-      return Error::format("spec.metrics[{}] ({} {}) is one value for the whole workload; series {} of {} is per-pod",
-                           i, api::typeOf(m), name, name, s->source);
+      return Error::format(
+          "spec.metrics[{}] ({} {}) is one value for the whole workload; series {} of {} is "
+          "per-pod",
+          i, api::typeOf(m), name, name, s->source);
     }
   }
   return Status();
 }
 
-void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace, const MetricsMoment& moment,
-                    const std::vector<std::shared_ptr<const api::Pod>>& pods, explain::Snapshot& world) {
+void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace,
+                    const MetricsMoment& moment,
+                    const std::vector<std::shared_ptr<const api::Pod>>& pods,
+                    explain::Snapshot& world) {
   world.podMetrics.clear();
   world.customMetrics.clear();
   world.externalMetrics.clear();

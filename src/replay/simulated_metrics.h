@@ -34,7 +34,9 @@ struct MetricsMoment {
 // Ready pod reports; pods that are not Ready report nothing yet. A resource value sits on the
 // container a ContainerResource metric names, else on the first container. Before a series'
 // first sample its metric has no values.
-void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace, const MetricsMoment& moment,
-                    const std::vector<std::shared_ptr<const api::Pod>>& pods, explain::Snapshot& world);
+void publishMetrics(const api::HorizontalPodAutoscaler& hpa, const Trace& trace,
+                    const MetricsMoment& moment,
+                    const std::vector<std::shared_ptr<const api::Pod>>& pods,
+                    explain::Snapshot& world);
 
 }  // namespace hpa::replay

@@ -22,7 +22,8 @@ std::shared_ptr<const api::Pod> SimulatedWorkload::newPod(Time started, Time now
   pod.deletionTimestamp.reset();
   pod.startTime = started;
   const Time readyAt = started + spec_.readinessDelay;
-  pod.ready = readyAt <= now ? api::PodReadyCondition{"True", readyAt} : api::PodReadyCondition{"False", started};
+  pod.ready = readyAt <= now ? api::PodReadyCondition{"True", readyAt}
+                             : api::PodReadyCondition{"False", started};
   return std::make_shared<const api::Pod>(std::move(pod));
 }
 
@@ -42,14 +43,16 @@ void SimulatedWorkload::scale(std::int32_t replicas, Time now) {
   while (static_cast<std::int32_t>(pods_.size()) < replicas_) pods_.push_back(newPod(now, now));
   while (static_cast<std::int32_t>(pods_.size()) > replicas_) {
     // The ReplicaSet's preference: a pod that is not Ready, else the newest.
-    auto victim = std::find_if(pods_.rbegin(), pods_.rend(), [](const auto& p) { return !isReady(*p); });
+    auto victim =
+        std::find_if(pods_.rbegin(), pods_.rend(), [](const auto& p) { return !isReady(*p); });
     if (victim == pods_.rend()) victim = pods_.rbegin();
     pods_.erase(std::next(victim).base());
   }
 }
 
 int SimulatedWorkload::readyPods() const {
-  return static_cast<int>(std::count_if(pods_.begin(), pods_.end(), [](const auto& p) { return isReady(*p); }));
+  return static_cast<int>(
+      std::count_if(pods_.begin(), pods_.end(), [](const auto& p) { return isReady(*p); }));
 }
 
 }  // namespace hpa::replay

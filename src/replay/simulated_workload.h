@@ -19,9 +19,9 @@ class SimulatedWorkload {
  public:
   struct Spec {
     std::string namespace_;
-    std::string podNamePrefix;       // pods are "<prefix>-<n>"
-    api::Pod podTemplate;            // labels and containers (with requests) of every pod
-    std::int32_t replicas = 0;       // at the start; these pods have run for long
+    std::string podNamePrefix;  // pods are "<prefix>-<n>"
+    api::Pod podTemplate;       // labels and containers (with requests) of every pod
+    std::int32_t replicas = 0;  // at the start; these pods have run for long
     Duration readinessDelay{0};
     Duration initialPodAge{std::chrono::hours(1)};  // how long the initial pods have been running
   };

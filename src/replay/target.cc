@@ -3,17 +3,20 @@
 #include <fmt/format.h>
 
 #include "api/label_selector.h"
-#include "replicacalc/requests.h"
 #include "common/quote.h"
+#include "replicacalc/requests.h"
 
 namespace hpa::replay {
 namespace {
 
-const explain::ScaleEntry* findTarget(const api::HorizontalPodAutoscaler& hpa, const explain::Snapshot& snapshot) {
+const explain::ScaleEntry* findTarget(const api::HorizontalPodAutoscaler& hpa,
+                                      const explain::Snapshot& snapshot) {
   const auto& ref = hpa.spec.scaleTargetRef;
   for (const auto& entry : snapshot.scales) {
     if (entry.scale.metadata.name != ref.name) continue;
-    if (!entry.scale.metadata.namespace_.empty() && entry.scale.metadata.namespace_ != hpa.metadata.namespace_) continue;
+    if (!entry.scale.metadata.namespace_.empty() &&
+        entry.scale.metadata.namespace_ != hpa.metadata.namespace_)
+      continue;
     if (!entry.kind.empty() && entry.kind != ref.kind) continue;
     return &entry;
   }
@@ -40,8 +43,8 @@ void setRequest(api::ContainerRequests& c, const std::string& resource, std::int
 
 }  // namespace
 
-Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa, const explain::Snapshot& snapshot,
-                               const TargetFlags& flags) {
+Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa,
+                               const explain::Snapshot& snapshot, const TargetFlags& flags) {
   const auto& ref = hpa.spec.scaleTargetRef;
   ReplayTarget target;
   target.kind = ref.kind;
@@ -60,24 +63,29 @@ Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa, const ex
 
   // Pod labels and the selector must agree, as a workload's template and selector do.
   if (target.scale.selector.empty()) {
-    if (target.podTemplate.labels.empty()) target.podTemplate.labels = api::Labels{{"app", ref.name}};
+    if (target.podTemplate.labels.empty())
+      target.podTemplate.labels = api::Labels{{"app", ref.name}};
     api::LabelSelector ls;
     ls.matchLabels = target.podTemplate.labels.toMap();
     target.scale.selector = api::Selector::fromLabelSelector(&ls)->toString();
   }
   auto selector = api::Selector::parse(target.scale.selector);
-  if (!selector.ok()) return Error::format("the target's selector {}: {}", quote(target.scale.selector), selector.error().message);
+  if (!selector.ok())
+    return Error::format("the target's selector {}: {}", quote(target.scale.selector),
+                         selector.error().message);
   if (target.podTemplate.labels.empty()) target.podTemplate.labels = labelsFor(*selector);
   if (!selector->matches(target.podTemplate.labels)) {
-    return Error::format("cannot make pods that the target's selector {} selects; give the {} with its pod template "
-                         "(-f)",
-                         quote(target.scale.selector), ref.kind);
+    return Error::format(
+        "cannot make pods that the target's selector {} selects; give the {} with its pod template "
+        "(-f)",
+        quote(target.scale.selector), ref.kind);
   }
 
   // The replay's pods belong to the target itself (no ReplicaSet in between), so owner-based pod
   // selection counts them all.
   target.podTemplate.controller = api::PodOwner{ref.kind, ref.name};
-  if (target.podTemplate.containers.empty()) target.podTemplate.containers.push_back({"app", {}, false});
+  if (target.podTemplate.containers.empty())
+    target.podTemplate.containers.push_back({"app", {}, false});
   for (auto& c : target.podTemplate.containers) {
     if (flags.cpuRequestMilli) setRequest(c, "cpu", *flags.cpuRequestMilli);
     if (flags.memoryRequestMilli) setRequest(c, "memory", *flags.memoryRequestMilli);
@@ -99,9 +107,11 @@ Status checkRequests(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget
     const std::string container = containerMetric ? containerMetric->container : std::string();
     // The calculator's own rule for a pod's request, on a pod of the template.
     if (auto request = replicacalc::podRequest(pod, container, resource); !request.ok()) {
-      return Error::format("spec.metrics[{}] ({} utilization) needs the pods' {} request ({}): give the target {} with "
-                           "its pod template (-f) or --cpu-request / --memory-request",
-                           i, resource, resource, request.error().message, hpa.spec.scaleTargetRef.kind);
+      return Error::format(
+          "spec.metrics[{}] ({} utilization) needs the pods' {} request ({}): give the target {} "
+          "with "
+          "its pod template (-f) or --cpu-request / --memory-request",
+          i, resource, resource, request.error().message, hpa.spec.scaleTargetRef.kind);
     }
   }
   return Status();

@@ -12,7 +12,7 @@ namespace hpa::replay {
 
 // What the command line may say about the target instead of (or over) the files.
 struct TargetFlags {
-  std::optional<std::int32_t> replicas;       // --replicas: at the start
+  std::optional<std::int32_t> replicas;            // --replicas: at the start
   std::optional<std::int64_t> cpuRequestMilli;     // --cpu-request, per container
   std::optional<std::int64_t> memoryRequestMilli;  // --memory-request, per container
 };
@@ -23,8 +23,8 @@ struct TargetFlags {
 // come from the template, else from the selector's equality terms. Resource metrics with a
 // Utilization target need a request for their resource: a clear error when neither the
 // template nor the flags give one.
-Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa, const explain::Snapshot& snapshot,
-                               const TargetFlags& flags);
+Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa,
+                               const explain::Snapshot& snapshot, const TargetFlags& flags);
 
 // Checks that a (possibly overridden) HPA can be replayed on `target`: the requests its
 // Utilization targets need are there.

@@ -1,7 +1,8 @@
 #include "replay/trace.h"
-#include "common/quote.h"
 
 #include <algorithm>
+
+#include "common/quote.h"
 
 namespace hpa::replay {
 
@@ -50,7 +51,8 @@ Result<Trace> mergeTraces(std::vector<Trace> traces) {
     const Duration shift = t.origin ? *t.origin - *origin : Duration{0};
     for (auto& s : t.series) {
       if (const Series* other = merged.find(s.metric)) {
-        return Error::format("metric {} is in two traces ({} and {})", s.metric, other->source, s.source);
+        return Error::format("metric {} is in two traces ({} and {})", s.metric, other->source,
+                             s.source);
       }
       for (auto& sample : s.samples) sample.at += shift;
       merged.series.push_back(std::move(s));

@@ -26,15 +26,18 @@ Result<TraceArgument> parseTraceArgument(std::string_view text) {
   return out;
 }
 
-Result<Trace> readTrace(std::string_view name, std::string_view text, const TraceArgument& argument) {
+Result<Trace> readTrace(std::string_view name, std::string_view text,
+                        const TraceArgument& argument) {
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
-    return readPrometheusTrace(name, text, {argument.metric, argument.kind.value_or(SeriesKind::Total)});
+    return readPrometheusTrace(name, text,
+                               {argument.metric, argument.kind.value_or(SeriesKind::Total)});
   }
   if (!argument.metric.empty()) {
-    return Error::format("{}: a CSV trace names its metrics in its metric column; METRIC=FILE is for Prometheus "
-                         "exports",
-                         name);
+    return Error::format(
+        "{}: a CSV trace names its metrics in its metric column; METRIC=FILE is for Prometheus "
+        "exports",
+        name);
   }
   return readCsvTrace(name, text);
 }

@@ -20,6 +20,7 @@ Result<TraceArgument> parseTraceArgument(std::string_view text);
 
 // Reads a trace file's text, CSV or a Prometheus range-query export (JSON, told apart by its
 // first character). `name` is used in messages.
-Result<Trace> readTrace(std::string_view name, std::string_view text, const TraceArgument& argument);
+Result<Trace> readTrace(std::string_view name, std::string_view text,
+                        const TraceArgument& argument);
 
 }  // namespace hpa::replay

@@ -16,7 +16,8 @@ using R = DecisionRules;
 constexpr RuleChange kRuleChanges[] = {
     {"containerResourceMetrics", &R::containerResourceMetrics, 20, "#90691", false},
     {"stabilizationEnvelope", &R::stabilizationEnvelope, 21, "#97348", true},
-    {"partialInvalidMetricsBlockScaleDown", &R::partialInvalidMetricsBlockScaleDown, 21, "#99514", false},
+    {"partialInvalidMetricsBlockScaleDown", &R::partialInvalidMetricsBlockScaleDown, 21, "#99514",
+     false},
     {"plainMetricDirectionGuard", &R::plainMetricDirectionGuard, 21, "#89465", true},
     {"policyPeriodCountsBothDirections", &R::policyPeriodCountsBothDirections, 25, "#109058", true},
     {"missingPodsAtTargetUtilization", &R::missingPodsAtTargetUtilization, 26, "#112178", true},
@@ -44,6 +45,8 @@ DecisionRules decisionRulesOf(int minor) {
   return rules;
 }
 
-int rulesMinorBeside(int serverMinor) { return std::clamp(serverMinor, kOldestRulesMinor, kNewestRulesMinor); }
+int rulesMinorBeside(int serverMinor) {
+  return std::clamp(serverMinor, kOldestRulesMinor, kNewestRulesMinor);
+}
 
 }  // namespace hpa::replicacalc

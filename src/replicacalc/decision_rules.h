@@ -16,9 +16,9 @@ inline constexpr int kNewestRulesMinor = 37;
 struct FeatureGates {
   bool hpaContainerMetrics = true;       // HPAContainerMetrics: ContainerResource metrics
   bool hpaConfigurableTolerance = true;  // HPAConfigurableTolerance: spec.behavior.*.tolerance
-  bool hpaScaleToZero = true;            // HPAScaleToZero: minReplicas 0, the ScaledToZero condition
-  bool podLevelResources = true;         // PodLevelResources: pod-level requests for utilization
-  bool hpaGeneration = true;             // HPAGeneration: status.observedGeneration is written
+  bool hpaScaleToZero = true;     // HPAScaleToZero: minReplicas 0, the ScaledToZero condition
+  bool podLevelResources = true;  // PodLevelResources: pod-level requests for utilization
+  bool hpaGeneration = true;      // HPAGeneration: status.observedGeneration is written
   bool operator==(const FeatureGates&) const = default;
 };
 

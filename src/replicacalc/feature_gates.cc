@@ -21,13 +21,16 @@ constexpr FeatureGateHistory kGates[] = {
 
 // HPA gates of kube-controller-manager 1.37 that change how the controller works, not what it
 // decides; hpa-controller always works as with them on.
-constexpr std::string_view kGatesWithoutDecisions[] = {"StaleControllerConsistencyHPA", "HPAOptimizedSelectorStore"};
+constexpr std::string_view kGatesWithoutDecisions[] = {"StaleControllerConsistencyHPA",
+                                                       "HPAOptimizedSelectorStore"};
 
 bool reached(int minor, int since) { return since != 0 && minor >= since; }
 
 std::string ignoredUnknownGate(const std::string& name) {
   for (auto known : kGatesWithoutDecisions) {
-    if (known == name) return fmt::format("feature gate {}: hpa-controller always works as with it on; ignored", name);
+    if (known == name)
+      return fmt::format("feature gate {}: hpa-controller always works as with it on; ignored",
+                         name);
   }
   return fmt::format("feature gate {}: no HPA decision depends on it; ignored", name);
 }
@@ -49,7 +52,8 @@ FeatureGates defaultFeatureGates(int minor) {
   return gates;
 }
 
-Result<DecisionRules> withFeatureGates(DecisionRules rules, const std::vector<std::pair<std::string, bool>>& given,
+Result<DecisionRules> withFeatureGates(DecisionRules rules,
+                                       const std::vector<std::pair<std::string, bool>>& given,
                                        std::vector<std::string>& ignored) {
   for (const auto& [name, on] : given) {
     const FeatureGateHistory* gate = findFeatureGate(name);
@@ -58,15 +62,18 @@ Result<DecisionRules> withFeatureGates(DecisionRules rules, const std::vector<st
       continue;
     }
     if (rules.minor < gate->sinceMinor) {
-      ignored.push_back(fmt::format("feature gate {}: kube-controller-manager {} does not know it (it came in 1.{}); "
-                                    "ignored",
-                                    name, rules.release(), gate->sinceMinor));
+      ignored.push_back(fmt::format(
+          "feature gate {}: kube-controller-manager {} does not know it (it came in 1.{}); "
+          "ignored",
+          name, rules.release(), gate->sinceMinor));
       continue;
     }
     if (!on && reached(rules.minor, gate->lockedSinceMinor)) {
-      return Error::format("feature gate {} is GA in kube-controller-manager {} and locked to true; it cannot be set "
-                           "to false",
-                           name, rules.release());
+      return Error::format(
+          "feature gate {} is GA in kube-controller-manager {} and locked to true; it cannot be "
+          "set "
+          "to false",
+          name, rules.release());
     }
     rules.gates.*gate->gate = on;
   }

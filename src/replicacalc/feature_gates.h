@@ -16,7 +16,7 @@ namespace hpa::replicacalc {
 struct FeatureGateHistory {
   std::string_view name;
   bool FeatureGates::*gate;
-  int sinceMinor;   // the first release that knows it
+  int sinceMinor;    // the first release that knows it
   int onSinceMinor;  // the first release where it defaults to on (0: none up to kNewestRulesMinor)
   int lockedSinceMinor;  // the first release where it is GA and locked on (0: none)
 };
@@ -31,7 +31,8 @@ FeatureGates defaultFeatureGates(int minor);
 // order) applied. A gate hpa-controller does not decide by, or one the release does not know, is
 // ignored and named in `ignored`, one sentence each; turning a gate the release has locked off
 // is an error, as kube-controller-manager makes it.
-Result<DecisionRules> withFeatureGates(DecisionRules rules, const std::vector<std::pair<std::string, bool>>& given,
+Result<DecisionRules> withFeatureGates(DecisionRules rules,
+                                       const std::vector<std::pair<std::string, bool>>& given,
                                        std::vector<std::string>& ignored);
 
 }  // namespace hpa::replicacalc

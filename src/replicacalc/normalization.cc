@@ -14,20 +14,24 @@ using api::kConditionTrue;
 constexpr std::int32_t kMaxInt32 = std::numeric_limits<std::int32_t>::max();
 constexpr std::int32_t kMinInt32 = std::numeric_limits<std::int32_t>::min();
 
-const ConditionOutcome kReadyForNewScaleOutcome{kConditionTrue, api::kReadyForNewScale, "recommended size matches current size"};
+const ConditionOutcome kReadyForNewScaleOutcome{kConditionTrue, api::kReadyForNewScale,
+                                                "recommended size matches current size"};
 const char* kScaleDownStabilizedMsg =
-    "recent recommendations were higher than current one, applying the highest recent recommendation";
+    "recent recommendations were higher than current one, applying the highest recent "
+    "recommendation";
 const char* kScaleUpStabilizedMsg =
     "recent recommendations were lower than current one, applying the lowest recent recommendation";
-const char* kScaleUpLimitMsg = "the desired replica count is increasing faster than the maximum scale rate";
-const char* kScaleDownLimitMsg = "the desired replica count is decreasing faster than the maximum scale rate";
+const char* kScaleUpLimitMsg =
+    "the desired replica count is increasing faster than the maximum scale rate";
+const char* kScaleDownLimitMsg =
+    "the desired replica count is decreasing faster than the maximum scale rate";
 const char* kTooManyMsg = "the desired replica count is more than the maximum replica count";
 const char* kTooFewMsg = "the desired replica count is less than the minimum replica count";
 const char* kWithinRangeMsg = "the desired count is within the acceptable range";
 
 // Stores the new recommendation in the slot of an old one, or appends (the list is never pruned).
-void record(std::vector<api::TimestampedRecommendation>& recs, std::optional<size_t> oldIndex, std::int32_t replicas,
-            Time now) {
+void record(std::vector<api::TimestampedRecommendation>& recs, std::optional<size_t> oldIndex,
+            std::int32_t replicas, Time now) {
   if (oldIndex) {
     recs[*oldIndex] = {replicas, now};
   } else {
@@ -45,7 +49,8 @@ std::int32_t saturate(std::int64_t v) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, kMinInt32, kMaxInt32));
 }
 
-std::int64_t changeInPeriod(std::int32_t periodSeconds, const std::vector<api::TimestampedScaleEvent>& events, Time now) {
+std::int64_t changeInPeriod(std::int32_t periodSeconds,
+                            const std::vector<api::TimestampedScaleEvent>& events, Time now) {
   const Time cutoff = now - std::chrono::seconds(periodSeconds);
   std::int64_t change = 0;
   for (const auto& e : events) {
@@ -55,7 +60,8 @@ std::int64_t changeInPeriod(std::int32_t periodSeconds, const std::vector<api::T
 }
 
 ConditionOutcome limitedCondition(std::int32_t result, std::int32_t stabilized, const Limited& l) {
-  return ConditionOutcome{result == stabilized ? kConditionFalse : kConditionTrue, l.reason, l.message};
+  return ConditionOutcome{result == stabilized ? kConditionFalse : kConditionTrue, l.reason,
+                          l.message};
 }
 
 std::int32_t longestPeriod(const api::HPAScalingRules& rules) {
@@ -88,16 +94,18 @@ std::int32_t wholeSeconds(Duration d) {
 
 }  // namespace
 
-StabilizationWindows stabilizationWindows(const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
-                                          Duration window) {
+StabilizationWindows stabilizationWindows(
+    const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior, Duration window) {
   if (!behavior) return {Duration(0), window};
   const auto up = api::defaultedScaleUpRules(behavior->scaleUp).stabilizationWindowSeconds;
   const auto down = api::defaultedScaleDownRules(behavior->scaleDown).stabilizationWindowSeconds;
-  return {std::chrono::seconds(up.value_or(0)), down ? Duration(std::chrono::seconds(*down)) : window};
+  return {std::chrono::seconds(up.value_or(0)),
+          down ? Duration(std::chrono::seconds(*down)) : window};
 }
 
-NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
-                                             const NormalizationInput& in, Duration window) {
+NormalizationResult normalizeWithoutBehavior(
+    std::vector<api::TimestampedRecommendation>& recommendations, const NormalizationInput& in,
+    Duration window) {
   NormalizationResult r;
   r.proposed = in.proposedReplicas;
   r.downWindowSeconds = wholeSeconds(stabilizationWindows(std::nullopt, window).down);
@@ -115,16 +123,18 @@ NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecomme
   }
   record(recommendations, oldIndex, in.proposedReplicas, in.now);
   r.stabilized = stabilized;
-  r.ableToScale = stabilized != in.proposedReplicas
-                      ? ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg}
-                      : kReadyForNewScaleOutcome;
+  r.ableToScale =
+      stabilized != in.proposedReplicas
+          ? ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg}
+          : kReadyForNewScaleOutcome;
 
   // Limits: scale-up at most max(2 x current, 4), then [min, max].
   const auto upLimit = static_cast<std::int32_t>(
       std::min<double>(std::max(2.0 * in.currentReplicas, 4.0), static_cast<double>(kMaxInt32)));
   r.scaleUpLimit = upLimit;
-  Limited upper = in.maxReplicas > upLimit ? Limited{upLimit, api::kScaleUpLimit, kScaleUpLimitMsg}
-                                           : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
+  Limited upper = in.maxReplicas > upLimit
+                      ? Limited{upLimit, api::kScaleUpLimit, kScaleUpLimitMsg}
+                      : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
   Limited result{stabilized, api::kDesiredWithinRange, kWithinRangeMsg};
   if (stabilized < in.minReplicas) {
     result = {in.minReplicas, api::kTooFewReplicas, kTooFewMsg};
@@ -137,8 +147,9 @@ NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecomme
 }
 
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
-                          const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now, const DecisionRules& decisionRules) {
+                          const std::vector<api::TimestampedScaleEvent>& down,
+                          const api::HPAScalingRules& rules, Time now,
+                          const DecisionRules& decisionRules) {
   // Before 1.25 the period started from the scale-ups alone; since, the scale-downs count too.
   const bool both = decisionRules.policyPeriodCountsBothDirections;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
@@ -152,9 +163,9 @@ std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::Timestamp
     if (p.type == api::kPodsScalingPolicy) {
       proposed = start + p.value;
     } else if (p.type == api::kPercentScalingPolicy) {
-      proposed = saturate(static_cast<std::int64_t>(
-          std::clamp(std::ceil(static_cast<double>(start) * (1.0 + static_cast<double>(p.value) / 100.0)),
-                     static_cast<double>(kMinInt32), static_cast<double>(kMaxInt32))));
+      proposed = saturate(static_cast<std::int64_t>(std::clamp(
+          std::ceil(static_cast<double>(start) * (1.0 + static_cast<double>(p.value) / 100.0)),
+          static_cast<double>(kMinInt32), static_cast<double>(kMaxInt32))));
     } else {
       continue;
     }
@@ -164,8 +175,9 @@ std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::Timestamp
 }
 
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
-                            const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now, const DecisionRules& decisionRules) {
+                            const std::vector<api::TimestampedScaleEvent>& down,
+                            const api::HPAScalingRules& rules, Time now,
+                            const DecisionRules& decisionRules) {
   // Before 1.25 the period started from the scale-downs alone; since, the scale-ups count too.
   const bool both = decisionRules.policyPeriodCountsBothDirections;
   const std::string policy = rules.selectPolicy.value_or(api::kMaxChangePolicySelect);
@@ -179,8 +191,9 @@ std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::Timesta
     if (p.type == api::kPodsScalingPolicy) {
       proposed = start - p.value;
     } else if (p.type == api::kPercentScalingPolicy) {
-      proposed = static_cast<std::int64_t>(std::clamp(static_cast<double>(start) * (1.0 - static_cast<double>(p.value) / 100.0),
-                                                      static_cast<double>(kMinInt32), static_cast<double>(kMaxInt32)));
+      proposed = static_cast<std::int64_t>(
+          std::clamp(static_cast<double>(start) * (1.0 - static_cast<double>(p.value) / 100.0),
+                     static_cast<double>(kMinInt32), static_cast<double>(kMaxInt32)));
     } else {
       continue;
     }
@@ -194,8 +207,8 @@ namespace {
 
 // Up to the lowest recommendation of the scale-up window, down to the highest of the scale-down
 // window; entries exactly at a cutoff belong to neither. Records the proposal.
-std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendations, const NormalizationInput& in,
-                       const NormalizationResult& r) {
+std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendations,
+                       const NormalizationInput& in, const NormalizationResult& r) {
   const Time upCutoff = in.now - std::chrono::seconds(r.upWindowSeconds);
   const Time downCutoff = in.now - std::chrono::seconds(r.downWindowSeconds);
   std::int32_t upRecommendation = in.proposedReplicas;
@@ -218,15 +231,17 @@ std::int32_t stabilize(std::vector<api::TimestampedRecommendation>& recommendati
 // proposal's direction alone, its lowest (up) or highest (down) recommendation, the proposal
 // included; a recommendation older than both windows is replaced by the proposal.
 std::int32_t stabilizeInOneWindow(std::vector<api::TimestampedRecommendation>& recommendations,
-                                      const NormalizationInput& in, const NormalizationResult& r) {
+                                  const NormalizationInput& in, const NormalizationResult& r) {
   const bool up = in.proposedReplicas >= in.currentReplicas;
   const Time cutoff = in.now - std::chrono::seconds(up ? r.upWindowSeconds : r.downWindowSeconds);
-  const Time obsolete = in.now - std::chrono::seconds(std::max(r.upWindowSeconds, r.downWindowSeconds));
+  const Time obsolete =
+      in.now - std::chrono::seconds(std::max(r.upWindowSeconds, r.downWindowSeconds));
   std::int32_t stabilized = in.proposedReplicas;
   std::optional<size_t> oldIndex;
   for (size_t i = 0; i < recommendations.size(); ++i) {
     const auto& rec = recommendations[i];
-    if (rec.timestamp > cutoff) stabilized = up ? std::min(stabilized, rec.replicas) : std::max(stabilized, rec.replicas);
+    if (rec.timestamp > cutoff)
+      stabilized = up ? std::min(stabilized, rec.replicas) : std::max(stabilized, rec.replicas);
     if (rec.timestamp < obsolete) oldIndex = i;
   }
   record(recommendations, oldIndex, in.proposedReplicas, in.now);
@@ -235,11 +250,12 @@ std::int32_t stabilizeInOneWindow(std::vector<api::TimestampedRecommendation>& r
 
 }  // namespace
 
-NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
-                                          const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
-                                          const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
-                                          const api::HorizontalPodAutoscalerBehavior& behavior,
-                                          const NormalizationInput& in, Duration window) {
+NormalizationResult normalizeWithBehavior(
+    std::vector<api::TimestampedRecommendation>& recommendations,
+    const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
+    const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
+    const api::HorizontalPodAutoscalerBehavior& behavior, const NormalizationInput& in,
+    Duration window) {
   // Objects from a server are defaulted already; objects from files may not be.
   const api::HPAScalingRules up = api::defaultedScaleUpRules(behavior.scaleUp);
   const api::HPAScalingRules down = api::defaultedScaleDownRules(behavior.scaleDown);
@@ -250,13 +266,15 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   r.upWindowSeconds = wholeSeconds(windows.up);
   r.downWindowSeconds = wholeSeconds(windows.down);
 
-  const std::int32_t stabilized = in.rules.stabilizationEnvelope ? stabilize(recommendations, in, r)
-                                                                 : stabilizeInOneWindow(recommendations, in, r);
+  const std::int32_t stabilized = in.rules.stabilizationEnvelope
+                                      ? stabilize(recommendations, in, r)
+                                      : stabilizeInOneWindow(recommendations, in, r);
   r.stabilized = stabilized;
   if (stabilized != in.proposedReplicas) {
-    r.ableToScale = in.proposedReplicas >= in.currentReplicas
-                        ? ConditionOutcome{kConditionTrue, api::kScaleUpStabilized, kScaleUpStabilizedMsg}
-                        : ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg};
+    r.ableToScale =
+        in.proposedReplicas >= in.currentReplicas
+            ? ConditionOutcome{kConditionTrue, api::kScaleUpStabilized, kScaleUpStabilizedMsg}
+            : ConditionOutcome{kConditionTrue, api::kScaleDownStabilized, kScaleDownStabilizedMsg};
   } else {
     r.ableToScale = kReadyForNewScaleOutcome;
   }
@@ -264,18 +282,22 @@ NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommenda
   // Rate limits, and min/max in the direction of the change only.
   Limited result{stabilized, api::kDesiredWithinRange, kWithinRangeMsg};
   if (stabilized > in.currentReplicas) {
-    std::int32_t limit = scaleUpLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, up, in.now, in.rules);
+    std::int32_t limit =
+        scaleUpLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, up, in.now, in.rules);
     if (limit < in.currentReplicas) limit = in.currentReplicas;
     r.scaleUpLimit = limit;
-    Limited upper = in.maxReplicas > limit ? Limited{limit, api::kScaleUpLimit, kScaleUpLimitMsg}
-                                           : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
+    Limited upper = in.maxReplicas > limit
+                        ? Limited{limit, api::kScaleUpLimit, kScaleUpLimitMsg}
+                        : Limited{in.maxReplicas, api::kTooManyReplicas, kTooManyMsg};
     if (stabilized > upper.replicas) result = upper;
   } else if (stabilized < in.currentReplicas) {
-    std::int32_t limit = scaleDownLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, down, in.now, in.rules);
+    std::int32_t limit =
+        scaleDownLimit(in.currentReplicas, scaleUpEvents, scaleDownEvents, down, in.now, in.rules);
     if (limit > in.currentReplicas) limit = in.currentReplicas;
     r.scaleDownLimit = limit;
-    Limited lower = in.minReplicas < limit ? Limited{limit, api::kScaleDownLimit, kScaleDownLimitMsg}
-                                           : Limited{in.minReplicas, api::kTooFewReplicas, kTooFewMsg};
+    Limited lower = in.minReplicas < limit
+                        ? Limited{limit, api::kScaleDownLimit, kScaleDownLimitMsg}
+                        : Limited{in.minReplicas, api::kTooFewReplicas, kTooFewMsg};
     if (stabilized < lower.replicas) result = lower;
   }
   r.desired = result.replicas;
@@ -287,19 +309,19 @@ NormalizationResult normalize(api::AutoscalerHistory& history,
                               const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
                               const NormalizationInput& input, Duration window) {
   if (behavior) {
-    return normalizeWithBehavior(history.recommendations, history.scaleUpEvents, history.scaleDownEvents, *behavior,
-                                 input, window);
+    return normalizeWithBehavior(history.recommendations, history.scaleUpEvents,
+                                 history.scaleDownEvents, *behavior, input, window);
   }
   return normalizeWithoutBehavior(history.recommendations, input, window);
 }
 
 void recordScaleEvent(const api::HorizontalPodAutoscalerBehavior& behavior,
                       std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
-                      std::vector<api::TimestampedScaleEvent>& scaleDownEvents, std::int32_t previousReplicas,
-                      std::int32_t newReplicas, Time now) {
+                      std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
+                      std::int32_t previousReplicas, std::int32_t newReplicas, Time now) {
   if (newReplicas > previousReplicas) {
-    storeEvent(scaleUpEvents, longestPeriod(api::defaultedScaleUpRules(behavior.scaleUp)), newReplicas - previousReplicas,
-               now);
+    storeEvent(scaleUpEvents, longestPeriod(api::defaultedScaleUpRules(behavior.scaleUp)),
+               newReplicas - previousReplicas, now);
   } else {
     storeEvent(scaleDownEvents, longestPeriod(api::defaultedScaleDownRules(behavior.scaleDown)),
                previousReplicas - newReplicas, now);

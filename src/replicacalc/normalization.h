@@ -7,8 +7,8 @@
 
 #include "api/history.h"
 #include "api/hpa.h"
-#include "replicacalc/decision_rules.h"
 #include "common/time.h"
+#include "replicacalc/decision_rules.h"
 
 namespace hpa::replicacalc {
 
@@ -55,21 +55,23 @@ struct StabilizationWindows {
   Duration up{0};
   Duration down{0};
 };
-StabilizationWindows stabilizationWindows(const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior,
-                                          Duration window);
+StabilizationWindows stabilizationWindows(
+    const std::optional<api::HorizontalPodAutoscalerBehavior>& behavior, Duration window);
 
 // Without spec.behavior: the highest recommendation in the last `window`, then at most
 // max(2 x current, 4) and within [min, max].
-NormalizationResult normalizeWithoutBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
-                                             const NormalizationInput& input, Duration window);
+NormalizationResult normalizeWithoutBehavior(
+    std::vector<api::TimestampedRecommendation>& recommendations, const NormalizationInput& input,
+    Duration window);
 
 // With spec.behavior (the API server's defaults filled where missing; a missing scale-down
 // window is the flag's `window`).
-NormalizationResult normalizeWithBehavior(std::vector<api::TimestampedRecommendation>& recommendations,
-                                          const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
-                                          const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
-                                          const api::HorizontalPodAutoscalerBehavior& behavior,
-                                          const NormalizationInput& input, Duration window);
+NormalizationResult normalizeWithBehavior(
+    std::vector<api::TimestampedRecommendation>& recommendations,
+    const std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
+    const std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
+    const api::HorizontalPodAutoscalerBehavior& behavior, const NormalizationInput& input,
+    Duration window);
 
 // The normalization a reconcile applies: with spec.behavior's rules when `behavior` is set, else
 // the flag's window and the v1 limit. Records the proposal in `history` as both do.
@@ -82,17 +84,19 @@ NormalizationResult normalize(api::AutoscalerHistory& history,
 // it removed (before policyPeriodCountsBothDirections: only the changes of the limit's own
 // direction).
 std::int32_t scaleUpLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
-                          const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                          Time now, const DecisionRules& decisionRules = DecisionRules{});
+                          const std::vector<api::TimestampedScaleEvent>& down,
+                          const api::HPAScalingRules& rules, Time now,
+                          const DecisionRules& decisionRules = DecisionRules{});
 std::int32_t scaleDownLimit(std::int32_t current, const std::vector<api::TimestampedScaleEvent>& up,
-                            const std::vector<api::TimestampedScaleEvent>& down, const api::HPAScalingRules& rules,
-                            Time now, const DecisionRules& decisionRules = DecisionRules{});
+                            const std::vector<api::TimestampedScaleEvent>& down,
+                            const api::HPAScalingRules& rules, Time now,
+                            const DecisionRules& decisionRules = DecisionRules{});
 
 // After a successful rescale with behavior set: marks events older than the longest policy
 // period of that direction outdated and stores the change in the last outdated slot (or appends).
 void recordScaleEvent(const api::HorizontalPodAutoscalerBehavior& behavior,
                       std::vector<api::TimestampedScaleEvent>& scaleUpEvents,
-                      std::vector<api::TimestampedScaleEvent>& scaleDownEvents, std::int32_t previousReplicas,
-                      std::int32_t newReplicas, Time now);
+                      std::vector<api::TimestampedScaleEvent>& scaleDownEvents,
+                      std::int32_t previousReplicas, std::int32_t newReplicas, Time now);
 
 }  // namespace hpa::replicacalc

@@ -4,10 +4,14 @@ namespace hpa::replicacalc {
 
 const char* podGroupName(PodGroup group) {
   switch (group) {
-    case PodGroup::Ready: return "Ready";
-    case PodGroup::Unready: return "Unready";
-    case PodGroup::Missing: return "Missing";
-    case PodGroup::Ignored: return "Ignored";
+    case PodGroup::Ready:
+      return "Ready";
+    case PodGroup::Unready:
+      return "Unready";
+    case PodGroup::Missing:
+      return "Missing";
+    case PodGroup::Ignored:
+      return "Ignored";
   }
   return "";
 }
@@ -15,8 +19,8 @@ const char* podGroupName(PodGroup group) {
 namespace {
 
 // The cpu-only readiness rules: a pod whose samples may still carry start-up cost is unready.
-const char* cpuUnreadyReason(const api::Pod& pod, const PodMetric& metric, const CalculatorOptions& options,
-                             Time now) {
+const char* cpuUnreadyReason(const api::Pod& pod, const PodMetric& metric,
+                             const CalculatorOptions& options, Time now) {
   if (!pod.ready) return "no Ready condition";
   if (!pod.startTime) return "no start time";
   const auto& ready = *pod.ready;
@@ -28,7 +32,8 @@ const char* cpuUnreadyReason(const api::Pod& pod, const PodMetric& metric, const
     }
     return nullptr;
   }
-  if (ready.status == "False" && *pod.startTime + options.delayOfInitialReadinessStatus > lastTransition) {
+  if (ready.status == "False" &&
+      *pod.startTime + options.delayOfInitialReadinessStatus > lastTransition) {
     return "not ready and never ready since start";
   }
   return nullptr;
@@ -65,10 +70,18 @@ PodGrouping groupPods(const std::vector<const api::Pod*>& pods, const PodMetrics
       }
     }
     switch (g.group) {
-      case PodGroup::Ready: ++out.readyPodCount; break;
-      case PodGroup::Unready: ++out.unreadyCount; break;
-      case PodGroup::Missing: ++out.missingCount; break;
-      case PodGroup::Ignored: ++out.ignoredCount; break;
+      case PodGroup::Ready:
+        ++out.readyPodCount;
+        break;
+      case PodGroup::Unready:
+        ++out.unreadyCount;
+        break;
+      case PodGroup::Missing:
+        ++out.missingCount;
+        break;
+      case PodGroup::Ignored:
+        ++out.ignoredCount;
+        break;
     }
     out.pods.push_back(g);
   }

@@ -14,8 +14,10 @@
 namespace hpa::replicacalc {
 
 struct CalculatorOptions {
-  Duration cpuInitializationPeriod = kDefaultCpuInitializationPeriod;      // --horizontal-pod-autoscaler-cpu-initialization-period
-  Duration delayOfInitialReadinessStatus = kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
+  Duration cpuInitializationPeriod =
+      kDefaultCpuInitializationPeriod;  // --horizontal-pod-autoscaler-cpu-initialization-period
+  Duration delayOfInitialReadinessStatus =
+      kDefaultInitialReadinessDelay;  // --horizontal-pod-autoscaler-initial-readiness-delay
   // Fill Calculation::pods (one entry per listed pod). `explain` wants it; the daemon does not
   // pay for it.
   bool explainPods = false;
@@ -31,7 +33,7 @@ const char* podGroupName(PodGroup group);
 struct GroupedPod {
   const api::Pod* pod = nullptr;
   PodGroup group = PodGroup::Ready;
-  const char* reason = "";  // why the pod is in its group (static text)
+  const char* reason = "";            // why the pod is in its group (static text)
   const PodMetric* sample = nullptr;  // the pod's entry in the metrics map, if any
 };
 

@@ -66,7 +66,8 @@ PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name) const
   return it != entries_.end() && it->first == name ? it : entries_.end();
 }
 
-PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name, const_iterator hint) const {
+PodMetricsInfo::const_iterator PodMetricsInfo::find(std::string_view name,
+                                                    const_iterator hint) const {
   if (hint != entries_.end() && hint->first == name) return hint;
   return find(name);
 }

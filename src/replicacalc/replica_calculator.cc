@@ -49,8 +49,8 @@ struct PodView {
   std::int64_t remainingCount = 0;        // ... including samples of pods the lister did not return
 };
 
-PodView viewPods(const std::vector<const api::Pod*>& pods, const PodMetricsInfo& metrics, std::string_view resource,
-                 const CalculatorOptions& options, Time now) {
+PodView viewPods(const std::vector<const api::Pod*>& pods, const PodMetricsInfo& metrics,
+                 std::string_view resource, const CalculatorOptions& options, Time now) {
   PodView v;
   v.grouping = groupPods(pods, metrics, resource, options, now);
   v.samples.reserve(pods.size());
@@ -67,7 +67,8 @@ PodView viewPods(const std::vector<const api::Pod*>& pods, const PodMetricsInfo&
   return v;
 }
 
-std::vector<PodExplanation> explainPods(const PodView& v, const std::vector<std::int64_t>* requests) {
+std::vector<PodExplanation> explainPods(const PodView& v,
+                                        const std::vector<std::int64_t>* requests) {
   std::vector<PodExplanation> out;
   out.reserve(v.grouping.pods.size());
   for (size_t i = 0; i < v.grouping.pods.size(); ++i) {
@@ -90,8 +91,8 @@ std::int32_t ceilToInt32(double x) {
   return static_cast<std::int32_t>(c);
 }
 
-std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas, std::int32_t readyPods,
-                              const Tolerances& tolerances) {
+std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas,
+                              std::int32_t readyPods, const Tolerances& tolerances) {
   if (tolerances.isWithin(usageRatio)) return currentReplicas;
   return ceilToInt32(usageRatio * readyPods);
 }
@@ -100,7 +101,8 @@ namespace {
 
 // How a release rebalances, for one calculator.
 struct RebalanceRules {
-  // A ratio of exactly 1 assumes missing pods idle (plain metrics before 1.28), as a scale-up would.
+  // A ratio of exactly 1 assumes missing pods idle (plain metrics before 1.28), as a scale-up
+  // would.
   bool fillMissingAtExactRatio = false;
   // A rebalanced count that moves against the ratio keeps the current count (utilization
   // always; plain metrics since 1.21).
@@ -110,9 +112,10 @@ struct RebalanceRules {
 // What filling does to each group, for one calculator. `missingFill(i)` is the value assumed
 // for missing pod i on a scale-down.
 template <typename MissingFill, typename Ratio>
-Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, const Tolerances& tolerances,
-                           const RebalanceRules& rebalance, PodView& view, const MissingFill& missingFill,
-                           const Ratio& ratioOf, Calculation calc) {
+Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio,
+                           const Tolerances& tolerances, const RebalanceRules& rebalance,
+                           PodView& view, const MissingFill& missingFill, const Ratio& ratioOf,
+                           Calculation calc) {
   const auto& grouping = view.grouping;
   calc.usageRatio = usageRatio;
   calc.readyPodCount = grouping.readyPodCount;
@@ -121,15 +124,17 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
   calc.ignoredPodCount = grouping.ignoredCount;
   const bool scaleUpWithUnready = grouping.unreadyCount > 0 && usageRatio > 1.0;
   if (!scaleUpWithUnready && grouping.missingCount == 0) {
-    calc.replicas = proposalForRatio(usageRatio, currentReplicas, grouping.readyPodCount, tolerances);
+    calc.replicas =
+        proposalForRatio(usageRatio, currentReplicas, grouping.readyPodCount, tolerances);
     if (tolerances.isWithin(usageRatio)) {
       calc.withinTolerance = true;
-      calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas",
-                                  usageRatio, 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
+      calc.decision = fmt::format(
+          "usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
+          1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
       return calc;
     }
-    calc.decision = fmt::format("ceil(usage ratio {:.4g} x {} ready pods) = {}", usageRatio, grouping.readyPodCount,
-                                calc.replicas);
+    calc.decision = fmt::format("ceil(usage ratio {:.4g} x {} ready pods) = {}", usageRatio,
+                                grouping.readyPodCount, calc.replicas);
     return calc;
   }
 
@@ -153,27 +158,30 @@ Calculation finishPodBased(std::int32_t currentReplicas, double usageRatio, cons
     for (size_t i = 0; i < assumed.size(); ++i) calc.pods[i].assumedValue = assumed[i];
   }
   calc.rebalancedRatio = newRatio;
-  if (tolerances.isWithin(newRatio) || (usageRatio < 1.0 && newRatio > 1.0) || (usageRatio > 1.0 && newRatio < 1.0)) {
+  if (tolerances.isWithin(newRatio) || (usageRatio < 1.0 && newRatio > 1.0) ||
+      (usageRatio > 1.0 && newRatio < 1.0)) {
     calc.replicas = currentReplicas;
     calc.withinTolerance = tolerances.isWithin(newRatio);
     calc.decision = fmt::format(
-        "usage ratio {:.4g} becomes {:.4g} once missing/unready pods are assumed {}: {} so keep {} replicas",
+        "usage ratio {:.4g} becomes {:.4g} once missing/unready pods are assumed {}: {} so keep {} "
+        "replicas",
         usageRatio, newRatio, usageRatio < 1.0 ? "at the target" : "idle",
         tolerances.isWithin(newRatio) ? "within tolerance" : "direction flipped", currentReplicas);
     return calc;
   }
   const std::int32_t newReplicas = ceilToInt32(newRatio * static_cast<double>(metricCount));
-  if (rebalance.directionGuard &&
-      ((newRatio < 1.0 && newReplicas > currentReplicas) || (newRatio > 1.0 && newReplicas < currentReplicas))) {
+  if (rebalance.directionGuard && ((newRatio < 1.0 && newReplicas > currentReplicas) ||
+                                   (newRatio > 1.0 && newReplicas < currentReplicas))) {
     calc.replicas = currentReplicas;
     calc.decision = fmt::format(
-        "rebalanced ratio {:.4g} x {} pods = {} would move against the ratio: keep {} replicas", newRatio,
-        metricCount, newReplicas, currentReplicas);
+        "rebalanced ratio {:.4g} x {} pods = {} would move against the ratio: keep {} replicas",
+        newRatio, metricCount, newReplicas, currentReplicas);
     return calc;
   }
   calc.replicas = newReplicas;
-  calc.decision = fmt::format("ceil(rebalanced ratio {:.4g} x {} pods) = {} (usage ratio {:.4g} before rebalancing)",
-                              newRatio, metricCount, newReplicas, usageRatio);
+  calc.decision = fmt::format(
+      "ceil(rebalanced ratio {:.4g} x {} pods) = {} (usage ratio {:.4g} before rebalancing)",
+      newRatio, metricCount, newReplicas, usageRatio);
   return calc;
 }
 
@@ -183,7 +191,8 @@ struct Utilization {
   std::int64_t rawAverage = 0;
 };
 
-Result<Utilization> utilizationRatio(int128 metricsTotal, int128 requestsTotal, std::int64_t n, std::int32_t target) {
+Result<Utilization> utilizationRatio(int128 metricsTotal, int128 requestsTotal, std::int64_t n,
+                                     std::int32_t target) {
   if (requestsTotal == 0) return Error::of("no metrics returned matched known pods");
   Utilization u;
   u.utilization = toInt32(metricsTotal * 100 / requestsTotal);
@@ -202,7 +211,8 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
   std::vector<std::int64_t> requests;
   requests.reserve(in.pods.size());
   for (const api::Pod* pod : in.pods) {
-    auto r = podRequest(*pod, in.container, in.resource, in.options.requestsSource, in.options.rules);
+    auto r =
+        podRequest(*pod, in.container, in.resource, in.options.requestsSource, in.options.rules);
     if (!r.ok()) return r.error();
     requests.push_back(*r);
   }
@@ -228,9 +238,12 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
   const std::int64_t leftovers = view.remainingCount - view.grouping.readyPodCount;
   // A missing pod on a scale-down: at its request (100 %), or since 1.26 at the target when that
   // is higher, so that it cannot pull the average below the target.
-  const std::int32_t missingPercent =
-      in.options.rules.missingPodsAtTargetUtilization ? std::max<std::int32_t>(100, in.targetUtilization) : 100;
-  auto missingFill = [&](size_t i) { return toInt64(static_cast<int128>(requests[i]) * missingPercent / 100); };
+  const std::int32_t missingPercent = in.options.rules.missingPodsAtTargetUtilization
+                                          ? std::max<std::int32_t>(100, in.targetUtilization)
+                                          : 100;
+  auto missingFill = [&](size_t i) {
+    return toInt64(static_cast<int128>(requests[i]) * missingPercent / 100);
+  };
   auto ratioOf = [&](const std::vector<std::optional<std::int64_t>>& assumed) {
     int128 total = metricsTotal;
     int128 requested = requestsTotal;
@@ -244,8 +257,8 @@ Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInp
     auto u = utilizationRatio(total, requested, count, in.targetUtilization);
     return std::pair<double, std::int64_t>{u.ok() ? u->ratio : first->ratio, count};
   };
-  return finishPodBased(in.currentReplicas, first->ratio, in.tolerances, RebalanceRules{}, view, missingFill, ratioOf,
-                        std::move(calc));
+  return finishPodBased(in.currentReplicas, first->ratio, in.tolerances, RebalanceRules{}, view,
+                        missingFill, ratioOf, std::move(calc));
 }
 
 Result<Calculation> calcPlainMetricReplicas(const PlainMetricInput& in) {
@@ -270,36 +283,42 @@ Result<Calculation> calcPlainMetricReplicas(const PlainMetricInput& in) {
       ++count;
     }
     const std::int64_t newUsage = toInt64(total / count);
-    return std::pair<double, std::int64_t>{static_cast<double>(newUsage) / static_cast<double>(in.targetUsage), count};
+    return std::pair<double, std::int64_t>{
+        static_cast<double>(newUsage) / static_cast<double>(in.targetUsage), count};
   };
   const RebalanceRules rebalance{!in.options.rules.exactRatioLeavesMissingPodsOut,
                                  in.options.rules.plainMetricDirectionGuard};
-  return finishPodBased(in.currentReplicas, usageRatio, in.tolerances, rebalance, view, missingFill, ratioOf,
-                        std::move(calc));
+  return finishPodBased(in.currentReplicas, usageRatio, in.tolerances, rebalance, view, missingFill,
+                        ratioOf, std::move(calc));
 }
 
 namespace {
 
 // usageRatioReplicaCount: Value targets of object and external metrics scale the Running and
 // Ready pods by the ratio; from zero replicas the ratio alone decides.
-Result<Calculation> usageRatioReplicaCount(std::int32_t currentReplicas, double usageRatio, const Tolerances& tolerances,
+Result<Calculation> usageRatioReplicaCount(std::int32_t currentReplicas, double usageRatio,
+                                           const Tolerances& tolerances,
                                            const std::vector<const api::Pod*>& pods,
-                                           const std::optional<Error>& podListError, Calculation calc) {
+                                           const std::optional<Error>& podListError,
+                                           Calculation calc) {
   calc.usageRatio = usageRatio;
   if (currentReplicas == 0) {
     calc.replicas = ceilToInt32(usageRatio);
-    calc.decision = fmt::format("scaling from zero: ceil(usage ratio {:.4g}) = {}", usageRatio, calc.replicas);
+    calc.decision =
+        fmt::format("scaling from zero: ceil(usage ratio {:.4g}) = {}", usageRatio, calc.replicas);
     return calc;
   }
   if (tolerances.isWithin(usageRatio)) {
     calc.replicas = currentReplicas;
     calc.withinTolerance = true;
-    calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
-                                1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
+    calc.decision = fmt::format(
+        "usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
+        1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, currentReplicas);
     return calc;
   }
   if (podListError) {
-    return podListError->wrap("unable to calculate ready pods: unable to get pods while calculating replica count");
+    return podListError->wrap(
+        "unable to calculate ready pods: unable to get pods while calculating replica count");
   }
   if (pods.empty()) return Error::format("unable to calculate ready pods: {}", kNoPods);
   std::int32_t ready = 0;
@@ -308,8 +327,8 @@ Result<Calculation> usageRatioReplicaCount(std::int32_t currentReplicas, double 
   }
   calc.readyPodCount = ready;
   calc.replicas = ceilToInt32(usageRatio * ready);
-  calc.decision = fmt::format("ceil(usage ratio {:.4g} x {} Running and Ready pods) = {}", usageRatio, ready,
-                              calc.replicas);
+  calc.decision = fmt::format("ceil(usage ratio {:.4g} x {} Running and Ready pods) = {}",
+                              usageRatio, ready, calc.replicas);
   return calc;
 }
 
@@ -325,25 +344,28 @@ std::int64_t sumSaturating(const std::vector<std::int64_t>& values) {
 
 // Per-pod (AverageValue) targets of object and external metrics: total usage divided by the
 // target per pod, no pod listing.
-Calculation perPodReplicas(std::int32_t statusReplicas, std::int64_t usage, std::int64_t targetPerPod,
-                           const Tolerances& tolerances) {
+Calculation perPodReplicas(std::int32_t statusReplicas, std::int64_t usage,
+                           std::int64_t targetPerPod, const Tolerances& tolerances) {
   Calculation calc;
-  const double usageRatio =
-      static_cast<double>(usage) / (static_cast<double>(targetPerPod) * static_cast<double>(statusReplicas));
+  const double usageRatio = static_cast<double>(usage) / (static_cast<double>(targetPerPod) *
+                                                          static_cast<double>(statusReplicas));
   calc.usageRatio = usageRatio;
   calc.replicas = statusReplicas;
   if (tolerances.isWithin(usageRatio)) {
     calc.withinTolerance = true;
-    calc.decision = fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
-                                1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, statusReplicas);
+    calc.decision = fmt::format(
+        "usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
+        1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, statusReplicas);
   } else {
     calc.replicas = ceilToInt32(static_cast<double>(usage) / static_cast<double>(targetPerPod));
     // Object and external metrics only: their values are plain numbers, not cpu or bytes.
-    calc.decision = fmt::format("ceil(total {} / target per pod {}) = {}", api::formatMilli(usage, api::MetricUnit::Number),
-                                api::formatMilli(targetPerPod, api::MetricUnit::Number), calc.replicas);
+    calc.decision = fmt::format(
+        "ceil(total {} / target per pod {}) = {}", api::formatMilli(usage, api::MetricUnit::Number),
+        api::formatMilli(targetPerPod, api::MetricUnit::Number), calc.replicas);
   }
-  calc.usage = usage >= kMaxInt64 ? kMaxInt64
-                                  : ceilToInt64(static_cast<double>(usage) / static_cast<double>(statusReplicas));
+  calc.usage = usage >= kMaxInt64
+                   ? kMaxInt64
+                   : ceilToInt64(static_cast<double>(usage) / static_cast<double>(statusReplicas));
   return calc;
 }
 
@@ -353,7 +375,8 @@ Result<Calculation> calcObjectValueReplicas(const ObjectValueInput& in) {
   Calculation calc;
   calc.usage = in.usage;
   const double ratio = static_cast<double>(in.usage) / static_cast<double>(in.target);
-  return usageRatioReplicaCount(in.currentReplicas, ratio, in.tolerances, in.pods, in.podListError, std::move(calc));
+  return usageRatioReplicaCount(in.currentReplicas, ratio, in.tolerances, in.pods, in.podListError,
+                                std::move(calc));
 }
 
 Result<Calculation> calcObjectPerPodReplicas(const ObjectPerPodInput& in) {
@@ -364,11 +387,13 @@ Result<Calculation> calcExternalValueReplicas(const ExternalValueInput& in) {
   Calculation calc;
   calc.usage = sumSaturating(in.values);
   const double ratio = static_cast<double>(calc.usage) / static_cast<double>(in.target);
-  return usageRatioReplicaCount(in.specReplicas, ratio, in.tolerances, in.pods, in.podListError, std::move(calc));
+  return usageRatioReplicaCount(in.specReplicas, ratio, in.tolerances, in.pods, in.podListError,
+                                std::move(calc));
 }
 
 Result<Calculation> calcExternalPerPodReplicas(const ExternalPerPodInput& in) {
-  return perPodReplicas(in.statusReplicas, sumSaturating(in.values), in.targetPerPod, in.tolerances);
+  return perPodReplicas(in.statusReplicas, sumSaturating(in.values), in.targetPerPod,
+                        in.tolerances);
 }
 
 }  // namespace hpa::replicacalc

@@ -29,18 +29,19 @@ struct PodExplanation {
 };
 
 struct Calculation {
-  std::int32_t replicas = 0;                 // the proposal
-  std::int64_t usage = 0;                    // milli: average per pod, or the object/external value
-  std::optional<std::int32_t> utilization;   // percent of request (utilization targets)
-  double usageRatio = 0;                     // first-pass ratio to the target
-  std::optional<double> rebalancedRatio;     // the ratio after filling missing/unready pods
-  std::int32_t readyPodCount = 0;            // pods counted (ready or, for object/external, Running+Ready)
-  std::int32_t unreadyPodCount = 0;          // pod-based metrics: pods left out or assumed (upstream's groups)
+  std::int32_t replicas = 0;                // the proposal
+  std::int64_t usage = 0;                   // milli: average per pod, or the object/external value
+  std::optional<std::int32_t> utilization;  // percent of request (utilization targets)
+  double usageRatio = 0;                    // first-pass ratio to the target
+  std::optional<double> rebalancedRatio;    // the ratio after filling missing/unready pods
+  std::int32_t readyPodCount = 0;  // pods counted (ready or, for object/external, Running+Ready)
+  std::int32_t unreadyPodCount =
+      0;  // pod-based metrics: pods left out or assumed (upstream's groups)
   std::int32_t missingPodCount = 0;
   std::int32_t ignoredPodCount = 0;
-  Time timestamp;                            // of the metrics (zero for object/external Value targets)
-  std::string decision;                      // one sentence: which rule gave `replicas`
-  bool withinTolerance = false;              // kept the current count because the ratio was within tolerance
+  Time timestamp;                // of the metrics (zero for object/external Value targets)
+  std::string decision;          // one sentence: which rule gave `replicas`
+  bool withinTolerance = false;  // kept the current count because the ratio was within tolerance
   std::vector<PodExplanation> pods;
   bool operator==(const Calculation&) const = default;
 };
@@ -60,7 +61,8 @@ struct ResourceUtilizationInput {
 };
 Result<Calculation> calcResourceUtilizationReplicas(const ResourceUtilizationInput& in);
 
-// Pods metrics (resource "") and Resource AverageValue targets (resource set: cpu readiness rules apply).
+// Pods metrics (resource "") and Resource AverageValue targets (resource set: cpu readiness rules
+// apply).
 struct PlainMetricInput {
   std::int32_t currentReplicas = 0;
   std::int64_t targetUsage = 0;  // milli
@@ -80,8 +82,8 @@ struct ObjectValueInput {
   std::int64_t usage = 0;   // milli
   std::int64_t target = 0;  // milli
   Tolerances tolerances;
-  std::vector<const api::Pod*> pods;    // listed by the scale selector
-  std::optional<Error> podListError;    // when listing failed (only consulted if needed)
+  std::vector<const api::Pod*> pods;  // listed by the scale selector
+  std::optional<Error> podListError;  // when listing failed (only consulted if needed)
 };
 Result<Calculation> calcObjectValueReplicas(const ObjectValueInput& in);
 
@@ -116,8 +118,8 @@ Result<Calculation> calcExternalPerPodReplicas(const ExternalPerPodInput& in);
 
 // The proposal for a usage ratio over `readyPods` when no pod is assumed (nothing missing, no
 // unready pod on a scale-up): the current count within tolerance, else ceil(ratio x readyPods).
-std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas, std::int32_t readyPods,
-                              const Tolerances& tolerances);
+std::int32_t proposalForRatio(double usageRatio, std::int32_t currentReplicas,
+                              std::int32_t readyPods, const Tolerances& tolerances);
 
 // ceil(x) as an int32, saturating at the int32 limits; NaN gives 0 (v1.38's single helper).
 std::int32_t ceilToInt32(double x);

@@ -13,8 +13,8 @@ bool hasPodLevelRequests(const api::Pod& pod) {
 
 // A container's request for the resource from the chosen source: the actuated value where one
 // is recorded (it differs from spec), spec otherwise.
-std::optional<std::int64_t> containerRequest(const api::ContainerRequests& c, std::string_view resource,
-                                             RequestsSource source) {
+std::optional<std::int64_t> containerRequest(const api::ContainerRequests& c,
+                                             std::string_view resource, RequestsSource source) {
   if (source == RequestsSource::Actuated) {
     if (auto actuated = c.requests.actuated(resource)) return actuated;
   }
@@ -23,7 +23,8 @@ std::optional<std::int64_t> containerRequest(const api::ContainerRequests& c, st
 
 // The aggregated container request the resource helper computes: containers summed, then the
 // larger of that and any ordinary init container (sidecars add to both), plus overhead.
-std::int64_t aggregatedContainerRequest(const api::Pod& pod, std::string_view resource, RequestsSource source) {
+std::int64_t aggregatedContainerRequest(const api::Pod& pod, std::string_view resource,
+                                        RequestsSource source) {
   std::int64_t sum = 0;
   for (const auto& c : pod.containers) sum += containerRequest(c, resource, source).value_or(0);
   std::int64_t sidecars = 0;
@@ -43,7 +44,8 @@ std::int64_t aggregatedContainerRequest(const api::Pod& pod, std::string_view re
 // Calls f(container) for each container podRequest sums for `container` ("" = all): regular
 // containers, and sidecars unless `sidecars` is false (releases before 1.29).
 template <typename F>
-void eachCountedContainer(const api::Pod& pod, std::string_view container, F f, bool sidecars = true) {
+void eachCountedContainer(const api::Pod& pod, std::string_view container, F f,
+                          bool sidecars = true) {
   for (const auto& c : pod.containers) {
     if (container.empty() || c.name == container) f(c);
   }
@@ -55,8 +57,9 @@ void eachCountedContainer(const api::Pod& pod, std::string_view container, F f, 
 
 }  // namespace
 
-Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container, std::string_view resource,
-                                RequestsSource source, const DecisionRules& rules) {
+Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
+                                std::string_view resource, RequestsSource source,
+                                const DecisionRules& rules) {
   if (container.empty() && rules.usesPodLevelRequests() && hasPodLevelRequests(pod)) {
     std::optional<std::int64_t> value = pod.podRequests->get(resource);
     if (!value && isPodLevelResource(resource)) {
@@ -64,7 +67,8 @@ Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
       std::int64_t aggregated = aggregatedContainerRequest(pod, resource, source);
       if (aggregated > 0) value = aggregated;
     }
-    if (!value) return Error::format("missing pod-level request for {} in Pod {}", resource, pod.name);
+    if (!value)
+      return Error::format("missing pod-level request for {} in Pod {}", resource, pod.name);
     return *value + pod.overhead.get(resource).value_or(0);
   }
   std::int64_t total = 0;
@@ -77,14 +81,16 @@ Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
         if (missing) return;
         auto v = containerRequest(c, resource, source);
         if (!v) {
-          missing = Error::format("missing request for {} in container {} of Pod {}", resource, c.name, pod.name);
+          missing = Error::format("missing request for {} in container {} of Pod {}", resource,
+                                  c.name, pod.name);
           return;
         }
         total += *v;
       },
       rules.sidecarRequests);
   if (missing) return *missing;
-  if (!container.empty() && !found) return Error::format("container {} not found in Pod {}", container, pod.name);
+  if (!container.empty() && !found)
+    return Error::format("container {} not found in Pod {}", container, pod.name);
   return total;
 }
 

@@ -24,7 +24,8 @@ enum class RequestsSource {
 // needing a request. With `Actuated`, a container whose in-place resize has not caught up counts
 // what the kubelet reports as actuated instead of its spec request (pod-level requests are
 // always spec's).
-Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container, std::string_view resource,
+Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
+                                std::string_view resource,
                                 RequestsSource source = RequestsSource::Spec,
                                 const DecisionRules& rules = DecisionRules{});
 

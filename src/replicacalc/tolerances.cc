@@ -7,7 +7,8 @@ Tolerances tolerancesFor(const api::HorizontalPodAutoscalerSpec& spec, double cl
   Tolerances t{clusterTolerance, clusterTolerance, rules.inclusiveTolerance};
   if (!spec.behavior || !rules.behaviorTolerances()) return t;
   const auto& b = *spec.behavior;
-  if (b.scaleDown && b.scaleDown->tolerance) t.scaleDown = b.scaleDown->tolerance->asApproximateFloat();
+  if (b.scaleDown && b.scaleDown->tolerance)
+    t.scaleDown = b.scaleDown->tolerance->asApproximateFloat();
   if (b.scaleUp && b.scaleUp->tolerance) t.scaleUp = b.scaleUp->tolerance->asApproximateFloat();
   return t;
 }

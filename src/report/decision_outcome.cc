@@ -12,10 +12,12 @@ namespace {
 DecisionLimit limitOfReason(std::string_view reason, bool behaviorPolicies) {
   if (reason == api::kTooManyReplicas) return DecisionLimit::MaxReplicas;
   if (reason == api::kTooFewReplicas) return DecisionLimit::MinReplicas;
-  if (reason == api::kScaleUpLimit) return behaviorPolicies ? DecisionLimit::BehaviorPolicy : DecisionLimit::ScaleUpLimit;
+  if (reason == api::kScaleUpLimit)
+    return behaviorPolicies ? DecisionLimit::BehaviorPolicy : DecisionLimit::ScaleUpLimit;
   if (reason == api::kScaleDownLimit) return DecisionLimit::BehaviorPolicy;
   if (isStabilizationReason(reason)) return DecisionLimit::StabilizationWindow;
-  if (reason == api::kScheduledMinReplicas || reason == api::kScheduledMaxReplicas) return DecisionLimit::ScheduleWindow;
+  if (reason == api::kScheduledMinReplicas || reason == api::kScheduledMaxReplicas)
+    return DecisionLimit::ScheduleWindow;
   return DecisionLimit::None;
 }
 
@@ -41,7 +43,8 @@ DecisionLimit limitOf(const ReconcileReport& r) {
   if (r.branch == ReconcileBranch::BelowMinReplicas) return DecisionLimit::MinReplicas;
   if (auto limited = limitingCondition(r)) {
     const bool policies = r.normalization && r.normalization->behaviorPolicies;
-    if (auto limit = limitOfReason(limited->first, policies); limit != DecisionLimit::None) return limit;
+    if (auto limit = limitOfReason(limited->first, policies); limit != DecisionLimit::None)
+      return limit;
   }
   return fallbackDecided(r) ? DecisionLimit::Fallback : DecisionLimit::None;
 }
@@ -50,15 +53,24 @@ DecisionLimit limitOf(const ReconcileReport& r) {
 
 const char* limitName(DecisionLimit limit) {
   switch (limit) {
-    case DecisionLimit::None: return "none";
-    case DecisionLimit::MinReplicas: return "minReplicas";
-    case DecisionLimit::MaxReplicas: return "maxReplicas";
-    case DecisionLimit::ScaleUpLimit: return "scaleUpLimit";
-    case DecisionLimit::BehaviorPolicy: return "behaviorPolicy";
-    case DecisionLimit::StabilizationWindow: return "stabilizationWindow";
-    case DecisionLimit::ScheduleWindow: return "scheduleWindow";
-    case DecisionLimit::Paused: return "paused";
-    case DecisionLimit::Fallback: return "fallback";
+    case DecisionLimit::None:
+      return "none";
+    case DecisionLimit::MinReplicas:
+      return "minReplicas";
+    case DecisionLimit::MaxReplicas:
+      return "maxReplicas";
+    case DecisionLimit::ScaleUpLimit:
+      return "scaleUpLimit";
+    case DecisionLimit::BehaviorPolicy:
+      return "behaviorPolicy";
+    case DecisionLimit::StabilizationWindow:
+      return "stabilizationWindow";
+    case DecisionLimit::ScheduleWindow:
+      return "scheduleWindow";
+    case DecisionLimit::Paused:
+      return "paused";
+    case DecisionLimit::Fallback:
+      return "fallback";
   }
   return "none";
 }
@@ -72,7 +84,8 @@ std::optional<std::pair<std::string, std::string>> limitingCondition(const Recon
   }
   if (!r.normalization) return std::nullopt;
   const auto& n = *r.normalization;
-  if (n.scalingLimited.status == api::kConditionTrue) return std::pair{n.scalingLimited.reason, n.scalingLimited.message};
+  if (n.scalingLimited.status == api::kConditionTrue)
+    return std::pair{n.scalingLimited.reason, n.scalingLimited.message};
   if (n.stabilized != n.proposed) return std::pair{n.ableToScale.reason, n.ableToScale.message};
   return std::nullopt;
 }

@@ -43,7 +43,7 @@ inline constexpr const char* kUnreportedFailureReason = "Unknown";
 
 struct DecisionOutcome {
   std::int32_t currentReplicas = 0;
-  std::int32_t desiredReplicas = 0;             // as written to status.desiredReplicas
+  std::int32_t desiredReplicas = 0;              // as written to status.desiredReplicas
   std::optional<std::int32_t> proposedReplicas;  // the metrics' proposal, when any metric gave one
   DecisionLimit limitedBy = DecisionLimit::None;
   bool scalingActive = false;  // the ScalingActive condition after this reconcile

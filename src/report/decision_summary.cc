@@ -43,13 +43,17 @@ const MetricReport* decidingMetric(const ReconcileReport& r) {
 // Why a branch that decides without the metrics' proposal decided as it did.
 std::string branchWhy(const ReconcileReport& r) {
   switch (r.branch) {
-    case ReconcileBranch::Deleted: return "deleted";
-    case ReconcileBranch::FailedGetScale: return fmt::format("{}: {}", api::kFailedGetScale, eventMessage(r, api::kFailedGetScale));
-    case ReconcileBranch::ScalingDisabled: return fmt::format("{}: the target has 0 replicas", api::kScalingDisabled);
+    case ReconcileBranch::Deleted:
+      return "deleted";
+    case ReconcileBranch::FailedGetScale:
+      return fmt::format("{}: {}", api::kFailedGetScale, eventMessage(r, api::kFailedGetScale));
+    case ReconcileBranch::ScalingDisabled:
+      return fmt::format("{}: the target has 0 replicas", api::kScalingDisabled);
     case ReconcileBranch::AboveMaxReplicas:
     case ReconcileBranch::BelowMinReplicas:
     case ReconcileBranch::MetricsFailed:
-    case ReconcileBranch::Metrics: return r.reason;
+    case ReconcileBranch::Metrics:
+      return r.reason;
   }
   return r.reason;
 }
@@ -85,8 +89,9 @@ std::string metricsWhy(const ReconcileReport& r) {
   }
   if (!limited.empty()) return limited;
   const MetricReport* deciding = decidingMetric(r);
-  return deciding && deciding->calculation && deciding->calculation->withinTolerance ? "within tolerance"
-                                                                                     : "metrics at target";
+  return deciding && deciding->calculation && deciding->calculation->withinTolerance
+             ? "within tolerance"
+             : "metrics at target";
 }
 
 }  // namespace

@@ -8,15 +8,16 @@ namespace {
 using controls::LastDecision;
 
 LastDecision::Metric metricOf(const MetricReport& m) {
-  LastDecision::Metric out{m.type, m.name, m.error ? m.conditionReason : std::string(), m.proposal, std::nullopt,
-                           std::nullopt};
+  LastDecision::Metric out{m.type,     m.name,       m.error ? m.conditionReason : std::string(),
+                           m.proposal, std::nullopt, std::nullopt};
   if (m.fallback) {
     out.name = m.fallback->metric;
     out.fallbackReplicas = m.fallback->replicas;
   }
   if (m.calculation && m.calculation->readyPodCount > 0) {
     const auto& c = *m.calculation;
-    out.pods = std::array<std::int32_t, 4>{c.readyPodCount, c.unreadyPodCount, c.missingPodCount, c.ignoredPodCount};
+    out.pods = std::array<std::int32_t, 4>{c.readyPodCount, c.unreadyPodCount, c.missingPodCount,
+                                           c.ignoredPodCount};
   }
   return out;
 }

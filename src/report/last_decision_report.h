@@ -3,9 +3,8 @@
 // A reconcile's decision as the hpa-controller.io/last-decision annotation records it
 // (controls/last_decision.h), taken from the reconcile's report.
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/time.h"
 #include "controls/last_decision.h"

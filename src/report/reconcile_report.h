@@ -25,14 +25,14 @@ struct RecordedEvent {
 };
 
 struct MetricReport {
-  std::string type;                                      // spec.metrics[i].type
-  std::string name;                                      // upstream's metric name text, once computed
-  std::optional<std::int32_t> proposal;                  // replicas this metric asks for
-  std::optional<replicacalc::Calculation> calculation;   // the calculator's explanation
-  std::optional<std::string> error;                      // the metric's error (inner text, as in its event)
-  std::string conditionReason;                           // FailedGet...Metric when it failed
-  std::optional<controls::FallbackReport> fallback;      // failed, and a control proposed instead
-  api::MetricStatus status;                              // the status.currentMetrics entry
+  std::string type;                      // spec.metrics[i].type
+  std::string name;                      // upstream's metric name text, once computed
+  std::optional<std::int32_t> proposal;  // replicas this metric asks for
+  std::optional<replicacalc::Calculation> calculation;  // the calculator's explanation
+  std::optional<std::string> error;  // the metric's error (inner text, as in its event)
+  std::string conditionReason;       // FailedGet...Metric when it failed
+  std::optional<controls::FallbackReport> fallback;  // failed, and a control proposed instead
+  api::MetricStatus status;                          // the status.currentMetrics entry
 };
 
 // Which branch of upstream's reconcile decided.
@@ -42,8 +42,8 @@ enum class ReconcileBranch {
   ScalingDisabled,  // target at zero replicas, not to be scaled from zero
   AboveMaxReplicas,
   BelowMinReplicas,
-  MetricsFailed,    // no usable metric (or would scale down with a failed metric)
-  Metrics,          // computed from metrics
+  MetricsFailed,  // no usable metric (or would scale down with a failed metric)
+  Metrics,        // computed from metrics
 };
 const char* branchName(ReconcileBranch branch);
 
@@ -59,10 +59,10 @@ struct ReconcileReport {
   std::string metricName;                      // the metric that gave it
   std::vector<MetricReport> metrics;
   std::optional<replicacalc::NormalizationResult> normalization;
-  std::int32_t desiredReplicas = 0;  // as written to status.desiredReplicas
-  bool rescale = false;              // a scale update was attempted
-  bool rescaled = false;             // and succeeded
-  std::string reason;                // upstream's rescale reason ("... above target", ...)
+  std::int32_t desiredReplicas = 0;           // as written to status.desiredReplicas
+  bool rescale = false;                       // a scale update was attempted
+  bool rescaled = false;                      // and succeeded
+  std::string reason;                         // upstream's rescale reason ("... above target", ...)
   api::HorizontalPodAutoscalerStatus status;  // the status after this reconcile
   bool statusChanged = false;                 // semantically different from the status read
   bool statusWritten = false;                 // and written successfully

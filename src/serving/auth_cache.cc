@@ -24,12 +24,12 @@ Result<TokenReviewResult> CachingTokenReviewer::review(const std::string& token)
   return fresh;
 }
 
-Result<AccessDecision> CachingAccessReviewer::review(const UserInfo& user, const NonResourceAccess& access) {
+Result<AccessDecision> CachingAccessReviewer::review(const UserInfo& user,
+                                                     const NonResourceAccess& access) {
   // Everything the decision depends on, unambiguously.
-  const std::string key =
-      nlohmann::json{{"u", user.name}, {"i", user.uid}, {"g", user.groups}, {"e", user.extra}, {"p", access.path},
-                     {"v", access.verb}}
-          .dump();
+  const std::string key = nlohmann::json{{"u", user.name},  {"i", user.uid},    {"g", user.groups},
+                                         {"e", user.extra}, {"p", access.path}, {"v", access.verb}}
+                              .dump();
   const Time now = clock_.now();
   if (auto cached = cache_.get(key, now)) return *cached;
   auto fresh = inner_.review(user, access);

@@ -54,7 +54,8 @@ class ExpiringMap {
 // their SHA-256 digest, never kept in memory as text.
 class CachingTokenReviewer final : public TokenReviewer {
  public:
-  CachingTokenReviewer(TokenReviewer& inner, Clock& clock, Duration ttl, std::size_t capacity = 4096)
+  CachingTokenReviewer(TokenReviewer& inner, Clock& clock, Duration ttl,
+                       std::size_t capacity = 4096)
       : inner_(inner), clock_(clock), ttl_(ttl), cache_(capacity) {}
   Result<TokenReviewResult> review(const std::string& token) override;
 
@@ -70,9 +71,13 @@ class CachingTokenReviewer final : public TokenReviewer {
 // Failed reviews are not remembered.
 class CachingAccessReviewer final : public AccessReviewer {
  public:
-  CachingAccessReviewer(AccessReviewer& inner, Clock& clock, Duration allowedTtl, Duration deniedTtl,
-                        std::size_t capacity = 4096)
-      : inner_(inner), clock_(clock), allowedTtl_(allowedTtl), deniedTtl_(deniedTtl), cache_(capacity) {}
+  CachingAccessReviewer(AccessReviewer& inner, Clock& clock, Duration allowedTtl,
+                        Duration deniedTtl, std::size_t capacity = 4096)
+      : inner_(inner),
+        clock_(clock),
+        allowedTtl_(allowedTtl),
+        deniedTtl_(deniedTtl),
+        cache_(capacity) {}
   Result<AccessDecision> review(const UserInfo& user, const NonResourceAccess& access) override;
 
  private:

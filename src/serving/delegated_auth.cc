@@ -26,7 +26,9 @@ std::string stringField(const nlohmann::json& j, const char* name) {
 }  // namespace
 
 nlohmann::json tokenReviewRequest(const std::string& token) {
-  return {{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"}, {"spec", {{"token", token}}}};
+  return {{"apiVersion", "authentication.k8s.io/v1"},
+          {"kind", "TokenReview"},
+          {"spec", {{"token", token}}}};
 }
 
 Result<TokenReviewResult> decodeTokenReview(const nlohmann::json& review) {
@@ -39,11 +41,13 @@ Result<TokenReviewResult> decodeTokenReview(const nlohmann::json& review) {
                     status["authenticated"].get<bool>();
   r.error = stringField(status, "error");
   if (!r.authenticated) return r;
-  if (!status.contains("user") || !status["user"].is_object()) return Error::of("TokenReview: status.user is missing");
+  if (!status.contains("user") || !status["user"].is_object())
+    return Error::of("TokenReview: status.user is missing");
   const auto& user = status["user"];
   r.user.name = stringField(user, "username");
   r.user.uid = stringField(user, "uid");
-  auto groups = stringList(user.value("groups", nlohmann::json()), "TokenReview: status.user.groups");
+  auto groups =
+      stringList(user.value("groups", nlohmann::json()), "TokenReview: status.user.groups");
   if (!groups.ok()) return groups.error();
   r.user.groups = *groups;
   if (user.contains("extra") && user["extra"].is_object()) {
@@ -53,7 +57,8 @@ Result<TokenReviewResult> decodeTokenReview(const nlohmann::json& review) {
       r.user.extra[key] = *list;
     }
   }
-  if (r.user.name.empty()) return Error::of("TokenReview: authenticated, but status.user.username is empty");
+  if (r.user.name.empty())
+    return Error::of("TokenReview: authenticated, but status.user.username is empty");
   return r;
 }
 
@@ -63,7 +68,8 @@ nlohmann::json subjectAccessReviewRequest(const UserInfo& user, const NonResourc
                       {"nonResourceAttributes", {{"path", access.path}, {"verb", access.verb}}}};
   if (!user.uid.empty()) spec["uid"] = user.uid;
   if (!user.extra.empty()) spec["extra"] = user.extra;
-  return {{"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", spec}};
+  return {
+      {"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", spec}};
 }
 
 Result<AccessDecision> decodeSubjectAccessReview(const nlohmann::json& review) {
@@ -72,7 +78,8 @@ Result<AccessDecision> decodeSubjectAccessReview(const nlohmann::json& review) {
   }
   const auto& status = review["status"];
   AccessDecision d;
-  d.allowed = status.contains("allowed") && status["allowed"].is_boolean() && status["allowed"].get<bool>();
+  d.allowed =
+      status.contains("allowed") && status["allowed"].is_boolean() && status["allowed"].get<bool>();
   d.reason = stringField(status, "reason");
   const std::string evaluationError = stringField(status, "evaluationError");
   if (!evaluationError.empty()) d.reason += (d.reason.empty() ? "" : "; ") + evaluationError;
@@ -86,10 +93,12 @@ Result<TokenReviewResult> ApiTokenReviewer::review(const std::string& token) {
   return decodeTokenReview(*response);
 }
 
-Result<AccessDecision> ApiAccessReviewer::review(const UserInfo& user, const NonResourceAccess& access) {
+Result<AccessDecision> ApiAccessReviewer::review(const UserInfo& user,
+                                                 const NonResourceAccess& access) {
   const nlohmann::json body = subjectAccessReviewRequest(user, access);
   auto response = client_.send("POST", kAccessReviewPath, &body);
-  if (!response.ok()) return Error::format("SubjectAccessReview failed: {}", response.error().message);
+  if (!response.ok())
+    return Error::format("SubjectAccessReview failed: {}", response.error().message);
   return decodeSubjectAccessReview(*response);
 }
 

@@ -15,8 +15,11 @@ bool qualityIsZero(std::string_view params) {
   while (!params.empty()) {
     const auto semicolon = params.find(';');
     const std::string_view param = trimBlanks(params.substr(0, semicolon));
-    params = semicolon == std::string_view::npos ? std::string_view{} : params.substr(semicolon + 1);
-    if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' || param[1] != '=') continue;
+    params =
+        semicolon == std::string_view::npos ? std::string_view{} : params.substr(semicolon + 1);
+    if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' ||
+        param[1] != '=')
+      continue;
     const std::string_view value = param.substr(2);
     return !value.empty() && value[0] == '0' &&
            std::all_of(value.begin() + 1, value.end(), [](char c) { return c == '.' || c == '0'; });
@@ -33,8 +36,10 @@ bool acceptsGzip(std::string_view header) {
     header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
     const auto semicolon = item.find(';');
     const std::string_view coding = trimBlanks(item.substr(0, semicolon));
-    const std::string_view params = semicolon == std::string_view::npos ? std::string_view{} : item.substr(semicolon + 1);
-    if ((equalsIgnoringCase(coding, "gzip") || coding == "*") && !qualityIsZero(params)) return true;
+    const std::string_view params =
+        semicolon == std::string_view::npos ? std::string_view{} : item.substr(semicolon + 1);
+    if ((equalsIgnoringCase(coding, "gzip") || coding == "*") && !qualityIsZero(params))
+      return true;
   }
   return false;
 }
@@ -42,7 +47,8 @@ bool acceptsGzip(std::string_view header) {
 std::optional<std::string> gzipCompress(std::string_view body) {
   z_stream stream{};
   // 15 window bits plus 16: a gzip header and trailer around the deflate stream.
-  if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return std::nullopt;
+  if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return std::nullopt;
   std::string out(deflateBound(&stream, static_cast<uLong>(body.size())), '\0');
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
   stream.avail_in = static_cast<uInt>(body.size());

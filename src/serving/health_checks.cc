@@ -6,8 +6,8 @@
 
 namespace hpa::serving {
 
-ServerResponse healthResponse(std::string_view endpoint, const std::vector<HealthCheck>& checks, bool verbose,
-                              const Logger& logger) {
+ServerResponse healthResponse(std::string_view endpoint, const std::vector<HealthCheck>& checks,
+                              bool verbose, const Logger& logger) {
   std::string body = "[+]ping ok\n";
   std::string failures;  // for the log line: "name: reason; ..."
   for (const auto& c : checks) {
@@ -23,7 +23,8 @@ ServerResponse healthResponse(std::string_view endpoint, const std::vector<Healt
   if (!failures.empty()) {
     logger.warn("health check failed", "endpoint", endpoint, "failed", failures);
     fmt::format_to(std::back_inserter(body), "{} check failed\n", endpoint);
-    return ServerResponse{500, "text/plain; charset=utf-8", std::move(body), {{"X-Content-Type-Options", "nosniff"}}};
+    return ServerResponse{
+        500, "text/plain; charset=utf-8", std::move(body), {{"X-Content-Type-Options", "nosniff"}}};
   }
   if (!verbose) return ServerResponse{200, "text/plain; charset=utf-8", "ok", {}};
   fmt::format_to(std::back_inserter(body), "{} check passed\n", endpoint);

@@ -25,7 +25,7 @@ struct HealthCheck {
 // "[-]<name> failed: reason withheld", then "<endpoint> check failed", and each failure with its
 // reason logged. The reason is withheld as upstream withholds it: these paths are open to anonymous
 // callers (--authorization-always-allow-paths), and a reason names HPAs.
-ServerResponse healthResponse(std::string_view endpoint, const std::vector<HealthCheck>& checks, bool verbose,
-                              const Logger& logger);
+ServerResponse healthResponse(std::string_view endpoint, const std::vector<HealthCheck>& checks,
+                              bool verbose, const Logger& logger);
 
 }  // namespace hpa::serving

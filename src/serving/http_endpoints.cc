@@ -1,8 +1,7 @@
 #include "serving/http_endpoints.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "kube/kubeconfig.h"
 #include "serving/gzip.h"
@@ -18,7 +17,9 @@ constexpr const char* kPrometheusTextFormat = "text/plain; version=0.0.4; charse
 ServerResponse metricsResponse(const ServerRequest& request, std::string body) {
   if (acceptsGzip(request.acceptEncoding)) {
     if (auto gzipped = gzipCompress(body)) {
-      return ServerResponse{200, kPrometheusTextFormat, std::move(*gzipped),
+      return ServerResponse{200,
+                            kPrometheusTextFormat,
+                            std::move(*gzipped),
                             {{"Content-Encoding", "gzip"}, {"Vary", "Accept-Encoding"}}};
     }
   }
@@ -51,7 +52,8 @@ Result<ServerTls> loadServingTls(const ServingSettings& s) {
     std::vector<std::string> dns{"localhost"};
     if (auto h = hostName(); !h.empty() && h != "localhost") dns.push_back(h);
     std::vector<std::string> ips{"127.0.0.1"};
-    if (!s.bindAddress.empty() && s.bindAddress != "0.0.0.0" && s.bindAddress != "::" && s.bindAddress != "127.0.0.1") {
+    if (!s.bindAddress.empty() && s.bindAddress != "0.0.0.0" && s.bindAddress != "::" &&
+        s.bindAddress != "127.0.0.1") {
       ips.push_back(s.bindAddress);
     }
     serving::SelfSignedRequest request;
@@ -74,22 +76,27 @@ Result<ServerTls> loadServingTls(const ServingSettings& s) {
   return tls;
 }
 
-ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& h, const Logger& logger) {
+ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& h,
+                             const Logger& logger) {
   const std::string& path = request.path;
-  const bool known = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/metrics";
+  const bool known =
+      path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/metrics";
   if (!known) return ServerResponse{404, "text/plain; charset=utf-8", "404 page not found\n", {}};
   if (request.method != "GET") {
-    return ServerResponse{405, "text/plain; charset=utf-8", "method not allowed\n", {{"Allow", "GET"}}};
+    return ServerResponse{
+        405, "text/plain; charset=utf-8", "method not allowed\n", {{"Allow", "GET"}}};
   }
   if (path == "/metrics") return metricsResponse(request, h.metrics());
   if (path == "/readyz") {
     auto [ok, detail] = h.ready();
     return ServerResponse{ok ? 200 : 503, "text/plain; charset=utf-8", detail, {}};
   }
-  return healthResponse(path == "/livez" ? "livez" : "healthz", h.liveness, request.query.contains("verbose"), logger);
+  return healthResponse(path == "/livez" ? "livez" : "healthz", h.liveness,
+                        request.query.contains("verbose"), logger);
 }
 
-Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings, EndpointHandlers handlers,
+Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings,
+                                                          EndpointHandlers handlers,
                                                           RequestAuth* auth, Logger logger) {
   std::unique_ptr<HttpServer> secure;
   std::unique_ptr<HttpServer> plain;
@@ -106,9 +113,10 @@ Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings&
         logger.child("secure-serving"));
     if (!server.ok()) return Error::format("--secure-port: {}", server.error().message);
     secure = std::move(*server);
-    logger.info("serving securely", "address", settings.bindAddress, "port", secure->port(), "certificate",
-                settings.tlsCertFile.empty() ? std::string("self-signed") : settings.tlsCertFile, "clientCA",
-                settings.clientCaFile.empty() ? std::string("none") : settings.clientCaFile);
+    logger.info(
+        "serving securely", "address", settings.bindAddress, "port", secure->port(), "certificate",
+        settings.tlsCertFile.empty() ? std::string("self-signed") : settings.tlsCertFile,
+        "clientCA", settings.clientCaFile.empty() ? std::string("none") : settings.clientCaFile);
   }
   if (settings.port != 0) {
     auto server = startHttpServer(
@@ -117,8 +125,8 @@ Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings&
         logger.child("insecure-serving"));
     if (!server.ok()) return Error::format("--port: {}", server.error().message);
     plain = std::move(*server);
-    logger.info("serving plain HTTP without authentication (--port)", "address", settings.address, "port",
-                plain->port());
+    logger.info("serving plain HTTP without authentication (--port)", "address", settings.address,
+                "port", plain->port());
   }
   return std::make_unique<HttpEndpoints>(std::move(secure), std::move(plain));
 }

@@ -16,7 +16,7 @@ namespace hpa::serving {
 
 // What the endpoints report; each callback must be thread-safe.
 struct EndpointHandlers {
-  std::vector<HealthCheck> liveness;                    // /healthz, /livez (after "ping"): healthResponse
+  std::vector<HealthCheck> liveness;  // /healthz, /livez (after "ping"): healthResponse
   std::function<std::pair<bool, std::string>()> ready;  // /readyz: ready?, and a one-line detail
   std::function<std::string()> metrics;                 // /metrics, Prometheus text format
 };
@@ -37,7 +37,8 @@ Result<ServerTls> loadServingTls(const ServingSettings& settings);
 
 // The routes: /healthz, /livez, /readyz and /metrics, for GET only. `logger` gets failed health
 // checks.
-ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& handlers, const Logger& logger);
+ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandlers& handlers,
+                             const Logger& logger);
 
 // /healthz, /livez, /readyz and /metrics on the secure port (HTTPS, each request through `auth`)
 // and, when --port is set, on a plain-HTTP port without authentication (local runs only).
@@ -54,7 +55,8 @@ class HttpEndpoints {
 };
 
 // `auth` must outlive the endpoints; it may be null only when settings.securePort is 0.
-Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings, EndpointHandlers handlers,
+Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings,
+                                                          EndpointHandlers handlers,
                                                           RequestAuth* auth, Logger logger);
 
 }  // namespace hpa::serving

@@ -1,5 +1,4 @@
 #include "serving/http_server.h"
-#include "common/quote.h"
 
 #include <fmt/format.h>
 #include <openssl/pem.h>
@@ -17,6 +16,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <thread>
+
+#include "common/quote.h"
 
 namespace hpa::serving {
 namespace {
@@ -68,7 +69,8 @@ std::map<std::string, std::string> queryParameters(std::string_view query) {
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
     auto name = queryDecode(pair.substr(0, eq));
-    auto value = queryDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+    auto value =
+        queryDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
     if (name && value) out[*name] = *value;
   }
   return out;
@@ -80,7 +82,8 @@ ServerRequest requestOf(bhttp::request<bhttp::string_body>& req) {
   const std::string_view target(req.target().data(), req.target().size());
   const std::size_t question = target.find('?');
   request.path = std::string(target.substr(0, question));
-  if (question != std::string_view::npos) request.query = queryParameters(target.substr(question + 1));
+  if (question != std::string_view::npos)
+    request.query = queryParameters(target.substr(question + 1));
   request.authorization = std::string(req[bhttp::field::authorization]);
   request.acceptEncoding = std::string(req[bhttp::field::accept_encoding]);
   request.body = std::move(req.body());
@@ -107,7 +110,8 @@ std::optional<ClientCertificate> peerCertificate(SSL* ssl) {
   c.verified = result == X509_V_OK;
   if (!c.verified) c.verifyError = X509_verify_cert_error_string(result);
   X509_NAME* subject = X509_get_subject_name(peer.get());
-  if (int i = X509_NAME_get_index_by_NID(subject, NID_commonName, -1); i >= 0) c.commonName = nameEntry(subject, i);
+  if (int i = X509_NAME_get_index_by_NID(subject, NID_commonName, -1); i >= 0)
+    c.commonName = nameEntry(subject, i);
   for (int i = -1; (i = X509_NAME_get_index_by_NID(subject, NID_organizationName, i)) >= 0;) {
     c.organizations.push_back(nameEntry(subject, i));
   }
@@ -126,8 +130,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void run() {
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
-      stream_.async_handshake(asio::ssl::stream_base::server,
-                              [self = this->shared_from_this()](beast::error_code ec) { self->onHandshake(ec); });
+      stream_.async_handshake(
+          asio::ssl::stream_base::server,
+          [self = this->shared_from_this()](beast::error_code ec) { self->onHandshake(ec); });
     } else {
       readRequest();
     }
@@ -148,9 +153,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_->header_limit(static_cast<std::uint32_t>(shared_.limits.maxHeaderBytes));
     parser_->body_limit(shared_.limits.maxBodyBytes);
     beast::get_lowest_layer(stream_).expires_after(shared_.limits.idleTimeout);
-    bhttp::async_read_header(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      self->onHeader(ec);
-    });
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                               self->onHeader(ec);
+                             });
   }
 
   // A client that waits for "100 Continue" before sending its body (curl does for large ones)
@@ -158,25 +164,29 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void onHeader(beast::error_code ec) {
     if (ec) return onReadError(ec);
     if (!beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) return readBody();
-    continue_ = bhttp::response<bhttp::empty_body>(bhttp::status::continue_, parser_->get().version());
-    bhttp::async_write(stream_, continue_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (!ec) self->readBody();
-    });
+    continue_ =
+        bhttp::response<bhttp::empty_body>(bhttp::status::continue_, parser_->get().version());
+    bhttp::async_write(stream_, continue_,
+                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                         if (!ec) self->readBody();
+                       });
   }
 
   void readBody() {
     if (parser_->is_done()) return onRead();
-    bhttp::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->onReadError(ec);
-      self->onRead();
-    });
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec) return self->onReadError(ec);
+                        self->onRead();
+                      });
   }
 
   void onReadError(beast::error_code ec) {
     if (ec == bhttp::error::end_of_stream) return close();
     if (ec == bhttp::error::header_limit) return refuse(431, "request header fields too large\n");
     if (ec == bhttp::error::body_limit) return refuse(413, "request body too large\n");
-    if (ec != beast::error::timeout) shared_.logger.v(4, "bad request", "remote", remote_, "err", ec.message());
+    if (ec != beast::error::timeout)
+      shared_.logger.v(4, "bad request", "remote", remote_, "err", ec.message());
   }
 
   void onRead() {
@@ -195,8 +205,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         self->shared_.logger.error("request handler failed", "path", request.path, "err", e.what());
         response = ServerResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
       }
-      asio::post(self->stream_.get_executor(),
-                 [self, response = std::move(response)]() mutable { self->write(std::move(response)); });
+      asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+        self->write(std::move(response));
+      });
     });
   }
 
@@ -218,11 +229,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     response_.keep_alive(keepAlive_);
     response_.prepare_payload();
     beast::get_lowest_layer(stream_).expires_after(shared_.limits.idleTimeout);
-    bhttp::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return;
-      if (!self->keepAlive_) return self->close();
-      self->readRequest();
-    });
+    bhttp::async_write(stream_, response_,
+                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                         if (ec) return;
+                         if (!self->keepAlive_) return self->close();
+                         self->readRequest();
+                       });
   }
 
   void close() {
@@ -240,9 +252,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // Reads and drops until the client closes its side (or the linger timeout closes the socket).
   void drain() {
     buffer_.consume(buffer_.size());
-    stream_.async_read_some(buffer_.prepare(kDrainChunk), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (!ec) self->drain();
-    });
+    stream_.async_read_some(buffer_.prepare(kDrainChunk),
+                            [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (!ec) self->drain();
+                            });
   }
 
  private:
@@ -261,15 +274,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 Result<std::unique_ptr<asio::ssl::context>> tlsContext(const ServerTls& tls) {
   auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
   ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
-                   asio::ssl::context::no_compression | asio::ssl::context::single_dh_use);
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::no_compression |
+                   asio::ssl::context::single_dh_use);
   boost::system::error_code ec;
   if (ctx->use_certificate_chain(asio::buffer(tls.certificatePem), ec)) {
-    return Error::format("serving certificate: not a valid PEM certificate chain ({})", ec.message());
+    return Error::format("serving certificate: not a valid PEM certificate chain ({})",
+                         ec.message());
   }
   if (ctx->use_private_key(asio::buffer(tls.privateKeyPem), asio::ssl::context::pem, ec)) {
-    return Error::format("serving key: not a valid PEM private key matching the serving certificate ({})",
-                         ec.message());
+    return Error::format(
+        "serving key: not a valid PEM private key matching the serving certificate ({})",
+        ec.message());
   }
   if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
     return Error::of("serving key: not the private key of the serving certificate");
@@ -280,20 +296,23 @@ Result<std::unique_ptr<asio::ssl::context>> tlsContext(const ServerTls& tls) {
     }
     // Name the accepted authorities in the handshake, so clients with several certificates
     // pick the right one.
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(tls.clientCaPem.data(), static_cast<int>(tls.clientCaPem.size())),
-                                                  BIO_free);
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+        BIO_new_mem_buf(tls.clientCaPem.data(), static_cast<int>(tls.clientCaPem.size())),
+        BIO_free);
     STACK_OF(X509_NAME)* names = sk_X509_NAME_new_null();
     while (X509* ca = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
       sk_X509_NAME_push(names, X509_NAME_dup(X509_get_subject_name(ca)));
       X509_free(ca);
     }
     SSL_CTX_set_client_CA_list(ctx->native_handle(), names);
-    X509_VERIFY_PARAM_set_purpose(SSL_CTX_get0_param(ctx->native_handle()), X509_PURPOSE_SSL_CLIENT);
+    X509_VERIFY_PARAM_set_purpose(SSL_CTX_get0_param(ctx->native_handle()),
+                                  X509_PURPOSE_SSL_CLIENT);
     if (tls.requireClientCertificate) {
       // OpenSSL's verdict decides the handshake.
       ctx->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
     } else {
-      // Ask for a certificate without requiring one; judge it after the handshake (peerCertificate).
+      // Ask for a certificate without requiring one; judge it after the handshake
+      // (peerCertificate).
       ctx->set_verify_mode(asio::ssl::verify_peer);
       ctx->set_verify_callback([](bool, asio::ssl::verify_context&) { return true; });
     }
@@ -305,7 +324,9 @@ class BeastServer final : public HttpServer {
  public:
   BeastServer(RequestHandler handler, Logger logger, const ServerOptions& options,
               std::unique_ptr<asio::ssl::context> ssl)
-      : shared_{std::move(handler), std::move(logger), options.limits}, ssl_(std::move(ssl)), workers_(kWorkerThreads) {
+      : shared_{std::move(handler), std::move(logger), options.limits},
+        ssl_(std::move(ssl)),
+        workers_(kWorkerThreads) {
     shared_.workers = &workers_;
   }
 
@@ -325,8 +346,10 @@ class BeastServer final : public HttpServer {
     auto address = asio::ip::make_address(bindAddress.empty() ? "0.0.0.0" : bindAddress, ec);
     if (ec) return Error::format("{} is not an IP address", quote(bindAddress));
     tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
-    if (acceptor_.open(endpoint.protocol(), ec) || acceptor_.set_option(asio::socket_base::reuse_address(true), ec) ||
-        acceptor_.bind(endpoint, ec) || acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
+    if (acceptor_.open(endpoint.protocol(), ec) ||
+        acceptor_.set_option(asio::socket_base::reuse_address(true), ec) ||
+        acceptor_.bind(endpoint, ec) ||
+        acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
       const std::string where = address.is_v6() ? fmt::format("[{}]:{}", address.to_string(), port)
                                                 : fmt::format("{}:{}", address.to_string(), port);
       return Error::format("cannot listen on {}: {}", where, ec.message());
@@ -370,7 +393,8 @@ class BeastServer final : public HttpServer {
           beast::ssl_stream<beast::tcp_stream>(std::move(socket), *ssl_), shared_, remoteText);
       s->run();
     } else {
-      auto s = std::make_shared<Session<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), shared_, remoteText);
+      auto s = std::make_shared<Session<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)),
+                                                            shared_, remoteText);
       s->run();
     }
   }
@@ -405,15 +429,16 @@ std::optional<std::string> percentDecode(std::string_view text) {
   return out;
 }
 
-Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options, RequestHandler handler,
-                                                    Logger logger) {
+Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options,
+                                                    RequestHandler handler, Logger logger) {
   std::unique_ptr<asio::ssl::context> ssl;
   if (options.tls) {
     auto ctx = tlsContext(*options.tls);
     if (!ctx.ok()) return ctx.error();
     ssl = std::move(*ctx);
   }
-  auto server = std::make_unique<BeastServer>(std::move(handler), std::move(logger), options, std::move(ssl));
+  auto server =
+      std::make_unique<BeastServer>(std::move(handler), std::move(logger), options, std::move(ssl));
   if (auto s = server->listen(options.bindAddress, options.port); !s.ok()) return s.error();
   server->start();
   return std::unique_ptr<HttpServer>(std::move(server));

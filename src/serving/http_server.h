@@ -31,7 +31,8 @@ struct ServerRequest {
   std::string authorization;  // the Authorization header, as sent
   std::optional<ClientCertificate> clientCertificate;
   std::string remoteAddress;
-  std::map<std::string, std::string> query{};  // the query's parameters, decoded; the last of a repeated name wins
+  std::map<std::string, std::string>
+      query{};  // the query's parameters, decoded; the last of a repeated name wins
   std::string body{};
   std::string acceptEncoding{};  // the Accept-Encoding header, as sent
 };
@@ -90,7 +91,7 @@ class HttpServer {
 // Decodes %XX escapes (a '+' stays a '+', as in a path); nullopt when an escape is malformed.
 std::optional<std::string> percentDecode(std::string_view text);
 
-Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options, RequestHandler handler,
-                                                    Logger logger);
+Result<std::unique_ptr<HttpServer>> startHttpServer(const ServerOptions& options,
+                                                    RequestHandler handler, Logger logger);
 
 }  // namespace hpa::serving

@@ -19,7 +19,8 @@ constexpr const char* kAuthenticatedGroup = "system:authenticated";
 // The token of "Bearer <token>" (the scheme in any case), or empty when there is none.
 std::string bearerToken(const std::string& authorization) {
   const auto space = authorization.find(' ');
-  if (space == std::string::npos || asciiLower(authorization.substr(0, space)) != "bearer") return "";
+  if (space == std::string::npos || asciiLower(authorization.substr(0, space)) != "bearer")
+    return "";
   std::string token = authorization.substr(space + 1);
   // "Bearer a b" is not a token (as upstream's split on spaces decides).
   if (token.find(' ') != std::string::npos) return "";
@@ -35,9 +36,10 @@ void addAuthenticatedGroup(UserInfo& user) {
 }  // namespace
 
 ServerResponse statusResponse(int code, const std::string& reason, const std::string& message) {
-  nlohmann::json status{{"kind", "Status"},     {"apiVersion", "v1"}, {"metadata", nlohmann::json::object()},
-                        {"status", "Failure"},  {"message", message}, {"reason", reason},
-                        {"code", code}};
+  nlohmann::json status{
+      {"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", nlohmann::json::object()},
+      {"status", "Failure"}, {"message", message}, {"reason", reason},
+      {"code", code}};
   return ServerResponse{code, "application/json", status.dump() + "\n", {}};
 }
 
@@ -46,7 +48,8 @@ Result<std::vector<std::string>> parseAlwaysAllowPaths(const std::string& text) 
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (!item.empty()) {
@@ -82,7 +85,8 @@ Result<Authentication> RequestAuth::authenticate(const ServerRequest& request) {
     if (!review.ok()) {
       failures.push_back(review.error().message);
     } else if (!review->authenticated) {
-      failures.push_back("invalid bearer token" + (review->error.empty() ? "" : ": " + review->error));
+      failures.push_back("invalid bearer token" +
+                         (review->error.empty() ? "" : ": " + review->error));
     } else {
       Authentication a{review->user, "token"};
       addAuthenticatedGroup(a.user);
@@ -99,7 +103,8 @@ Result<Authentication> RequestAuth::authenticate(const ServerRequest& request) {
 
 bool RequestAuth::alwaysAllowed(const std::string& path, const UserInfo& user) const {
   for (const auto& p : settings_.alwaysAllowPaths) {
-    if (!p.empty() && p.back() == '*' ? path.rfind(p.substr(0, p.size() - 1), 0) == 0 : path == p) return true;
+    if (!p.empty() && p.back() == '*' ? path.rfind(p.substr(0, p.size() - 1), 0) == 0 : path == p)
+      return true;
   }
   for (const auto& g : settings_.alwaysAllowGroups) {
     if (std::find(user.groups.begin(), user.groups.end(), g) != user.groups.end()) return true;
@@ -110,8 +115,8 @@ bool RequestAuth::alwaysAllowed(const std::string& path, const UserInfo& user) c
 std::optional<ServerResponse> RequestAuth::check(const ServerRequest& request) {
   auto authn = authenticate(request);
   if (!authn.ok()) {
-    logger_.v(2, "unable to authenticate the request", "path", request.path, "remote", request.remoteAddress, "err",
-              authn.error().message);
+    logger_.v(2, "unable to authenticate the request", "path", request.path, "remote",
+              request.remoteAddress, "err", authn.error().message);
     return statusResponse(401, "Unauthorized", "Unauthorized");
   }
   const UserInfo& user = authn->user;
@@ -119,18 +124,22 @@ std::optional<ServerResponse> RequestAuth::check(const ServerRequest& request) {
   const NonResourceAccess access{request.path, asciiLower(request.method)};
   auto decision = access_.review(user, access);
   if (!decision.ok()) {
-    logger_.error("authorization failed", "user", user.name, "path", request.path, "err", decision.error().message);
-    return statusResponse(500, "InternalError",
-                          fmt::format("Internal error occurred: authorization of {} failed", quote(request.path)));
+    logger_.error("authorization failed", "user", user.name, "path", request.path, "err",
+                  decision.error().message);
+    return statusResponse(
+        500, "InternalError",
+        fmt::format("Internal error occurred: authorization of {} failed", quote(request.path)));
   }
   if (!decision->allowed) {
-    logger_.v(4, "forbidden", "user", user.name, "verb", access.verb, "path", request.path, "authn", authn->method,
-              "reason", decision->reason);
-    std::string message = fmt::format("forbidden: User {} cannot {} path {}", quote(user.name), access.verb, quote(request.path));
+    logger_.v(4, "forbidden", "user", user.name, "verb", access.verb, "path", request.path, "authn",
+              authn->method, "reason", decision->reason);
+    std::string message = fmt::format("forbidden: User {} cannot {} path {}", quote(user.name),
+                                      access.verb, quote(request.path));
     if (!decision->reason.empty()) message += ": " + decision->reason;
     return statusResponse(403, "Forbidden", message);
   }
-  logger_.v(5, "authorized", "user", user.name, "verb", access.verb, "path", request.path, "authn", authn->method);
+  logger_.v(5, "authorized", "user", user.name, "verb", access.verb, "path", request.path, "authn",
+            authn->method);
   return std::nullopt;
 }
 

@@ -32,8 +32,12 @@ struct Authentication {
 // verb; denied is 403, a failed review 500). Thread-safe when the reviewers are.
 class RequestAuth {
  public:
-  RequestAuth(TokenReviewer& tokens, AccessReviewer& access, RequestAuthSettings settings, Logger logger)
-      : tokens_(tokens), access_(access), settings_(std::move(settings)), logger_(std::move(logger)) {}
+  RequestAuth(TokenReviewer& tokens, AccessReviewer& access, RequestAuthSettings settings,
+              Logger logger)
+      : tokens_(tokens),
+        access_(access),
+        settings_(std::move(settings)),
+        logger_(std::move(logger)) {}
 
   // nullopt: let the request through; otherwise the refusal to send.
   std::optional<ServerResponse> check(const ServerRequest& request);

@@ -1,5 +1,4 @@
 #include "serving/self_signed_cert.h"
-#include "common/quote.h"
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -10,6 +9,8 @@
 #include <openssl/x509v3.h>
 
 #include <memory>
+
+#include "common/quote.h"
 
 namespace hpa::serving {
 namespace {
@@ -48,7 +49,8 @@ Result<PemCertificate> makeSelfSignedCertificate(const SelfSignedRequest& reques
   // A random serial: clients that cached an earlier self-signed certificate must not mistake
   // this one for it.
   unsigned char serial[16];
-  if (RAND_bytes(serial, sizeof serial) != 1) return Error::of("cannot draw a certificate serial number");
+  if (RAND_bytes(serial, sizeof serial) != 1)
+    return Error::of("cannot draw a certificate serial number");
   serial[0] &= 0x7f;  // positive
   std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> bn(BN_bin2bn(serial, sizeof serial, nullptr));
   if (!bn || !BN_to_ASN1_INTEGER(bn.get(), X509_get_serialNumber(cert.get()))) {
@@ -57,13 +59,16 @@ Result<PemCertificate> makeSelfSignedCertificate(const SelfSignedRequest& reques
   // Valid from a minute ago, for clients whose clock is slightly behind.
   X509_gmtime_adj(X509_getm_notBefore(cert.get()), -60);
   X509_gmtime_adj(X509_getm_notAfter(cert.get()),
-                  static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(request.validity).count()));
+                  static_cast<long>(
+                      std::chrono::duration_cast<std::chrono::seconds>(request.validity).count()));
   X509_set_pubkey(cert.get(), key.get());
   X509_NAME* name = X509_get_subject_name(cert.get());
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(request.commonName.c_str()),
-                             -1, -1, 0);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8,
+                             reinterpret_cast<const unsigned char*>(request.commonName.c_str()), -1,
+                             -1, 0);
   for (const auto& o : request.organizations) {
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(o.c_str()), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8,
+                               reinterpret_cast<const unsigned char*>(o.c_str()), -1, -1, 0);
   }
   X509_set_issuer_name(cert.get(), name);
 
@@ -78,7 +83,8 @@ Result<PemCertificate> makeSelfSignedCertificate(const SelfSignedRequest& reques
       !addExtension(cert.get(), NID_ext_key_usage, request.extendedKeyUsage)) {
     return Error::of("cannot add the certificate's usage extensions");
   }
-  if (!X509_sign(cert.get(), key.get(), EVP_sha256())) return Error::of("cannot sign the certificate");
+  if (!X509_sign(cert.get(), key.get(), EVP_sha256()))
+    return Error::of("cannot sign the certificate");
 
   BioPtr certBio(BIO_new(BIO_s_mem()));
   BioPtr keyBio(BIO_new(BIO_s_mem()));

@@ -18,7 +18,7 @@ struct SelfSignedRequest {
   std::vector<std::string> dnsNames;     // subjectAltName DNS entries
   std::vector<std::string> ipAddresses;  // subjectAltName IP entries
   std::chrono::hours validity = std::chrono::hours(24 * 365);
-  std::vector<std::string> organizations;     // subject O entries
+  std::vector<std::string> organizations;       // subject O entries
   std::string extendedKeyUsage = "serverAuth";  // OpenSSL's names: serverAuth, clientAuth, or both
 };
 

@@ -28,7 +28,8 @@ bool sameValues(const api::MetricValueStatus& a, const api::MetricValueStatus& b
   const auto agrees = [](const auto& x, const auto& y) { return !x || !y || *x == *y; };
   const bool common = (a.averageUtilization && b.averageUtilization) || (a.value && b.value) ||
                       (a.averageValue && b.averageValue);
-  return common && agrees(a.averageUtilization, b.averageUtilization) && agrees(milliOf(a.value), milliOf(b.value)) &&
+  return common && agrees(a.averageUtilization, b.averageUtilization) &&
+         agrees(milliOf(a.value), milliOf(b.value)) &&
          agrees(milliOf(a.averageValue), milliOf(b.averageValue));
 }
 
@@ -59,9 +60,9 @@ std::vector<std::string> inputDifferences(const api::HorizontalPodAutoscaler& hp
 // Whether a ScalingActive condition says a metric (or the selector it reads by) failed.
 bool failedReason(const std::string& scalingActive) {
   const std::string_view reason = reasonOf(scalingActive);
-  for (const char* failed : {api::kFailedGetObjectMetric, api::kFailedGetPodsMetric, api::kFailedGetResourceMetric,
-                             api::kFailedGetContainerResourceMetric, api::kFailedGetExternalMetric,
-                             api::kInvalidSelector}) {
+  for (const char* failed : {api::kFailedGetObjectMetric, api::kFailedGetPodsMetric,
+                             api::kFailedGetResourceMetric, api::kFailedGetContainerResourceMetric,
+                             api::kFailedGetExternalMetric, api::kInvalidSelector}) {
     if (reason == failed) return true;
   }
   return false;
@@ -69,30 +70,37 @@ bool failedReason(const std::string& scalingActive) {
 
 // A workload-wide metric's proposal from a total over `current` replicas, by its type's own
 // rule; nullopt for a type whose value is per pod (or when the calculator refuses).
-std::optional<std::int32_t> proposalFromTotal(const api::MetricSpec& spec, std::int64_t total, std::int64_t target,
-                                              std::int32_t current, const replicacalc::Tolerances& tolerances) {
+std::optional<std::int32_t> proposalFromTotal(const api::MetricSpec& spec, std::int64_t total,
+                                              std::int64_t target, std::int32_t current,
+                                              const replicacalc::Tolerances& tolerances) {
   using Proposal = std::optional<std::int32_t>;
-  const auto replicasOf = [](const auto& calc) -> Proposal { return calc.ok() ? Proposal(calc->replicas) : Proposal(); };
-  return std::visit(
-      Overloaded{[&](const api::ObjectMetricSource&) {
-                   return replicasOf(replicacalc::calcObjectPerPodReplicas({current, total, target, tolerances}));
-                 },
-                 [&](const api::ExternalMetricSource&) {
-                   return replicasOf(replicacalc::calcExternalPerPodReplicas({current, {total}, target, tolerances}));
-                 },
-                 [](const api::PodsMetricSource&) { return Proposal(); },
-                 [](const api::ResourceMetricSource&) { return Proposal(); },
-                 [](const api::ContainerResourceMetricSource&) { return Proposal(); },
-                 [](const api::UnknownMetricSource&) { return Proposal(); }},
-      spec.source);
+  const auto replicasOf = [](const auto& calc) -> Proposal {
+    return calc.ok() ? Proposal(calc->replicas) : Proposal();
+  };
+  return std::visit(Overloaded{[&](const api::ObjectMetricSource&) {
+                                 return replicasOf(replicacalc::calcObjectPerPodReplicas(
+                                     {current, total, target, tolerances}));
+                               },
+                               [&](const api::ExternalMetricSource&) {
+                                 return replicasOf(replicacalc::calcExternalPerPodReplicas(
+                                     {current, {total}, target, tolerances}));
+                               },
+                               [](const api::PodsMetricSource&) { return Proposal(); },
+                               [](const api::ResourceMetricSource&) { return Proposal(); },
+                               [](const api::ContainerResourceMetricSource&) { return Proposal(); },
+                               [](const api::UnknownMetricSource&) { return Proposal(); }},
+                    spec.source);
 }
 
 // Metric `i`'s proposal from their reported value, as our calculation would have made it.
-std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const report::MetricReport& mine,
-                                             const api::MetricValueStatus& their, std::int32_t current,
+std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec,
+                                             const report::MetricReport& mine,
+                                             const api::MetricValueStatus& their,
+                                             std::int32_t current,
                                              const replicacalc::Tolerances& tolerances) {
   const api::MetricTarget* target = api::targetOf(spec);
-  if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current <= 0) return std::nullopt;
+  if (!target || !mine.calculation || mine.calculation->rebalancedRatio || current <= 0)
+    return std::nullopt;
   const std::int32_t ready = mine.calculation->readyPodCount;
   // Object and External averages are a workload's total over its replicas.
   const bool perPodOfTotal = api::isWorkloadWide(spec) && target->averageValue;
@@ -102,17 +110,21 @@ std::optional<std::int32_t> reportedProposal(const api::MetricSpec& spec, const 
     // Their average is the total over the target's status replicas; at a sync that read none (an
     // HPA's first, before the target's status counted its pods) it is undefined (a huge or
     // negative number), and no total can be taken back from it.
-    if (perPod < 0 || perPod > std::numeric_limits<std::int64_t>::max() / current) return std::nullopt;
-    return proposalFromTotal(spec, perPod * current, target->averageValue->milliValue(), current, tolerances);
+    if (perPod < 0 || perPod > std::numeric_limits<std::int64_t>::max() / current)
+      return std::nullopt;
+    return proposalFromTotal(spec, perPod * current, target->averageValue->milliValue(), current,
+                             tolerances);
   }
   double ratio = 0;
   if (target->averageUtilization && their.averageUtilization && *target->averageUtilization > 0) {
-    ratio = static_cast<double>(*their.averageUtilization) / static_cast<double>(*target->averageUtilization);
+    ratio = static_cast<double>(*their.averageUtilization) /
+            static_cast<double>(*target->averageUtilization);
   } else if (target->averageValue && their.averageValue && target->averageValue->milliValue() > 0) {
     ratio = static_cast<double>(their.averageValue->milliValue()) /
             static_cast<double>(target->averageValue->milliValue());
   } else if (target->value && their.value && target->value->milliValue() > 0) {
-    ratio = static_cast<double>(their.value->milliValue()) / static_cast<double>(target->value->milliValue());
+    ratio = static_cast<double>(their.value->milliValue()) /
+            static_cast<double>(target->value->milliValue());
   } else {
     return std::nullopt;
   }
@@ -133,13 +145,16 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
   history.recommendations.push_back({window, at});
   history.scaleUpEvents = in.scaleUpEvents;
   history.scaleDownEvents = in.scaleDownEvents;
-  const replicacalc::NormalizationInput input{ours.currentReplicas, proposed,      ours.minReplicas,
-                                              ours.maxReplicas,     at,            in.options->decisionRules};
-  const auto r = replicacalc::normalize(history, in.hpa->spec.behavior, input, in.options->downscaleStabilizationWindow);
+  const replicacalc::NormalizationInput input{
+      ours.currentReplicas, proposed, ours.minReplicas,
+      ours.maxReplicas,     at,       in.options->decisionRules};
+  const auto r = replicacalc::normalize(history, in.hpa->spec.behavior, input,
+                                        in.options->downscaleStabilizationWindow);
   Phase phase;
   phase.desired = r.desired;
-  phase.ableToScale = r.desired != ours.currentReplicas ? conditionText(api::kConditionTrue, api::kSucceededRescale)
-                                                         : conditionText(r.ableToScale.status, r.ableToScale.reason);
+  phase.ableToScale = r.desired != ours.currentReplicas
+                          ? conditionText(api::kConditionTrue, api::kSucceededRescale)
+                          : conditionText(r.ableToScale.status, r.ableToScale.reason);
   phase.scalingLimited = conditionText(r.scalingLimited.status, r.scalingLimited.reason);
   return phase;
 }
@@ -149,8 +164,8 @@ Phase normalizedAt(const CauseInputs& in, std::int32_t proposed, std::int32_t wi
 // of the scale-down window], the proposal included.
 std::pair<std::int32_t, std::int32_t> windowRange(const CauseInputs& in, std::int32_t proposed) {
   const auto period = in.options->syncPeriod;
-  const auto [up, down] =
-      replicacalc::stabilizationWindows(in.hpa->spec.behavior, in.options->downscaleStabilizationWindow);
+  const auto [up, down] = replicacalc::stabilizationWindows(
+      in.hpa->spec.behavior, in.options->downscaleStabilizationWindow);
   std::int32_t lo = proposed;
   std::int32_t hi = proposed;
   for (const auto& r : in.recommendations) {
@@ -204,12 +219,14 @@ std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
     }
   }
   if (!ours.metricReplicas) {
-    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch", report::branchName(ours.branch),
-                       report::limitName(outcome.limitedBy), theirs.desiredReplicas);
+    return fmt::format("ours: branch {}, limited by {}; theirs {} needs another branch",
+                       report::branchName(ours.branch), report::limitName(outcome.limitedBy),
+                       theirs.desiredReplicas);
   }
   const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
   return fmt::format(
-      "ours: proposal {} ({}), window holds [{}, {}], desired {} limited by {}; theirs {} needs a proposal or a "
+      "ours: proposal {} ({}), window holds [{}, {}], desired {} limited by {}; theirs {} needs a "
+      "proposal or a "
       "window bound that gives it (another tolerance, window or limit)",
       *ours.metricReplicas, metric.empty() ? "no metric" : metric, lo, hi, ours.desiredReplicas,
       report::limitName(outcome.limitedBy), theirs.desiredReplicas);
@@ -221,7 +238,8 @@ std::string rulesDetail(const CauseInputs& in, const StatusDecision& theirs) {
 // metric assumed a pod.
 std::optional<std::int32_t> proposalWithoutAssumedPods(const CauseInputs& in) {
   const auto& ours = *in.ours;
-  const auto tolerances = replicacalc::tolerancesFor(in.hpa->spec, in.options->tolerance, in.options->decisionRules);
+  const auto tolerances =
+      replicacalc::tolerancesFor(in.hpa->spec, in.options->tolerance, in.options->decisionRules);
   bool assumed = false;
   std::optional<std::int32_t> proposal;
   for (const auto& m : ours.metrics) {
@@ -258,7 +276,8 @@ const char* causeName(Cause cause) {
 std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutoscaler& hpa,
                                                  const report::ReconcileReport& ours,
                                                  const controller::ControllerOptions& options) {
-  const auto tolerances = replicacalc::tolerancesFor(hpa.spec, options.tolerance, options.decisionRules);
+  const auto tolerances =
+      replicacalc::tolerancesFor(hpa.spec, options.tolerance, options.decisionRules);
   const auto& theirs = hpa.status.currentMetrics;
   std::optional<std::int32_t> proposal;
   for (std::size_t i = 0; i < ours.metrics.size() && i < hpa.spec.metrics.size(); ++i) {
@@ -269,7 +288,8 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
     if (!myValue || !their) return std::nullopt;
     std::optional<std::int32_t> metric = mine.proposal;
     if (!sameValues(*myValue, *their)) {
-      metric = reportedProposal(hpa.spec.metrics[i], mine, *their, ours.currentReplicas, tolerances);
+      metric =
+          reportedProposal(hpa.spec.metrics[i], mine, *their, ours.currentReplicas, tolerances);
     }
     if (!metric) return std::nullopt;
     proposal = std::max(proposal.value_or(*metric), *metric);
@@ -277,7 +297,8 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
   return proposal;
 }
 
-std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
+std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate,
+                                                  const StatusDecision& theirs,
                                                   const api::HorizontalPodAutoscalerSpec& spec,
                                                   const replicacalc::DecisionRules& rules) {
   if (!estimate) return estimate;
@@ -289,8 +310,10 @@ std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> es
   return estimate;
 }
 
-Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options) {
-  const auto windows = replicacalc::stabilizationWindows(spec.behavior, options.downscaleStabilizationWindow);
+Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec,
+                    const controller::ControllerOptions& options) {
+  const auto windows =
+      replicacalc::stabilizationWindows(spec.behavior, options.downscaleStabilizationWindow);
   return std::max(windows.up, windows.down);
 }
 
@@ -305,46 +328,56 @@ CauseFinding findCause(const CauseInputs& in) {
   std::string inputs;
   for (const auto& d : differences) inputs += (inputs.empty() ? "" : "; ") + d;
   if (failedReason(theirs.scalingActive) != failedReason(mine.scalingActive)) {
-    return {Cause::Inputs, fmt::format("a metric failed on one side only: ScalingActive {} (ours {}); {}",
-                                       theirs.scalingActive, mine.scalingActive, inputs),
+    return {Cause::Inputs,
+            fmt::format("a metric failed on one side only: ScalingActive {} (ours {}); {}",
+                        theirs.scalingActive, mine.scalingActive, inputs),
             std::nullopt};
   }
   if (!differences.empty()) {
     const auto reported = proposalFromReported(hpa, ours, *in.options);
     if (!reported) {
-      return {Cause::Inputs, fmt::format("{} (not decidable again from their status alone)", inputs),
+      return {Cause::Inputs,
+              fmt::format("{} (not decidable again from their status alone)", inputs),
               std::nullopt};
     }
     if (phaseGivesTheirs(in, *reported, theirs)) {
-      return {Cause::Inputs, fmt::format("{}: their values propose {} and give their decision", inputs, *reported),
+      return {Cause::Inputs,
+              fmt::format("{}: their values propose {} and give their decision", inputs, *reported),
               *reported};
     }
     if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
-      return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs), ours.metricReplicas};
+      return {Cause::Inputs, fmt::format("{}: their decision is one our window gives", inputs),
+              ours.metricReplicas};
     }
   }
-  if (const auto counted = proposalWithoutAssumedPods(in); counted && phaseGivesTheirs(in, *counted, theirs)) {
-    return {Cause::Inputs, fmt::format("pods counted differently: without the pods we assumed at the target or idle "
-                                       "(missing or unready at our list) the metrics propose {} and give their decision",
-                                       *counted),
+  if (const auto counted = proposalWithoutAssumedPods(in);
+      counted && phaseGivesTheirs(in, *counted, theirs)) {
+    return {Cause::Inputs,
+            fmt::format(
+                "pods counted differently: without the pods we assumed at the target or idle "
+                "(missing or unready at our list) the metrics propose {} and give their decision",
+                *counted),
             *counted};
   }
   if (ours.metricReplicas && phaseGivesTheirs(in, *ours.metricReplicas, theirs)) {
     const auto [lo, hi] = windowRange(in, *ours.metricReplicas);
     return {Cause::History,
-            fmt::format("same inputs; proposal {}, window holds [{}, {}]: a window or policy period recorded at "
+            fmt::format("same inputs; proposal {}, window holds [{}, {}]: a window or policy "
+                        "period recorded at "
                         "their instants gives {}",
                         *ours.metricReplicas, lo, hi, theirs.desiredReplicas),
             ours.metricReplicas};
   }
   const Duration span = warmupSpan(hpa.spec, *in.options);
   if (in.observedFor < span) {
-    return {Cause::Warmup, fmt::format("followed for {}s of a {}s window",
-                                       std::chrono::duration_cast<std::chrono::seconds>(in.observedFor).count(),
-                                       std::chrono::duration_cast<std::chrono::seconds>(span).count()),
+    return {Cause::Warmup,
+            fmt::format("followed for {}s of a {}s window",
+                        std::chrono::duration_cast<std::chrono::seconds>(in.observedFor).count(),
+                        std::chrono::duration_cast<std::chrono::seconds>(span).count()),
             std::nullopt};
   }
-  return {Cause::Rules, (inputs.empty() ? "" : inputs + "; ") + rulesDetail(in, theirs), std::nullopt};
+  return {Cause::Rules, (inputs.empty() ? "" : inputs + "; ") + rulesDetail(in, theirs),
+          std::nullopt};
 }
 
 }  // namespace hpa::shadow

@@ -19,8 +19,10 @@ namespace hpa::shadow {
 // the others are what two correct controllers deciding at different instants produce.
 enum class Cause {
   Agree,
-  Inputs,   // the other controller read other metric values (or one failed), and its values give its decision
-  History,  // the same inputs; a window recorded at the other controller's instants gives its decision
+  Inputs,  // the other controller read other metric values (or one failed), and its values give its
+           // decision
+  History,  // the same inputs; a window recorded at the other controller's instants gives its
+            // decision
   Warmup,   // observed for less than a stabilization window: its window is not known yet
   Rules,    // none of the above
 };
@@ -30,8 +32,8 @@ const char* causeName(Cause cause);
 
 // A comparison's facts, as the comparer has them.
 struct CauseInputs {
-  const api::HorizontalPodAutoscaler* hpa = nullptr;           // its spec; the status they wrote
-  const report::ReconcileReport* ours = nullptr;           // our decision from their inputs
+  const api::HorizontalPodAutoscaler* hpa = nullptr;  // its spec; the status they wrote
+  const report::ReconcileReport* ours = nullptr;      // our decision from their inputs
   const std::vector<Divergence>* divergences = nullptr;
   // The recommendations our decision stabilized over (without its own proposal) and the scale
   // events its policies counted.
@@ -39,7 +41,7 @@ struct CauseInputs {
   std::vector<api::TimestampedScaleEvent> scaleUpEvents;
   std::vector<api::TimestampedScaleEvent> scaleDownEvents;
   const controller::ControllerOptions* options = nullptr;
-  Time decidedAt;      // when our decision was made
+  Time decidedAt;          // when our decision was made
   Duration observedFor{};  // how long the shadow has followed this HPA's decisions
 };
 
@@ -69,12 +71,14 @@ std::optional<std::int32_t> proposalFromReported(const api::HorizontalPodAutosca
 // scale-down policies only raise it; so an estimate above such a decision is lowered to it.
 // The one-window `behavior` rules of 1.18-1.20 are the exception for a proposal at or above the
 // current size (they take the scale-up window's lowest, which can lie below the current size).
-std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate, const StatusDecision& theirs,
+std::optional<std::int32_t> theirRecordedProposal(std::optional<std::int32_t> estimate,
+                                                  const StatusDecision& theirs,
                                                   const api::HorizontalPodAutoscalerSpec& spec,
                                                   const replicacalc::DecisionRules& rules);
 
 // How long a shadow must have followed an HPA before it knows the other controller's
 // stabilization window: the longest window the HPA's normalization consults.
-Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec, const controller::ControllerOptions& options);
+Duration warmupSpan(const api::HorizontalPodAutoscalerSpec& spec,
+                    const controller::ControllerOptions& options);
 
 }  // namespace hpa::shadow

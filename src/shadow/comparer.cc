@@ -15,8 +15,9 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 }
 
 std::string decisionText(const StatusDecision& d) {
-  return fmt::format("current {}, desired {}, AbleToScale {}, ScalingActive {}, ScalingLimited {}", d.currentReplicas,
-                     d.desiredReplicas, d.ableToScale.empty() ? "absent" : d.ableToScale,
+  return fmt::format("current {}, desired {}, AbleToScale {}, ScalingActive {}, ScalingLimited {}",
+                     d.currentReplicas, d.desiredReplicas,
+                     d.ableToScale.empty() ? "absent" : d.ableToScale,
                      d.scalingActive.empty() ? "absent" : d.scalingActive,
                      d.scalingLimited.empty() ? "absent" : d.scalingLimited);
 }
@@ -45,8 +46,9 @@ std::string metricsText(const report::ReconcileReport& report) {
 
 }  // namespace
 
-ShadowComparer::ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Clock& clock,
-                               Logger logger, std::function<bool()> active)
+ShadowComparer::ShadowComparer(controller::HorizontalController& controller,
+                               ShadowObserver& observer, Clock& clock, Logger logger,
+                               std::function<bool()> active)
     : controller_(controller),
       observer_(observer),
       clock_(clock),
@@ -74,7 +76,9 @@ void ShadowComparer::registerHandlers(informer::Informer<api::HorizontalPodAutos
       }});
 }
 
-void ShadowComparer::start() { worker_ = std::thread([this] { worker(); }); }
+void ShadowComparer::start() {
+  worker_ = std::thread([this] { worker(); });
+}
 
 void ShadowComparer::stop() {
   {
@@ -98,10 +102,11 @@ void ShadowComparer::worker() {
   }
 }
 
-std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std::string& key,
-                                                                     const api::HorizontalPodAutoscaler& hpa, Time at,
-                                                                     bool theirFirstDecision, Duration& followed) {
-  const Duration keep = warmupSpan(hpa.spec, controller_.options()) + controller_.options().syncPeriod;
+std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(
+    const std::string& key, const api::HorizontalPodAutoscaler& hpa, Time at,
+    bool theirFirstDecision, Duration& followed) {
+  const Duration keep =
+      warmupSpan(hpa.spec, controller_.options()) + controller_.options().syncPeriod;
   std::vector<api::TimestampedRecommendation> recommendations;
   std::optional<Time> since;
   bool knownFromItsStart = theirFirstDecision;
@@ -129,8 +134,8 @@ std::vector<api::TimestampedRecommendation> ShadowComparer::windowFor(const std:
   return recommendations;
 }
 
-void ShadowComparer::observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal,
-                                    bool theirFirstDecision) {
+void ShadowComparer::observedTheirs(const std::string& key, Time at,
+                                    std::optional<std::int32_t> proposal, bool theirFirstDecision) {
   std::lock_guard<std::mutex> lock(windowsMu_);
   auto found = windows_.find(key);
   if (found != windows_.end()) found->second.observed(at, proposal, theirFirstDecision);
@@ -150,7 +155,8 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   // The status they replaced was never written: this is their first decision for this HPA.
   const bool theirFirstDecision = before.status.conditions.empty() && !before.status.lastScaleTime;
   options.recommendations = windowFor(key, after, at, theirFirstDecision, followed);
-  const bool rescaled = after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime;
+  const bool rescaled =
+      after.status.lastScaleTime && after.status.lastScaleTime != before.status.lastScaleTime;
   // The pods their rescale created: they listed pods before it, we after.
   if (rescaled) options.podsCreatedBefore = *after.status.lastScaleTime;
   auto decided = controller_.decide(asTheySawIt, options);
@@ -180,32 +186,37 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
   std::optional<std::int32_t> theirProposal;
   if (out.theirs.scalingActive.rfind("True/", 0) == 0) {
     theirProposal = out.cause.theirProposal;
-    if (!theirProposal) theirProposal = proposalFromReported(after, decided.report, controller_.options());
+    if (!theirProposal)
+      theirProposal = proposalFromReported(after, decided.report, controller_.options());
     if (!theirProposal) theirProposal = decided.report.metricReplicas;
-    theirProposal = theirRecordedProposal(theirProposal, out.theirs, after.spec, controller_.options().decisionRules);
+    theirProposal = theirRecordedProposal(theirProposal, out.theirs, after.spec,
+                                          controller_.options().decisionRules);
   }
   observedTheirs(key, at, theirProposal, theirFirstDecision);
   // Then their rescale, if they made one, joins the history our `behavior` policies count (ours
   // are dry runs, not recorded).
   if (rescaled) {
-    controller_.recordObservedRescale(after, after.status.currentReplicas, after.status.desiredReplicas,
-                                      *after.status.lastScaleTime);
+    controller_.recordObservedRescale(after, after.status.currentReplicas,
+                                      after.status.desiredReplicas, *after.status.lastScaleTime);
   }
   out.report = std::move(decided.report);
   return out;
 }
 
-void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result) {
-  observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.cause.cause, result.divergences);
+void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa,
+                            const ComparisonResult& result) {
+  observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.cause.cause,
+                     result.divergences);
   if (result.divergences.empty()) {
     logger_.v(4, "shadow agrees", "HPA", keyOf(hpa), "decision", decisionText(result.ours));
     return;
   }
   const auto summary = report::summarize(result.report);
-  logger_.info("shadow divergence", "HPA", keyOf(hpa), "cause", causeName(result.cause.cause), "diverged",
-               describe(result.divergences), "causeDetail", result.cause.detail, "theirs",
-               decisionText(result.theirs), "ours", decisionText(result.ours), "branch",
-               report::branchName(result.report.branch), "why", summary.why, "metrics", metricsText(result.report));
+  logger_.info("shadow divergence", "HPA", keyOf(hpa), "cause", causeName(result.cause.cause),
+               "diverged", describe(result.divergences), "causeDetail", result.cause.detail,
+               "theirs", decisionText(result.theirs), "ours", decisionText(result.ours), "branch",
+               report::branchName(result.report.branch), "why", summary.why, "metrics",
+               metricsText(result.report));
 }
 
 }  // namespace hpa::shadow

@@ -1,8 +1,8 @@
 #pragma once
 
 #include <condition_variable>
-#include <functional>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,8 +43,8 @@ struct ComparisonResult {
 class ShadowComparer {
  public:
   // `active`: whether to compare now (the leader compares; a standby would count twice).
-  ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer, Clock& clock,
-                 Logger logger, std::function<bool()> active);
+  ShadowComparer(controller::HorizontalController& controller, ShadowObserver& observer,
+                 Clock& clock, Logger logger, std::function<bool()> active);
   ~ShadowComparer();
 
   // Before the informer starts: each status write it shows is compared; each HPA it adds or
@@ -55,8 +55,8 @@ class ShadowComparer {
 
   // One comparison of `after`'s status (their decision, observed at `at`) with ours from the
   // same inputs.
-  ComparisonResult compare(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after,
-                           Time at);
+  ComparisonResult compare(const api::HorizontalPodAutoscaler& before,
+                           const api::HorizontalPodAutoscaler& after, Time at);
 
  private:
   struct Pending {
@@ -68,9 +68,12 @@ class ShadowComparer {
   // The recommendations to decide `key` with at `at`: our own before their first observed
   // decision (unless that was their first ever: then only the size it read), theirs as their
   // writes show them after it; and how long we have followed theirs.
-  std::vector<api::TimestampedRecommendation> windowFor(const std::string& key, const api::HorizontalPodAutoscaler& hpa,
-                                                        Time at, bool theirFirstDecision, Duration& followed);
-  void observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal, bool theirFirstDecision);
+  std::vector<api::TimestampedRecommendation> windowFor(const std::string& key,
+                                                        const api::HorizontalPodAutoscaler& hpa,
+                                                        Time at, bool theirFirstDecision,
+                                                        Duration& followed);
+  void observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal,
+                      bool theirFirstDecision);
   void report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result);
 
   controller::HorizontalController& controller_;

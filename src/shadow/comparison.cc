@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 namespace hpa::shadow {
 namespace {
 
@@ -25,8 +24,9 @@ std::string_view reasonOf(std::string_view conditionText) {
 }
 
 StatusDecision decisionOf(const api::HorizontalPodAutoscalerStatus& status) {
-  return StatusDecision{status.currentReplicas, status.desiredReplicas, conditionOf(status, api::kAbleToScale),
-                        conditionOf(status, api::kScalingActive), conditionOf(status, api::kScalingLimited)};
+  return StatusDecision{
+      status.currentReplicas, status.desiredReplicas, conditionOf(status, api::kAbleToScale),
+      conditionOf(status, api::kScalingActive), conditionOf(status, api::kScalingLimited)};
 }
 
 const char* kindName(DivergenceKind kind) {
@@ -59,7 +59,8 @@ std::vector<Divergence> compare(const StatusDecision& theirs, const StatusDecisi
   return out;
 }
 
-bool statusRewritten(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after) {
+bool statusRewritten(const api::HorizontalPodAutoscaler& before,
+                     const api::HorizontalPodAutoscaler& after) {
   return !(before.status == after.status);
 }
 

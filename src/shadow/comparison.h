@@ -45,7 +45,8 @@ std::vector<Divergence> compare(const StatusDecision& theirs, const StatusDecisi
 
 // Whether `after` is a new status written over `before` (a decision another controller made):
 // any change of the status, as upstream writes it only when it changed.
-bool statusRewritten(const api::HorizontalPodAutoscaler& before, const api::HorizontalPodAutoscaler& after);
+bool statusRewritten(const api::HorizontalPodAutoscaler& before,
+                     const api::HorizontalPodAutoscaler& after);
 
 // "desiredReplicas 4 (ours 5), ScalingLimited True/ScaleUpLimit (ours False/DesiredWithinRange)".
 std::string describe(const std::vector<Divergence>& divergences);

@@ -4,7 +4,7 @@ namespace hpa::shadow {
 
 void TheirWindow::observed(Time at, std::optional<std::int32_t> proposal, bool itsFirstDecision) {
   if (!segments_.empty() && at < segments_.back().from) return;  // out of order: keep what we have
-  if (proposal && *proposal < 0) proposal.reset();               // no proposal, whatever computed it
+  if (proposal && *proposal < 0) proposal.reset();  // no proposal, whatever computed it
   segments_.push_back({at, proposal});
   if (!first_) {
     first_ = at;

@@ -13,8 +13,9 @@ namespace hpa::shadow {
 // The other controller's stabilization window for one HPA, as its status writes show it. At each
 // sync it records its metrics' proposal; it writes the status only when the status changed, so
 // between two writes it recorded the same proposal once per sync period, at the phase of the
-// first (a sync that comes late is the next write). Following its writes gives its recommendations at its own instants, where the shadow's
-// own reconciles record theirs up to a period apart from different metric reads.
+// first (a sync that comes late is the next write). Following its writes gives its recommendations
+// at its own instants, where the shadow's own reconciles record theirs up to a period apart from
+// different metric reads.
 class TheirWindow {
  public:
   explicit TheirWindow(Duration syncPeriod) : syncPeriod_(syncPeriod) {}

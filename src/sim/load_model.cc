@@ -4,7 +4,8 @@
 
 namespace hpa::sim {
 
-LoadModel::LoadModel(Scenario scenario, std::uint64_t seed) : scenario_(std::move(scenario)), random_(seed) {
+LoadModel::LoadModel(Scenario scenario, std::uint64_t seed)
+    : scenario_(std::move(scenario)), random_(seed) {
   for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
     const auto& w = scenario_.workloads[i];
     selectors_.push_back(api::Selector::parse(w.selector).valueOr(api::Selector::nothing()));
@@ -45,9 +46,11 @@ std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<PodView>& pods)
     // A starting pod that reports cpu has no memory to speak of yet.
     const loadmodel::Demand cpu{w.cpuMilli, loadmodel::Spread::Total, w.startupCpuMilli};
     const loadmodel::Demand memory{w.memoryBytes, loadmodel::Spread::Total, 0};
-    auto cpuValue = loadmodel::podValue(cpu, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
+    auto cpuValue =
+        loadmodel::podValue(cpu, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
     if (!cpuValue) continue;
-    auto memoryValue = loadmodel::podValue(memory, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
+    auto memoryValue =
+        loadmodel::podValue(memory, ready, v.workloadReady, ready ? noiseFactor(w.noise) : 1.0);
     out.push_back({v.pod.get(), *cpuValue, memoryValue.value_or(0)});
   }
   return out;
@@ -66,9 +69,8 @@ std::vector<PodUsage> LoadModel::resourceUsage(const std::vector<SimPod>& pods) 
   return resourceUsage(views);
 }
 
-std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(const std::vector<PodView>& pods,
-                                                                         const std::string& ns,
-                                                                         const std::string& metric) {
+std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(
+    const std::vector<PodView>& pods, const std::string& ns, const std::string& metric) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::pair<const SimPod*, std::int64_t>> out;
   for (const auto& spec : scenario_.podMetrics) {
@@ -78,30 +80,37 @@ std::vector<std::pair<const SimPod*, std::int64_t>> LoadModel::podMetric(const s
       if (v.workload < 0) continue;
       const Workload& w = scenario_.workloads[v.workload];
       if (w.name != spec.workload || w.namespace_ != ns) continue;
-      if (auto value = loadmodel::podValue(demand, v.pod->ready, v.workloadReady)) out.emplace_back(v.pod.get(), *value);
+      if (auto value = loadmodel::podValue(demand, v.pod->ready, v.workloadReady))
+        out.emplace_back(v.pod.get(), *value);
     }
   }
   return out;
 }
 
-std::optional<std::int64_t> LoadModel::objectMetric(const std::string& ns, const std::string& resource,
-                                                    const std::string& name, const std::string& metric) {
+std::optional<std::int64_t> LoadModel::objectMetric(const std::string& ns,
+                                                    const std::string& resource,
+                                                    const std::string& name,
+                                                    const std::string& metric) {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& o : scenario_.objectMetrics) {
     // "services" and "services.v1" style qualifiers: compare the plural before the first dot.
     const std::string plain = resource.substr(0, resource.find('.'));
     const std::string wanted = o.resource.substr(0, o.resource.find('.'));
-    if (o.namespace_ == ns && wanted == plain && o.name == name && o.metric == metric) return o.valueMilli;
+    if (o.namespace_ == ns && wanted == plain && o.name == name && o.metric == metric)
+      return o.valueMilli;
   }
   return std::nullopt;
 }
 
-std::vector<ExternalMetricSpec> LoadModel::externalMetric(const std::string& ns, const std::string& metric,
+std::vector<ExternalMetricSpec> LoadModel::externalMetric(const std::string& ns,
+                                                          const std::string& metric,
                                                           const api::Selector& selector) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<ExternalMetricSpec> out;
   for (const auto& e : scenario_.externalMetrics) {
-    if (e.namespace_ == ns && e.metric == metric && selector.matches(api::Labels::fromMap(e.labels))) out.push_back(e);
+    if (e.namespace_ == ns && e.metric == metric &&
+        selector.matches(api::Labels::fromMap(e.labels)))
+      out.push_back(e);
   }
   return out;
 }
@@ -136,21 +145,26 @@ nlohmann::json LoadModel::state(const std::vector<WorkloadCount>& counts) {
   for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
     const auto& w = scenario_.workloads[i];
     const WorkloadCount c = i < counts.size() ? counts[i] : WorkloadCount{};
-    workloads.push_back({{"name", w.name},
-                         {"namespace", w.namespace_},
-                         {"cpuMilli", w.cpuMilli},
-                         {"memoryBytes", w.memoryBytes},
-                         {"pods", c.pods},
-                         {"readyPods", c.ready},
-                         {"cpuMilliPerReadyPod", c.ready > 0 ? loadmodel::readyPodShare(w.cpuMilli, c.ready) : 0}});
+    workloads.push_back(
+        {{"name", w.name},
+         {"namespace", w.namespace_},
+         {"cpuMilli", w.cpuMilli},
+         {"memoryBytes", w.memoryBytes},
+         {"pods", c.pods},
+         {"readyPods", c.ready},
+         {"cpuMilliPerReadyPod", c.ready > 0 ? loadmodel::readyPodShare(w.cpuMilli, c.ready) : 0}});
   }
   nlohmann::json external = nlohmann::json::array();
   for (const auto& e : scenario_.externalMetrics) {
-    external.push_back({{"namespace", e.namespace_}, {"metric", e.metric}, {"valueMilli", e.valueMilli}});
+    external.push_back(
+        {{"namespace", e.namespace_}, {"metric", e.metric}, {"valueMilli", e.valueMilli}});
   }
   nlohmann::json objects = nlohmann::json::array();
   for (const auto& o : scenario_.objectMetrics) {
-    objects.push_back({{"namespace", o.namespace_}, {"resource", o.resource}, {"name", o.name}, {"metric", o.metric},
+    objects.push_back({{"namespace", o.namespace_},
+                       {"resource", o.resource},
+                       {"name", o.name},
+                       {"metric", o.metric},
                        {"valueMilli", o.valueMilli}});
   }
   return {{"workloads", workloads}, {"externalMetrics", external}, {"objectMetrics", objects}};

@@ -1,17 +1,16 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "api/labels.h"
 #include "api/label_selector.h"
+#include "api/labels.h"
 #include "sim/pod_index.h"
 #include "sim/scenario.h"
 
@@ -26,8 +25,8 @@ struct PodUsage {
 // The load: each workload's total demand divided over its Ready pods (so scaling out lowers the
 // per-pod usage, as real load does), with optional noise; pods not Ready report nothing (or
 // the workload's start-up cpu). The spreading, its rounding and the start-up rule are the load
-// model replay uses too (loadmodel/pod_load.h). Thread-safe; steps and live changes go through apply().
-// Workloads and their selectors are fixed at construction (steps change values only), so a
+// model replay uses too (loadmodel/pod_load.h). Thread-safe; steps and live changes go through
+// apply(). Workloads and their selectors are fixed at construction (steps change values only), so a
 // pod's workload depends on its namespace and labels alone (classify).
 class LoadModel {
  public:
@@ -43,7 +42,8 @@ class LoadModel {
   std::vector<PodUsage> resourceUsage(const std::vector<SimPod>& pods);
   // custom.metrics.k8s.io per-pod metric of the selected Ready pods, their workload's total
   // spread over its Ready pods.
-  std::vector<std::pair<const SimPod*, std::int64_t>> podMetric(const std::vector<PodView>& pods, const std::string& ns,
+  std::vector<std::pair<const SimPod*, std::int64_t>> podMetric(const std::vector<PodView>& pods,
+                                                                const std::string& ns,
                                                                 const std::string& metric);
   std::optional<std::int64_t> objectMetric(const std::string& ns, const std::string& resource,
                                            const std::string& name, const std::string& metric);
@@ -58,7 +58,8 @@ class LoadModel {
   // A model with this one's demands as they are now, which later steps do not change (a
   // metrics sample); its noise continues this one's random sequence.
   std::unique_ptr<LoadModel> frozen() const;
-  // Every workload's demand with its pod counts (`counts` by workload index, as PodIndex keeps them).
+  // Every workload's demand with its pod counts (`counts` by workload index, as PodIndex keeps
+  // them).
   nlohmann::json state(const std::vector<WorkloadCount>& counts);
 
  private:
@@ -67,7 +68,7 @@ class LoadModel {
 
   mutable std::mutex mu_;
   Scenario scenario_;
-  std::vector<api::Selector> selectors_;               // per workload; fixed
+  std::vector<api::Selector> selectors_;                 // per workload; fixed
   std::map<std::string, std::vector<int>> byNamespace_;  // workload indices per namespace; fixed
   std::mt19937_64 random_;
 };

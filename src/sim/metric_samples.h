@@ -26,7 +26,8 @@ struct MetricSample {
 // and carries the period's start as its timestamp. Thread-safe.
 class MetricSamples {
  public:
-  MetricSamples(const PodIndex& livePods, const LoadModel& liveModel, Duration resolution, Time origin);
+  MetricSamples(const PodIndex& livePods, const LoadModel& liveModel, Duration resolution,
+                Time origin);
 
   // The sample of the period `now` falls in (the first period's while the clock is before it).
   std::shared_ptr<MetricSample> at(Time now);

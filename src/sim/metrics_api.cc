@@ -15,8 +15,9 @@ using nlohmann::json;
 constexpr int kWindowSeconds = 30;
 
 json status(int code, const std::string& reason, const std::string& message) {
-  return {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Failure"},
-          {"message", message}, {"reason", reason}, {"code", code}};
+  return {{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", json::object()},
+          {"status", "Failure"}, {"message", message}, {"reason", reason},
+          {"code", code}};
 }
 
 ApiResponse error(int code, const std::string& reason, const std::string& message) {
@@ -33,17 +34,25 @@ std::vector<std::string> split(const std::string& path) {
   return out;
 }
 
-std::string quantity(std::int64_t milli, api::QuantityFormat format = api::QuantityFormat::DecimalSI) {
+std::string quantity(std::int64_t milli,
+                     api::QuantityFormat format = api::QuantityFormat::DecimalSI) {
   return api::Quantity::fromMilli(milli, format).toString();
 }
 
-json resourceList(const std::string& groupVersion, const std::vector<std::pair<std::string, std::string>>& resources) {
+json resourceList(const std::string& groupVersion,
+                  const std::vector<std::pair<std::string, std::string>>& resources) {
   json list = json::array();
   for (const auto& [name, kind] : resources) {
-    list.push_back({{"name", name}, {"singularName", ""}, {"namespaced", name != "nodes"}, {"kind", kind},
+    list.push_back({{"name", name},
+                    {"singularName", ""},
+                    {"namespaced", name != "nodes"},
+                    {"kind", kind},
                     {"verbs", {"get", "list"}}});
   }
-  return {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", groupVersion}, {"resources", list}};
+  return {{"kind", "APIResourceList"},
+          {"apiVersion", "v1"},
+          {"groupVersion", groupVersion},
+          {"resources", list}};
 }
 
 json podMetricsItem(const PodUsage& u, const std::string& timestamp) {
@@ -55,10 +64,15 @@ json podMetricsItem(const PodUsage& u, const std::string& timestamp) {
     std::int64_t cpu = u.cpuMilli / n + (i == 0 ? u.cpuMilli % n : 0);
     std::int64_t mem = u.memoryBytes / n + (i == 0 ? u.memoryBytes % n : 0);
     containers.push_back({{"name", name},
-                          {"usage", {{"cpu", quantity(cpu)}, {"memory", quantity(mem * 1000, api::QuantityFormat::BinarySI)}}}});
+                          {"usage",
+                           {{"cpu", quantity(cpu)},
+                            {"memory", quantity(mem * 1000, api::QuantityFormat::BinarySI)}}}});
   }
-  return {{"metadata", {{"name", u.pod->name}, {"namespace", u.pod->namespace_}, {"labels", u.pod->labels.toMap()},
-                        {"creationTimestamp", timestamp}}},
+  return {{"metadata",
+           {{"name", u.pod->name},
+            {"namespace", u.pod->namespace_},
+            {"labels", u.pod->labels.toMap()},
+            {"creationTimestamp", timestamp}}},
           {"timestamp", timestamp},
           {"window", fmt::format("{}s", kWindowSeconds)},
           {"containers", containers}};
@@ -66,7 +80,8 @@ json podMetricsItem(const PodUsage& u, const std::string& timestamp) {
 
 json metricValue(const std::string& version, const json& describedObject, const std::string& metric,
                  std::int64_t milli, const std::string& timestamp) {
-  json item{{"describedObject", describedObject}, {"timestamp", timestamp}, {"value", quantity(milli)}};
+  json item{
+      {"describedObject", describedObject}, {"timestamp", timestamp}, {"value", quantity(milli)}};
   if (version == "v1beta1") {
     item["metricName"] = metric;
     item["window"] = kWindowSeconds;
@@ -92,9 +107,12 @@ const std::vector<ServedVersion>& servedVersions() {
   return all;
 }
 
-ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
+ApiResponse serveMetricsApi(const std::string& path,
+                            const std::map<std::string, std::string>& query,
                             const std::vector<SimPod>& pods, LoadModel& model, Time now) {
-  PodIndex index([&model](const std::string& ns, const api::Labels& labels) { return model.classify(ns, labels); });
+  PodIndex index([&model](const std::string& ns, const api::Labels& labels) {
+    return model.classify(ns, labels);
+  });
   for (const auto& p : pods) index.upsert(p);
   return serveMetricsApi(path, query, index, model, now);
 }
@@ -118,7 +136,9 @@ ApiResponse serveResourceMetrics(const MetricsRequest& r, const PodIndex& pods, 
   if (parts.size() == 7) {
     auto pod = pods.get(r.ns, parts[6]);
     auto usage = pod ? model.resourceUsage(std::vector<PodView>{*pod}) : std::vector<PodUsage>{};
-    if (usage.empty()) return error(404, "NotFound", fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
+    if (usage.empty())
+      return error(404, "NotFound",
+                   fmt::format("podmetrics.metrics.k8s.io \"{}\" not found", parts[6]));
     json item = podMetricsItem(usage.front(), r.timestamp);
     item["kind"] = "PodMetrics";
     item["apiVersion"] = r.groupVersion;
@@ -126,14 +146,20 @@ ApiResponse serveResourceMetrics(const MetricsRequest& r, const PodIndex& pods, 
   }
   const auto selected = pods.select(r.ns, r.selector);
   json items = json::array();
-  for (const auto& u : model.resourceUsage(selected)) items.push_back(podMetricsItem(u, r.timestamp));
-  return {200, {{"kind", "PodMetricsList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+  for (const auto& u : model.resourceUsage(selected))
+    items.push_back(podMetricsItem(u, r.timestamp));
+  return {200,
+          {{"kind", "PodMetricsList"},
+           {"apiVersion", r.groupVersion},
+           {"metadata", json::object()},
+           {"items", items}}};
 }
 
 // custom.metrics.k8s.io: a metric of the selector's pods, or of one object.
 ApiResponse serveCustomMetrics(const MetricsRequest& r, const PodIndex& pods, LoadModel& model) {
   const auto& parts = r.parts;
-  if (parts.size() != 8) return error(404, "NotFound", "expected /namespaces/NS/RESOURCE/NAME/METRIC");
+  if (parts.size() != 8)
+    return error(404, "NotFound", "expected /namespaces/NS/RESOURCE/NAME/METRIC");
   const std::string& ns = r.ns;
   const std::string resource = parts[5];
   const std::string name = parts[6];
@@ -142,19 +168,30 @@ ApiResponse serveCustomMetrics(const MetricsRequest& r, const PodIndex& pods, Lo
   if (resource == "pods" && name == "*") {
     const auto selected = pods.select(ns, r.selector);
     for (const auto& [pod, value] : model.podMetric(selected, ns, metric)) {
-      items.push_back(metricValue(r.version, {{"kind", "Pod"}, {"namespace", ns}, {"name", pod->name}, {"apiVersion", "/v1"}},
-                                  metric, value, r.timestamp));
+      items.push_back(metricValue(
+          r.version,
+          {{"kind", "Pod"}, {"namespace", ns}, {"name", pod->name}, {"apiVersion", "/v1"}}, metric,
+          value, r.timestamp));
     }
-    if (items.empty()) return error(404, "NotFound", fmt::format("the server could not find the metric {} for pods", metric));
+    if (items.empty())
+      return error(404, "NotFound",
+                   fmt::format("the server could not find the metric {} for pods", metric));
   } else {
     auto value = model.objectMetric(ns, resource, name, metric);
     if (!value) {
-      return error(404, "NotFound", fmt::format("the server could not find the metric {} for {} {}", metric, resource, name));
+      return error(
+          404, "NotFound",
+          fmt::format("the server could not find the metric {} for {} {}", metric, resource, name));
     }
-    items.push_back(metricValue(r.version, {{"kind", resource}, {"namespace", ns}, {"name", name}, {"apiVersion", ""}}, metric,
-                                *value, r.timestamp));
+    items.push_back(metricValue(
+        r.version, {{"kind", resource}, {"namespace", ns}, {"name", name}, {"apiVersion", ""}},
+        metric, *value, r.timestamp));
   }
-  return {200, {{"kind", "MetricValueList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+  return {200,
+          {{"kind", "MetricValueList"},
+           {"apiVersion", r.groupVersion},
+           {"metadata", json::object()},
+           {"items", items}}};
 }
 
 // external.metrics.k8s.io: a metric's series that match the selector.
@@ -162,34 +199,48 @@ ApiResponse serveExternalMetrics(const MetricsRequest& r, LoadModel& model) {
   if (r.parts.size() != 6) return error(404, "NotFound", "expected /namespaces/NS/METRIC");
   json items = json::array();
   for (const auto& e : model.externalMetric(r.ns, r.parts[5], r.selector)) {
-    items.push_back({{"metricName", e.metric}, {"metricLabels", e.labels}, {"timestamp", r.timestamp},
-                     {"window", kWindowSeconds}, {"value", quantity(e.valueMilli)}});
+    items.push_back({{"metricName", e.metric},
+                     {"metricLabels", e.labels},
+                     {"timestamp", r.timestamp},
+                     {"window", kWindowSeconds},
+                     {"value", quantity(e.valueMilli)}});
   }
-  return {200, {{"kind", "ExternalMetricValueList"}, {"apiVersion", r.groupVersion}, {"metadata", json::object()}, {"items", items}}};
+  return {200,
+          {{"kind", "ExternalMetricValueList"},
+           {"apiVersion", r.groupVersion},
+           {"metadata", json::object()},
+           {"items", items}}};
 }
 
 }  // namespace
 
-ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
-                            const PodIndex& pods, LoadModel& model, Time now) {
+ApiResponse serveMetricsApi(const std::string& path,
+                            const std::map<std::string, std::string>& query, const PodIndex& pods,
+                            LoadModel& model, Time now) {
   const auto parts = split(path);
   auto selector = api::Selector::parse(queryValue(query, "labelSelector"));
   if (!selector.ok()) return error(400, "BadRequest", selector.error().message);
-  if (parts.size() < 3 || parts[0] != "apis") return error(404, "NotFound", "the server could not find the requested resource");
+  if (parts.size() < 3 || parts[0] != "apis")
+    return error(404, "NotFound", "the server could not find the requested resource");
   const std::string group = parts[1];
   const std::string version = parts[2];
   const std::string groupVersion = group + "/" + version;
   bool served = false;
-  for (const auto& v : servedVersions()) served = served || (v.group == group && v.version == version);
+  for (const auto& v : servedVersions())
+    served = served || (v.group == group && v.version == version);
   if (!served) return error(404, "NotFound", fmt::format("{} is not served here", groupVersion));
 
   if (parts.size() == 3) {
-    if (group == "metrics.k8s.io") return {200, resourceList(groupVersion, {{"nodes", "NodeMetrics"}, {"pods", "PodMetrics"}})};
-    if (group == "custom.metrics.k8s.io") return {200, resourceList(groupVersion, {{"pods/*", "MetricValueList"}})};
+    if (group == "metrics.k8s.io")
+      return {200, resourceList(groupVersion, {{"nodes", "NodeMetrics"}, {"pods", "PodMetrics"}})};
+    if (group == "custom.metrics.k8s.io")
+      return {200, resourceList(groupVersion, {{"pods/*", "MetricValueList"}})};
     return {200, resourceList(groupVersion, {{"*", "ExternalMetricValueList"}})};
   }
-  if (parts.size() < 5 || parts[3] != "namespaces") return error(404, "NotFound", "namespaced requests only");
-  const MetricsRequest request{parts, version, groupVersion, parts[4], std::move(*selector), formatRFC3339(now)};
+  if (parts.size() < 5 || parts[3] != "namespaces")
+    return error(404, "NotFound", "namespaced requests only");
+  const MetricsRequest request{
+      parts, version, groupVersion, parts[4], std::move(*selector), formatRFC3339(now)};
   if (group == "metrics.k8s.io") return serveResourceMetrics(request, pods, model);
   if (group == "custom.metrics.k8s.io") return serveCustomMetrics(request, pods, model);
   return serveExternalMetrics(request, model);

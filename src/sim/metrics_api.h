@@ -1,8 +1,7 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,10 +21,12 @@ struct ApiResponse {
 // PodMetrics (list by namespace and label selector, get by name), custom metrics for pods and
 // named objects (v1beta1 and v1beta2 shapes), and external metrics. Errors are metav1.Status.
 // Pods are looked up in the index, so an answer costs what it returns.
-ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
-                            const PodIndex& pods, LoadModel& model, Time now);
+ApiResponse serveMetricsApi(const std::string& path,
+                            const std::map<std::string, std::string>& query, const PodIndex& pods,
+                            LoadModel& model, Time now);
 // The same over a plain list of pods (indexed for the call).
-ApiResponse serveMetricsApi(const std::string& path, const std::map<std::string, std::string>& query,
+ApiResponse serveMetricsApi(const std::string& path,
+                            const std::map<std::string, std::string>& query,
                             const std::vector<SimPod>& pods, LoadModel& model, Time now);
 
 // The APIService registrations the simulator serves (group, version, priority).

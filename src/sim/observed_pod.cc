@@ -33,7 +33,8 @@ Result<ObservedPod> decodeObservedPod(const nlohmann::json& j) {
   p.phase = status.string("phase").value_or("");
   p.startTime = status.time("startTime");
   status.forEach("conditions", [&](const api::JsonFields& c, size_t) {
-    if (c.string("type").value_or("") == "Ready") p.ready = c.string("status").value_or("") == "True";
+    if (c.string("type").value_or("") == "Ready")
+      p.ready = c.string("status").value_or("") == "True";
   });
   if (f.failed()) return f.error();
   if (p.name.empty()) return Error::of("pod without metadata.name");

@@ -62,7 +62,8 @@ void PodIndex::upsert(SimPod pod) {
   }
   if (it != ns.pods.end()) removeLocked(ns, it);
   auto shared = std::make_shared<const SimPod>(std::move(pod));
-  for (const auto& [k, v] : shared->labels.toMap()) ns.byLabel[postingKey(k, v)].insert(shared->name);
+  for (const auto& [k, v] : shared->labels.toMap())
+    ns.byLabel[postingKey(k, v)].insert(shared->name);
   countLocked(workload, shared->ready, +1);
   const std::string& name = shared->name;  // lives in the object the entry keeps
   ns.pods.emplace(name, Entry{shared, workload});
@@ -80,11 +81,13 @@ void PodIndex::remove(const std::string& ns, const std::string& name) {
 
 PodView PodIndex::viewLocked(const Entry& e) const {
   PodView v{e.pod, e.workload, 0};
-  if (e.workload >= 0 && static_cast<size_t>(e.workload) < counts_.size()) v.workloadReady = counts_[e.workload].ready;
+  if (e.workload >= 0 && static_cast<size_t>(e.workload) < counts_.size())
+    v.workloadReady = counts_[e.workload].ready;
   return v;
 }
 
-std::vector<PodView> PodIndex::select(const std::string& ns, const api::Selector& selector, std::size_t* examined) const {
+std::vector<PodView> PodIndex::select(const std::string& ns, const api::Selector& selector,
+                                      std::size_t* examined) const {
   std::vector<PodView> out;
   if (examined) *examined = 0;
   if (selector.isNothing()) return out;
@@ -127,7 +130,8 @@ std::vector<PodView> PodIndex::select(const std::string& ns, const api::Selector
   }
   // Values of one key are exclusive (a pod has one value per key): no duplicates, only order.
   if (narrowest->values.size() > 1) {
-    std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+    std::sort(names.begin(), names.end(),
+              [](const std::string* a, const std::string* b) { return *a < *b; });
   }
   for (const auto* name : names) {
     auto it = space.pods.find(*name);

@@ -78,8 +78,8 @@ class PodIndex {
     int workload = -1;
   };
   struct Namespace {
-    std::map<std::string, Entry> pods;                                  // by name
-    std::unordered_map<std::string, std::set<std::string>> byLabel;     // "key\0value" -> pod names
+    std::map<std::string, Entry> pods;                               // by name
+    std::unordered_map<std::string, std::set<std::string>> byLabel;  // "key\0value" -> pod names
   };
 
   void removeLocked(Namespace& ns, std::map<std::string, Entry>::iterator it);

@@ -23,23 +23,27 @@ bool sameForMetrics(const ObservedPod& a, const ObservedPod& b) {
 
 }  // namespace
 
-PodLifecycle::PodLifecycle(kube::RestClient& client, Clock& clock, Logger logger, LifecycleSettings settings,
-                           PodIndex& index)
+PodLifecycle::PodLifecycle(kube::RestClient& client, Clock& clock, Logger logger,
+                           LifecycleSettings settings, PodIndex& index)
     : client_(client),
       clock_(clock),
       logger_(std::move(logger)),
       settings_(std::move(settings)),
       index_(index),
-      queue_(clock, std::make_unique<workqueue::ItemExponentialFailureRateLimiter>(kRetryBase, kRetryMax)) {
+      queue_(clock, std::make_unique<workqueue::ItemExponentialFailureRateLimiter>(kRetryBase,
+                                                                                   kRetryMax)) {
   for (const auto& ns : settings_.namespaces) {
     if (informers_.count(ns)) continue;
-    auto source = std::make_unique<kube::RestListWatch>(client_, "/api/v1/namespaces/" + ns + "/pods");
+    auto source =
+        std::make_unique<kube::RestListWatch>(client_, "/api/v1/namespaces/" + ns + "/pods");
     auto informer = std::make_unique<Informer>(
-        *source, decodeObservedPod, [](const ObservedPod& p) { return std::make_pair(p.namespace_, p.name); }, clock_,
+        *source, decodeObservedPod,
+        [](const ObservedPod& p) { return std::make_pair(p.namespace_, p.name); }, clock_,
         logger_.child("pods"));
-    informer->addHandlers({[this](const Informer::Ptr& p) { observe(nullptr, p); },
-                           [this](const Informer::Ptr& old, const Informer::Ptr& p) { observe(old, p); },
-                           [this](const Informer::Ptr& p) { gone(p); }});
+    informer->addHandlers(
+        {[this](const Informer::Ptr& p) { observe(nullptr, p); },
+         [this](const Informer::Ptr& old, const Informer::Ptr& p) { observe(old, p); },
+         [this](const Informer::Ptr& p) { gone(p); }});
     sources_[ns] = std::move(source);
     informers_[ns] = std::move(informer);
   }
@@ -51,7 +55,8 @@ void PodLifecycle::start() {
   if (started_) return;
   started_ = true;
   for (auto& [ns, informer] : informers_) informer->start();
-  for (int i = 0; i < std::max(settings_.workers, 1); ++i) workers_.emplace_back([this] { work(); });
+  for (int i = 0; i < std::max(settings_.workers, 1); ++i)
+    workers_.emplace_back([this] { work(); });
 }
 
 void PodLifecycle::stop() {
@@ -98,7 +103,8 @@ void PodLifecycle::work() {
 void PodLifecycle::process(const std::string& key) {
   const auto [ns, name] = api::splitObjectKey(key);
   auto informer = informers_.find(ns);
-  std::shared_ptr<const ObservedPod> pod = informer == informers_.end() ? nullptr : informer->second->cache().get(key);
+  std::shared_ptr<const ObservedPod> pod =
+      informer == informers_.end() ? nullptr : informer->second->cache().get(key);
   if (!pod) {
     queue_.forget(key);  // deleted meanwhile
     forgetActedOn(key);
@@ -112,9 +118,11 @@ void PodLifecycle::process(const std::string& key) {
     return;
   }
   const Time now = clock_.now();
-  const PodPlan plan = planPod(*pod, now, PodTiming{settings_.startDelay, settings_.readinessDelay});
+  const PodPlan plan =
+      planPod(*pod, now, PodTiming{settings_.startDelay, settings_.readinessDelay});
   if (auto s = execute(*pod, plan); !s.ok()) {
-    logger_.error("pod write failed, will retry", "pod", key, "err", s.error().message, "retries", queue_.numRequeues(key));
+    logger_.error("pod write failed, will retry", "pod", key, "err", s.error().message, "retries",
+                  queue_.numRequeues(key));
     queue_.addRateLimited(key);
     return;
   }
@@ -146,20 +154,24 @@ Status PodLifecycle::execute(const ObservedPod& pod, const PodPlan& plan) {
     case PodPlan::Action::None:
       return Status();
     case PodPlan::Action::Delete: {
-      nlohmann::json opts{{"kind", "DeleteOptions"}, {"apiVersion", "v1"}, {"gracePeriodSeconds", 0}};
+      nlohmann::json opts{
+          {"kind", "DeleteOptions"}, {"apiVersion", "v1"}, {"gracePeriodSeconds", 0}};
       auto r = client_.send("DELETE", base, &opts);
       if (!r.ok() && r.error().httpCode != kHttpNotFound) return r.error();
       return Status();
     }
     case PodPlan::Action::Bind: {
-      const int node = static_cast<int>(nextNode_++ % static_cast<unsigned>(std::max(settings_.nodes, 1)));
-      nlohmann::json binding{{"apiVersion", "v1"},
-                             {"kind", "Binding"},
-                             {"metadata", {{"name", pod.name}, {"namespace", pod.namespace_}}},
-                             {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", simNodeName(node)}}}};
+      const int node =
+          static_cast<int>(nextNode_++ % static_cast<unsigned>(std::max(settings_.nodes, 1)));
+      nlohmann::json binding{
+          {"apiVersion", "v1"},
+          {"kind", "Binding"},
+          {"metadata", {{"name", pod.name}, {"namespace", pod.namespace_}}},
+          {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", simNodeName(node)}}}};
       auto r = client_.send("POST", base + "/binding", &binding);
       // 409: bound already (our cache was behind); the watch brings the bound pod.
-      if (!r.ok() && r.error().httpCode != kHttpNotFound && r.error().httpCode != kHttpConflict) return r.error();
+      if (!r.ok() && r.error().httpCode != kHttpNotFound && r.error().httpCode != kHttpConflict)
+        return r.error();
       return Status();
     }
     case PodPlan::Action::SetStatus: {

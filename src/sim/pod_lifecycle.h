@@ -3,8 +3,8 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <string>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -37,7 +37,8 @@ struct LifecycleSettings {
 // API errors are logged and retried with back-off; it never throws.
 class PodLifecycle {
  public:
-  PodLifecycle(kube::RestClient& client, Clock& clock, Logger logger, LifecycleSettings settings, PodIndex& index);
+  PodLifecycle(kube::RestClient& client, Clock& clock, Logger logger, LifecycleSettings settings,
+               PodIndex& index);
   ~PodLifecycle();
   PodLifecycle(const PodLifecycle&) = delete;
   PodLifecycle& operator=(const PodLifecycle&) = delete;
@@ -51,7 +52,8 @@ class PodLifecycle {
  private:
   using Informer = informer::Informer<ObservedPod>;
 
-  void observe(const std::shared_ptr<const ObservedPod>& previous, const std::shared_ptr<const ObservedPod>& pod);
+  void observe(const std::shared_ptr<const ObservedPod>& previous,
+               const std::shared_ptr<const ObservedPod>& pod);
   void gone(const std::shared_ptr<const ObservedPod>& pod);
   void work();
   void process(const std::string& key);

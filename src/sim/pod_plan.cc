@@ -35,7 +35,8 @@ PodPlan planPod(const ObservedPod& pod, Time now, const PodTiming& timing) {
 nlohmann::json statusPatch(const ObservedPod& pod, const PodPlan& plan, Duration readinessDelay) {
   using nlohmann::json;
   const std::string startText = formatRFC3339(plan.startTime);
-  const std::string readyText = formatRFC3339(plan.ready ? plan.startTime + readinessDelay : plan.startTime);
+  const std::string readyText =
+      formatRFC3339(plan.ready ? plan.startTime + readinessDelay : plan.startTime);
   json containerStatuses = json::array();
   for (const auto& c : pod.containers) {
     containerStatuses.push_back({{"name", c.name},
@@ -48,17 +49,18 @@ nlohmann::json statusPatch(const ObservedPod& pod, const PodPlan& plan, Duration
   }
   const char* readyStatus = plan.ready ? "True" : "False";
   const size_t h = std::hash<std::string>{}(pod.name);
-  return {{"status",
-           {{"phase", "Running"},
-            {"startTime", startText},
-            {"hostIP", "10.0.0.1"},
-            {"podIP", fmt::format("10.1.{}.{}", (h >> 8) % 250, h % 250 + 1)},
-            {"conditions",
-             {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", startText}},
-              {{"type", "Initialized"}, {"status", "True"}, {"lastTransitionTime", startText}},
-              {{"type", "ContainersReady"}, {"status", readyStatus}, {"lastTransitionTime", readyText}},
-              {{"type", "Ready"}, {"status", readyStatus}, {"lastTransitionTime", readyText}}}},
-            {"containerStatuses", containerStatuses}}}};
+  return {
+      {"status",
+       {{"phase", "Running"},
+        {"startTime", startText},
+        {"hostIP", "10.0.0.1"},
+        {"podIP", fmt::format("10.1.{}.{}", (h >> 8) % 250, h % 250 + 1)},
+        {"conditions",
+         {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", startText}},
+          {{"type", "Initialized"}, {"status", "True"}, {"lastTransitionTime", startText}},
+          {{"type", "ContainersReady"}, {"status", readyStatus}, {"lastTransitionTime", readyText}},
+          {{"type", "Ready"}, {"status", readyStatus}, {"lastTransitionTime", readyText}}}},
+        {"containerStatuses", containerStatuses}}}};
 }
 
 }  // namespace hpa::sim

@@ -17,11 +17,13 @@ using nlohmann::json;
 // Reads fields of one mapping, naming the path in errors.
 class Fields {
  public:
-  Fields(const json& j, std::string path, const std::string& source) : j_(j), path_(std::move(path)), source_(source) {}
+  Fields(const json& j, std::string path, const std::string& source)
+      : j_(j), path_(std::move(path)), source_(source) {}
 
   Error fail(const std::string& field, const std::string& why) const {
     const std::string where = path_.empty() ? field : path_ + "." + field;
-    return source_.empty() ? Error::format("{}: {}", where, why) : Error::format("{}: {}: {}", source_, where, why);
+    return source_.empty() ? Error::format("{}: {}", where, why)
+                           : Error::format("{}: {}: {}", source_, where, why);
   }
   Result<std::string> str(const std::string& f, bool required) const {
     if (!j_.contains(f) || j_[f].is_null()) {
@@ -70,9 +72,11 @@ Status eachItem(const json& root, const char* list, const std::string& source, F
 }
 
 Status checkKnownKeys(const json& root, const std::string& source) {
-  static const std::vector<std::string> known{"workloads", "podMetrics", "objectMetrics", "externalMetrics", "steps"};
+  static const std::vector<std::string> known{"workloads", "podMetrics", "objectMetrics",
+                                              "externalMetrics", "steps"};
   for (const auto& [key, value] : root.items()) {
-    if (std::find(known.begin(), known.end(), key) == known.end()) return Error::format("{}: {}: unknown key", source, key);
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      return Error::format("{}: {}: unknown key", source, key);
   }
   return Status();
 }
@@ -88,7 +92,8 @@ Status addWorkload(const Fields& f, Scenario& s) {
   w.name = *name;
   w.namespace_ = ns->empty() ? "default" : *ns;
   w.selector = *selector;
-  if (auto sel = api::Selector::parse(w.selector); !sel.ok()) return f.fail("selector", sel.error().message);
+  if (auto sel = api::Selector::parse(w.selector); !sel.ok())
+    return f.fail("selector", sel.error().message);
   auto cpu = f.quantity("cpu");
   auto memory = f.quantity("memory");
   auto startup = f.quantity("startupCpu");
@@ -104,7 +109,8 @@ Status addWorkload(const Fields& f, Scenario& s) {
     if (w.noise < 0 || w.noise >= 1) return f.fail("noise", "must be in [0, 1)");
   }
   for (const auto& other : s.workloads) {
-    if (other.name == w.name) return f.fail("name", fmt::format("workload {} is defined twice", quote(w.name)));
+    if (other.name == w.name)
+      return f.fail("name", fmt::format("workload {} is defined twice", quote(w.name)));
   }
   s.workloads.push_back(w);
   return Status();
@@ -117,8 +123,8 @@ Status addPodMetric(const Fields& f, Scenario& s) {
   if (!workload.ok()) return workload.error();
   if (!metric.ok()) return metric.error();
   if (!total.ok()) return total.error();
-  const bool exists =
-      std::any_of(s.workloads.begin(), s.workloads.end(), [&](const Workload& w) { return w.name == *workload; });
+  const bool exists = std::any_of(s.workloads.begin(), s.workloads.end(),
+                                  [&](const Workload& w) { return w.name == *workload; });
   if (!exists) return f.fail("workload", fmt::format("no workload named {}", quote(*workload)));
   s.podMetrics.push_back({*workload, *metric, total->value_or(0)});
   return Status();
@@ -134,7 +140,8 @@ Status addObjectMetric(const Fields& f, Scenario& s) {
     if (!r->ok()) return r->error();
   }
   if (!value.ok()) return value.error();
-  s.objectMetrics.push_back({ns->empty() ? "default" : *ns, *resource, *name, *metric, value->value_or(0)});
+  s.objectMetrics.push_back(
+      {ns->empty() ? "default" : *ns, *resource, *name, *metric, value->value_or(0)});
   return Status();
 }
 
@@ -219,17 +226,22 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
   Scenario s;
   if (docs->empty()) return s;
   const json& root = docs->front();
-  if (!root.is_object()) return Error::format("{}: expected a mapping with workloads, steps, ...", source);
+  if (!root.is_object())
+    return Error::format("{}: expected a mapping with workloads, steps, ...", source);
   if (auto known = checkKnownKeys(root, source); !known.ok()) return known.error();
   // In this order: pod metrics name workloads, steps name any of them.
-  for (auto [list, add] : {std::pair{"workloads", &addWorkload}, std::pair{"podMetrics", &addPodMetric},
-                           std::pair{"objectMetrics", &addObjectMetric},
-                           std::pair{"externalMetrics", &addExternalMetric}}) {
-    if (auto st = eachItem(root, list, source, [&](const Fields& f) { return add(f, s); }); !st.ok()) return st.error();
+  for (auto [list, add] :
+       {std::pair{"workloads", &addWorkload}, std::pair{"podMetrics", &addPodMetric},
+        std::pair{"objectMetrics", &addObjectMetric},
+        std::pair{"externalMetrics", &addExternalMetric}}) {
+    if (auto st = eachItem(root, list, source, [&](const Fields& f) { return add(f, s); });
+        !st.ok())
+      return st.error();
   }
   auto st = eachItem(root, "steps", source, [&](const Fields& f) { return addStep(f, source, s); });
   if (!st.ok()) return st.error();
-  std::stable_sort(s.steps.begin(), s.steps.end(), [](const Step& a, const Step& b) { return a.at < b.at; });
+  std::stable_sort(s.steps.begin(), s.steps.end(),
+                   [](const Step& a, const Step& b) { return a.at < b.at; });
   return s;
 }
 
@@ -258,7 +270,8 @@ Status applyStep(Scenario& s, const Step& step) {
     if (!found) return Error::format("no object metric named {}", quote(step.objectMetric));
     return Status();
   }
-  if (step.workload.empty()) return Error::of("a step names a workload, an objectMetric or an external metric");
+  if (step.workload.empty())
+    return Error::of("a step names a workload, an objectMetric or an external metric");
   if (!step.podMetric.empty()) {
     if (!step.valueMilli) return Error::of("a podMetric step needs a value");
     for (auto& p : s.podMetrics) {
@@ -267,11 +280,13 @@ Status applyStep(Scenario& s, const Step& step) {
         return Status();
       }
     }
-    return Error::format("no pod metric {} for workload {}", quote(step.podMetric), quote(step.workload));
+    return Error::format("no pod metric {} for workload {}", quote(step.podMetric),
+                         quote(step.workload));
   }
   for (auto& w : s.workloads) {
     if (w.name != step.workload) continue;
-    if (!step.cpuMilli && !step.memoryBytes) return Error::of("a workload step needs cpu or memory");
+    if (!step.cpuMilli && !step.memoryBytes)
+      return Error::of("a workload step needs cpu or memory");
     if (step.cpuMilli) w.cpuMilli = *step.cpuMilli;
     if (step.memoryBytes) w.memoryBytes = *step.memoryBytes;
     return Status();
@@ -287,9 +302,10 @@ Result<Step> parseChange(const nlohmann::json& change) {
 
 nlohmann::json changeOf(const Step& step) {
   json change = json::object();
-  for (const auto& [key, value] : {std::pair{"workload", &step.workload}, std::pair{"podMetric", &step.podMetric},
-                                   std::pair{"objectMetric", &step.objectMetric}, std::pair{"name", &step.objectName},
-                                   std::pair{"external", &step.external}}) {
+  for (const auto& [key, value] :
+       {std::pair{"workload", &step.workload}, std::pair{"podMetric", &step.podMetric},
+        std::pair{"objectMetric", &step.objectMetric}, std::pair{"name", &step.objectName},
+        std::pair{"external", &step.external}}) {
     if (!value->empty()) change[key] = *value;
   }
   if (step.cpuMilli) change["cpu"] = fmt::format("{}m", *step.cpuMilli);
@@ -300,7 +316,8 @@ nlohmann::json changeOf(const Step& step) {
 
 std::string stepsAsChanges(const Scenario& scenario) {
   std::string out;
-  for (const auto& step : scenario.steps) out += secondsText(step.at) + " " + changeOf(step).dump() + "\n";
+  for (const auto& step : scenario.steps)
+    out += secondsText(step.at) + " " + changeOf(step).dump() + "\n";
   return out;
 }
 

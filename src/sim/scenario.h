@@ -1,8 +1,7 @@
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,11 +15,12 @@ namespace hpa::sim {
 struct Workload {
   std::string name;
   std::string namespace_;
-  std::string selector;         // label selector string
-  std::int64_t cpuMilli = 0;    // total cpu demand
+  std::string selector;          // label selector string
+  std::int64_t cpuMilli = 0;     // total cpu demand
   std::int64_t memoryBytes = 0;  // total memory demand
-  double noise = 0;             // +-fraction applied per pod sample
-  std::optional<std::int64_t> startupCpuMilli;  // reported by pods not yet Ready; none: they report nothing
+  double noise = 0;              // +-fraction applied per pod sample
+  std::optional<std::int64_t>
+      startupCpuMilli;  // reported by pods not yet Ready; none: they report nothing
 };
 
 struct PodMetricSpec {  // custom.metrics.k8s.io per-pod metric: total spread over Ready pods
@@ -44,16 +44,17 @@ struct ExternalMetricSpec {
   std::int64_t valueMilli = 0;
 };
 
-// A change at a time after start: one of workload demand, pod metric total, object or external value.
+// A change at a time after start: one of workload demand, pod metric total, object or external
+// value.
 struct Step {
   Duration at{0};
-  std::string workload;                  // with cpu / memory
+  std::string workload;  // with cpu / memory
   std::optional<std::int64_t> cpuMilli;
   std::optional<std::int64_t> memoryBytes;
-  std::string podMetric;                 // with workload + value: a PodMetricSpec's total
-  std::string objectMetric;              // with name + value
+  std::string podMetric;     // with workload + value: a PodMetricSpec's total
+  std::string objectMetric;  // with name + value
   std::string objectName;
-  std::string external;                  // with value
+  std::string external;  // with value
   std::optional<std::int64_t> valueMilli;
 };
 

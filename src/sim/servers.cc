@@ -29,16 +29,18 @@ serving::ServerResponse failure(int code, const std::string& reason, const std::
                      {"code", code}});
 }
 
-serving::ServerResponse metricsApi(const serving::ServerRequest& request, const PodIndex& pods, LoadModel& model,
-                                   Clock& clock, MetricSamples* samples) {
-  if (request.method != "GET") return failure(405, "MethodNotAllowed", "the metrics APIs are read with GET");
+serving::ServerResponse metricsApi(const serving::ServerRequest& request, const PodIndex& pods,
+                                   LoadModel& model, Clock& clock, MetricSamples* samples) {
+  if (request.method != "GET")
+    return failure(405, "MethodNotAllowed", "the metrics APIs are read with GET");
   // The path arrives percent-encoded ("pods/%2A/metric"), as an API server forwards it.
   const auto path = serving::percentDecode(request.path);
   if (!path) return failure(400, "BadRequest", "malformed percent-escape in the path");
   try {
     const auto sample = samples ? samples->at(clock.now()) : nullptr;
-    ApiResponse r = sample ? serveMetricsApi(*path, request.query, sample->pods, *sample->model, sample->at)
-                           : serveMetricsApi(*path, request.query, pods, model, clock.now());
+    ApiResponse r =
+        sample ? serveMetricsApi(*path, request.query, sample->pods, *sample->model, sample->at)
+               : serveMetricsApi(*path, request.query, pods, model, clock.now());
     return json(r.status, r.body);
   } catch (const std::exception& e) {
     return failure(500, "InternalError", e.what());
@@ -55,7 +57,8 @@ nlohmann::json state(const PodIndex& pods, LoadModel& model) {
 // POST /set: every change is checked before any is applied, so a bad batch changes nothing.
 serving::ServerResponse set(const std::string& text, const PodIndex& pods, LoadModel& model) {
   auto body = nlohmann::json::parse(text, nullptr, false);
-  if (body.is_discarded()) return json(400, {{"error", "expected a JSON object (or an array of them)"}});
+  if (body.is_discarded())
+    return json(400, {{"error", "expected a JSON object (or an array of them)"}});
   std::vector<Step> steps;
   for (const auto& item : body.is_array() ? body : nlohmann::json::array({body})) {
     auto step = parseChange(item);
@@ -66,7 +69,8 @@ serving::ServerResponse set(const std::string& text, const PodIndex& pods, LoadM
   return json(200, state(pods, model));
 }
 
-serving::ServerResponse control(const serving::ServerRequest& request, const PodIndex& pods, LoadModel& model) {
+serving::ServerResponse control(const serving::ServerRequest& request, const PodIndex& pods,
+                                LoadModel& model) {
   try {
     if (request.method == "GET" && request.path == "/state") return json(200, state(pods, model));
     if (request.method == "POST" && request.path == "/set") return set(request.body, pods, model);
@@ -97,14 +101,16 @@ serving::ServerOptions onLocalhost(int port) {
 
 Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
   serving::ServerTls tls;
-  std::vector<std::pair<const std::string*, std::string*>> toRead{{&files.clientCaFile, &tls.clientCaPem}};
+  std::vector<std::pair<const std::string*, std::string*>> toRead{
+      {&files.clientCaFile, &tls.clientCaPem}};
   if (files.certFile.empty()) {
     auto made = selfSignedCertificate();
     if (!made.ok()) return made.error();
     tls.certificatePem = std::move(made->certificate);
     tls.privateKeyPem = std::move(made->privateKey);
   } else {
-    toRead.insert(toRead.end(), {{&files.certFile, &tls.certificatePem}, {&files.keyFile, &tls.privateKeyPem}});
+    toRead.insert(toRead.end(),
+                  {{&files.certFile, &tls.certificatePem}, {&files.keyFile, &tls.privateKeyPem}});
   }
   for (auto [file, pem] : toRead) {
     auto text = kube::readTextFile(*file);
@@ -115,8 +121,10 @@ Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
   return tls;
 }
 
-Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
-                                                                LoadModel& model, Clock& clock, Logger logger,
+Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls,
+                                                                const PodIndex& pods,
+                                                                LoadModel& model, Clock& clock,
+                                                                Logger logger,
                                                                 Duration metricResolution) {
   serving::ServerOptions options = onLocalhost(port);
   options.tls = std::move(tls);
@@ -130,17 +138,20 @@ Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, servin
         return metricsApi(r, pods, model, clock, samples.get());
       },
       std::move(logger));
-  if (!server.ok()) return Error::format("cannot serve the metrics APIs: {}", server.error().message);
+  if (!server.ok())
+    return Error::format("cannot serve the metrics APIs: {}", server.error().message);
   return server;
 }
 
-Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods, LoadModel& model,
-                                                                Logger logger) {
+Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods,
+                                                                LoadModel& model, Logger logger) {
   serving::ServerOptions options = onLocalhost(port);
   options.limits.maxBodyBytes = kControlBodyLimit;
   auto server = serving::startHttpServer(
-      options, [&pods, &model](const serving::ServerRequest& r) { return control(r, pods, model); }, std::move(logger));
-  if (!server.ok()) return Error::format("cannot serve the control endpoint: {}", server.error().message);
+      options, [&pods, &model](const serving::ServerRequest& r) { return control(r, pods, model); },
+      std::move(logger));
+  if (!server.ok())
+    return Error::format("cannot serve the control endpoint: {}", server.error().message);
   return server;
 }
 

@@ -27,14 +27,14 @@ Result<serving::ServerTls> metricsServerTls(const TlsFiles& files);
 // The metrics APIs over HTTPS on 127.0.0.1:port (0: a free one). With a metric resolution, they
 // answer from a sample of the pods and load taken once per resolution (MetricSamples); with 0,
 // every read sees them as they are.
-Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls, const PodIndex& pods,
-                                                                LoadModel& model, Clock& clock, Logger logger,
-                                                                Duration metricResolution = Duration(0));
+Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(
+    int port, serving::ServerTls tls, const PodIndex& pods, LoadModel& model, Clock& clock,
+    Logger logger, Duration metricResolution = Duration(0));
 
 // The control endpoint over HTTP on 127.0.0.1:port (0: a free one): GET /state (every
 // workload's demand and pods, and the pod totals), POST /set (one change as a JSON object, or a
 // JSON array of changes applied together, e.g. a load step on every workload at once).
-Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods, LoadModel& model,
-                                                                Logger logger);
+Result<std::unique_ptr<serving::HttpServer>> startControlServer(int port, const PodIndex& pods,
+                                                                LoadModel& model, Logger logger);
 
 }  // namespace hpa::sim

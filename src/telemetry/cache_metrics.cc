@@ -21,10 +21,12 @@ void CacheMetrics::refresh() {
   auto report = [&](const std::string& resource, const informer::CacheSummary& s) {
     observer_.informerCache(resource, s.objects, s.digest);
   };
-  report("horizontalpodautoscalers", informer::summarize(hpas_.cache(), [](const api::HorizontalPodAutoscaler& h) {
+  report("horizontalpodautoscalers",
+         informer::summarize(hpas_.cache(), [](const api::HorizontalPodAutoscaler& h) {
            return h.metadata.resourceVersion;
          }));
-  report("pods", informer::summarize(pods_.cache(), [](const api::Pod& p) { return p.resourceVersion; }));
+  report("pods",
+         informer::summarize(pods_.cache(), [](const api::Pod& p) { return p.resourceVersion; }));
   for (const auto& [kind, summary] : workloads_.summaries()) report(resourceOfKind(kind), summary);
 }
 

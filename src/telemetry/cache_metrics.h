@@ -2,9 +2,9 @@
 
 #include "api/hpa.h"
 #include "api/pod.h"
-#include "telemetry/prometheus_observer.h"
 #include "informer/informer.h"
 #include "informer/workload_caches.h"
+#include "telemetry/prometheus_observer.h"
 
 namespace hpa::telemetry {
 
@@ -13,7 +13,8 @@ namespace hpa::telemetry {
 // caches with the server's own lists (hack/soak.sh does).
 class CacheMetrics {
  public:
-  CacheMetrics(PrometheusObserver& observer, const informer::Informer<api::HorizontalPodAutoscaler>& hpas,
+  CacheMetrics(PrometheusObserver& observer,
+               const informer::Informer<api::HorizontalPodAutoscaler>& hpas,
                const informer::Informer<api::Pod>& pods, const informer::WorkloadCaches& workloads)
       : observer_(observer), hpas_(hpas), pods_(pods), workloads_(workloads) {}
 

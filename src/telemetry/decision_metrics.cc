@@ -39,51 +39,65 @@ void header(std::string& out, const char* name, const char* help) {
   fmt::format_to(std::back_inserter(out), "# HELP {0} {1}\n# TYPE {0} gauge\n", name, help);
 }
 
-double secondsSinceEpoch(Time t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+double secondsSinceEpoch(Time t) {
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
 
 struct Family {
   const char* name;
   const char* help;
   // Appends the HPA's series of this family (nothing when it has none).
-  void (*series)(std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o);
+  void (*series)(std::string& out, const char* name, const std::string& labels,
+                 const DecisionOutcome& o);
 };
 
 const Family kFamilies[] = {
-    {"hpa_controller_current_replicas", "Replicas of each HPA's target as its last reconcile saw them.",
+    {"hpa_controller_current_replicas",
+     "Replicas of each HPA's target as its last reconcile saw them.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels, o.currentReplicas);
      }},
-    {"hpa_controller_desired_replicas", "Replicas each HPA's last reconcile decided (its status.desiredReplicas).",
+    {"hpa_controller_desired_replicas",
+     "Replicas each HPA's last reconcile decided (its status.desiredReplicas).",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels, o.desiredReplicas);
      }},
     {"hpa_controller_proposed_replicas",
-     "Replicas each HPA's metrics proposed at its last reconcile, before stabilization and limits (absent while no "
+     "Replicas each HPA's metrics proposed at its last reconcile, before stabilization and limits "
+     "(absent while no "
      "metric proposes).",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
-       if (o.proposedReplicas) fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels, *o.proposedReplicas);
+       if (o.proposedReplicas)
+         fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels,
+                        *o.proposedReplicas);
      }},
     {"hpa_controller_limited_by",
-     "1 for the limit that held each HPA's last decision: none, minReplicas, maxReplicas, scaleUpLimit, "
+     "1 for the limit that held each HPA's last decision: none, minReplicas, maxReplicas, "
+     "scaleUpLimit, "
      "behaviorPolicy, stabilizationWindow, scheduleWindow, paused or fallback.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        fmt::format_to(std::back_inserter(out), "{}{{{},limited_by=\"{}\"}} 1\n", name, labels,
                       report::limitName(o.limitedBy));
      }},
-    {"hpa_controller_scaling_active", "Whether each HPA's ScalingActive condition is True (1) or not (0).",
+    {"hpa_controller_scaling_active",
+     "Whether each HPA's ScalingActive condition is True (1) or not (0).",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
-       fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels, o.scalingActive ? 1 : 0);
+       fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels,
+                      o.scalingActive ? 1 : 0);
      }},
     {"hpa_controller_metrics_read_timestamp_seconds",
      "Unix time of each HPA's last reconcile that read a metric successfully.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        if (o.metricsReadAt) {
-         fmt::format_to(std::back_inserter(out), "{}{{{}}} {:.3f}\n", name, labels, secondsSinceEpoch(*o.metricsReadAt));
+         fmt::format_to(std::back_inserter(out), "{}{{{}}} {:.3f}\n", name, labels,
+                        secondsSinceEpoch(*o.metricsReadAt));
        }
      }},
     {"hpa_controller_reconcile_failing",
-     "1 for each HPA whose last reconcile failed, with upstream's Event reason for the failure (FailedGetScale, "
-     "FailedGetResourceMetric, FailedComputeMetricsReplicas, FailedRescale, FailedUpdateStatus, ...), or "
+     "1 for each HPA whose last reconcile failed, with upstream's Event reason for the failure "
+     "(FailedGetScale, "
+     "FailedGetResourceMetric, FailedComputeMetricsReplicas, FailedRescale, FailedUpdateStatus, "
+     "...), or "
      "TargetNotFound when its scale target does not exist; absent while it succeeds.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        if (o.failingReason.empty()) return;
@@ -95,7 +109,8 @@ const Family kFamilies[] = {
 
 }  // namespace
 
-void DecisionMetrics::record(const std::string& ns, const std::string& name, const DecisionOutcome& outcome) {
+void DecisionMetrics::record(const std::string& ns, const std::string& name,
+                             const DecisionOutcome& outcome) {
   std::lock_guard<std::mutex> lock(mu_);
   auto [it, added] = series_.try_emplace(api::objectKey(ns, name));
   Series& s = it->second;

@@ -25,7 +25,8 @@ namespace hpa::telemetry {
 // text instead of going through prometheus-cpp's per-series objects and copies. Thread-safe.
 class DecisionMetrics {
  public:
-  void record(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome);
+  void record(const std::string& ns, const std::string& name,
+              const report::DecisionOutcome& outcome);
   void forget(const std::string& ns, const std::string& name);
 
   // Appends the six families (HELP, TYPE and every HPA's series) to `out`.
@@ -33,7 +34,8 @@ class DecisionMetrics {
 
  private:
   struct Series {
-    std::string labels;  // name="...",namespace="..." (escaped), rendered when the HPA is first seen
+    std::string
+        labels;  // name="...",namespace="..." (escaped), rendered when the HPA is first seen
     report::DecisionOutcome outcome;
   };
 

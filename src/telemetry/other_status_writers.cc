@@ -6,14 +6,14 @@
 
 namespace hpa::telemetry {
 
-OtherStatusWriterMetrics::OtherStatusWriterMetrics(prometheus::Registry& registry,
-                                                   const informer::ObjectCache<api::HorizontalPodAutoscaler>& hpas,
-                                                   std::function<std::optional<Time>()> leadingSince,
-                                                   const Clock& clock)
+OtherStatusWriterMetrics::OtherStatusWriterMetrics(
+    prometheus::Registry& registry, const informer::ObjectCache<api::HorizontalPodAutoscaler>& hpas,
+    std::function<std::optional<Time>()> leadingSince, const Clock& clock)
     : writers_(prometheus::BuildGauge()
                    .Name("hpa_controller_other_status_writers")
                    .Help("HPAs whose status another field manager (another HPA controller, such as "
-                         "kube-controller-manager's HPA loop) wrote in the last 10 minutes while this instance led, "
+                         "kube-controller-manager's HPA loop) wrote in the last 10 minutes while "
+                         "this instance led, "
                          "by manager. Only one HPA controller must act on an HPA.")
                    .Register(registry)),
       hpas_(hpas),

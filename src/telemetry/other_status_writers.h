@@ -35,7 +35,7 @@ class OtherStatusWriterMetrics {
   const informer::ObjectCache<api::HorizontalPodAutoscaler>& hpas_;
   std::function<std::optional<Time>()> leadingSince_;
   const Clock& clock_;
-  std::mutex mu_;  // /metrics may be read by two clients at once
+  std::mutex mu_;                    // /metrics may be read by two clients at once
   std::set<std::string> published_;  // guarded by mu_: the managers with a series
 };
 

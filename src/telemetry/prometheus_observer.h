@@ -19,11 +19,13 @@ namespace hpa::telemetry {
 
 // Upstream's HPA controller metrics (names, labels, help texts and buckets as
 // kube-controller-manager exports them), plus work-queue depth and API request counts/latency.
-class PrometheusObserver final : public controller::ReconcileObserver, public controller::RunLoopObserver {
+class PrometheusObserver final : public controller::ReconcileObserver,
+                                 public controller::RunLoopObserver {
  public:
   PrometheusObserver();
 
-  void reconciliation(const std::string& action, const std::string& error, Duration duration) override;
+  void reconciliation(const std::string& action, const std::string& error,
+                      Duration duration) override;
   void metricComputation(const std::string& action, const std::string& error, Duration duration,
                          const std::string& metricType) override;
   void desiredReplicas(const std::string& ns, const std::string& name, int replicas) override;
@@ -37,9 +39,11 @@ class PrometheusObserver final : public controller::ReconcileObserver, public co
   // and its series dropped when the HPA is deleted.
   void hpaReconciled(const std::string& ns, const std::string& name) override;
   // Each HPA's last decision (DecisionMetrics); its series go with hpaDeleted too.
-  void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) override;
+  void hpaDecided(const std::string& ns, const std::string& name,
+                  const report::DecisionOutcome& outcome) override;
   void hpaDeleted(const std::string& ns, const std::string& name) override;
-  // Whether this process leads (hpa_controller_leader 1) or stands by (0), set when /metrics is read.
+  // Whether this process leads (hpa_controller_leader 1) or stands by (0), set when /metrics is
+  // read.
   void leading(bool leader);
   // What an informer cache holds (informer::CacheSummary), set when /metrics is read.
   void informerCache(const std::string& resource, std::size_t objects, std::uint32_t digest);

@@ -5,11 +5,13 @@
 namespace hpa::telemetry {
 
 WriteMetrics::WriteMetrics(prometheus::Registry& registry) {
-  auto& family = prometheus::BuildCounter()
-                     .Name("hpa_controller_writes_total")
-                     .Help("Write requests sent to the API server, by what they write (scale, status, history, "
-                           "last-decision, event) and result (success, failure). Shadow mode writes nothing.")
-                     .Register(registry);
+  auto& family =
+      prometheus::BuildCounter()
+          .Name("hpa_controller_writes_total")
+          .Help(
+              "Write requests sent to the API server, by what they write (scale, status, history, "
+              "last-decision, event) and result (success, failure). Shadow mode writes nothing.")
+          .Register(registry);
   for (std::size_t kind = 0; kind < counters_.size(); ++kind) {
     const char* write = controller::writeKindName(static_cast<controller::WriteKind>(kind));
     counters_[kind][0] = &family.Add({{"write", write}, {"result", "failure"}});

@@ -72,7 +72,8 @@ Duration FixedIntervalRateLimiter::when(const std::string& key) {
 void FixedIntervalRateLimiter::forget(const std::string&) {}
 int FixedIntervalRateLimiter::numRequeues(const std::string&) { return 1; }
 
-void FixedIntervalRateLimiter::setInterval(const std::string& key, std::optional<Duration> interval) {
+void FixedIntervalRateLimiter::setInterval(const std::string& key,
+                                           std::optional<Duration> interval) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!interval || *interval == interval_) {
     perKey_.erase(key);

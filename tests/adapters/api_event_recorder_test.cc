@@ -66,10 +66,13 @@ class ApiEventRecorderTest : public ::testing::Test {
     transport_->route("POST", kEventsPath, [this](const kube::HttpRequest& r) {
       gate_.pass();
       const std::string name = json::parse(r.body)["metadata"]["name"].get<std::string>();
-      transport_->route("PATCH", std::string(kEventsPath) + "/" + name, [this](const kube::HttpRequest& patch) {
-        if (eventsExpired_) return kube::HttpResponse{404, {}, R"({"kind": "Status", "code": 404, "reason": "NotFound"})"};
-        return kube::HttpResponse{200, {}, patch.body};
-      });
+      transport_->route(
+          "PATCH", std::string(kEventsPath) + "/" + name, [this](const kube::HttpRequest& patch) {
+            if (eventsExpired_)
+              return kube::HttpResponse{
+                  404, {}, R"({"kind": "Status", "code": 404, "reason": "NotFound"})"};
+            return kube::HttpResponse{200, {}, patch.body};
+          });
       return kube::HttpResponse{201, {}, r.body};
     });
     recorder_ = std::make_unique<ApiEventRecorder>(*rest_, clock_, Logger::discard());
@@ -105,7 +108,8 @@ TEST_F(ApiEventRecorderTest, SendsACoreEventAboutTheHpa) {
   EXPECT_EQ(body["apiVersion"], "v1");
   EXPECT_EQ(body["kind"], "Event");
   EXPECT_EQ(body["metadata"]["namespace"], "shop");
-  EXPECT_TRUE(body["metadata"]["name"].get<std::string>().starts_with("web.")) << body["metadata"]["name"];
+  EXPECT_TRUE(body["metadata"]["name"].get<std::string>().starts_with("web."))
+      << body["metadata"]["name"];
   EXPECT_EQ(body["involvedObject"], (json{{"kind", "HorizontalPodAutoscaler"},
                                           {"namespace", "shop"},
                                           {"name", "web"},
@@ -134,10 +138,12 @@ TEST_F(ApiEventRecorderTest, RepeatsWithinTenMinutesCountOnTheSameEvent) {
   const auto patch = sent("PATCH")[0];
   EXPECT_EQ(patch.pathAndQuery, std::string(kEventsPath) + "/" + name);
   EXPECT_EQ(patch.contentType, "application/merge-patch+json");
-  EXPECT_EQ(json::parse(patch.body), (json{{"count", 2}, {"lastTimestamp", formatRFC3339(start + minutes(3))}}));
+  EXPECT_EQ(json::parse(patch.body),
+            (json{{"count", 2}, {"lastTimestamp", formatRFC3339(start + minutes(3))}}));
 
   // Another message is another Event.
-  recorder_->event(hpa(), "Warning", "FailedGetScale", "the server is currently unable to handle the request");
+  recorder_->event(hpa(), "Warning", "FailedGetScale",
+                   "the server is currently unable to handle the request");
   ASSERT_TRUE(sentCount("POST", 2));
 
   // More than ten minutes after the last repeat the correlation is gone: a new Event.

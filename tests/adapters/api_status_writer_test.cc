@@ -10,7 +10,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kStatusPath = "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web/status";
+constexpr const char* kStatusPath =
+    "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web/status";
 
 api::HorizontalPodAutoscaler cachedHpa() {
   api::HorizontalPodAutoscaler hpa;
@@ -43,7 +44,8 @@ TEST(ApiStatusWriter, MergePatchesTheStatusUnderTheCachedResourceVersion) {
     EXPECT_EQ(r.contentType, "application/merge-patch+json");
     const json patch = json::parse(r.body);
     if (patch.at("metadata").at("resourceVersion") != stored["metadata"]["resourceVersion"]) {
-      return kube::HttpResponse{409, {}, R"({"kind": "Status", "code": 409, "reason": "Conflict"})"};
+      return kube::HttpResponse{
+          409, {}, R"({"kind": "Status", "code": 409, "reason": "Conflict"})"};
     }
     stored.merge_patch(patch);
     stored["metadata"]["resourceVersion"] = "42";

@@ -11,9 +11,9 @@ namespace hpa::adapters {
 namespace {
 
 using informer::Informer;
+using informer::ListerWatcher;
 using informer::ListOptions;
 using informer::ListResult;
-using informer::ListerWatcher;
 using informer::WatchOptions;
 using nlohmann::json;
 using testing::eventually;
@@ -23,9 +23,11 @@ TEST(CacheListers, FilterByNamespaceAndSelector) {
   struct PodSource final : ListerWatcher {
     Result<ListResult> list(const ListOptions&) override {
       ListResult r;
-      for (auto [ns, name, app] : {std::tuple{"a", "p1", "web"}, {"a", "p2", "db"}, {"b", "p3", "web"}}) {
-        r.items.push_back(json{{"metadata", {{"name", name}, {"namespace", ns}, {"labels", {{"app", app}}}}},
-                               {"status", {{"phase", "Running"}}}});
+      for (auto [ns, name, app] :
+           {std::tuple{"a", "p1", "web"}, {"a", "p2", "db"}, {"b", "p3", "web"}}) {
+        r.items.push_back(
+            json{{"metadata", {{"name", name}, {"namespace", ns}, {"labels", {{"app", app}}}}},
+                 {"status", {{"phase", "Running"}}}});
       }
       r.resourceVersion = "1";
       return r;
@@ -34,8 +36,10 @@ TEST(CacheListers, FilterByNamespaceAndSelector) {
       return Error{"not now", 500, ""};
     }
   } source;
-  Informer<api::Pod> pods(source, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); },
-                          clock, Logger::discard());
+  Informer<api::Pod> pods(
+      source, api::decodePod,
+      [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock,
+      Logger::discard());
   informer::PodSelectorIndex index(clock);
   pods.addHandlers(index.handlers());
   pods.start();

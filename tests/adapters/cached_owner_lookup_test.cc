@@ -35,14 +35,17 @@ class CachedOwnerLookupTest : public ::testing::Test {
         auto source = std::make_unique<FakeListWatch>();
         if (std::string(w.kind) == "ReplicaSet") {
           source->putObject(replicaSet(
-              "web-5d4f", json::array({{{"apiVersion", "v1"}, {"kind", "Other"}, {"name", "x"}, {"uid", "u-x"}},
-                                       {{"apiVersion", "apps/v1"},
-                                        {"kind", "Deployment"},
-                                        {"name", "web"},
-                                        {"uid", "u-web"},
-                                        {"controller", true}}})));
+              "web-5d4f",
+              json::array({{{"apiVersion", "v1"}, {"kind", "Other"}, {"name", "x"}, {"uid", "u-x"}},
+                           {{"apiVersion", "apps/v1"},
+                            {"kind", "Deployment"},
+                            {"name", "web"},
+                            {"uid", "u-web"},
+                            {"controller", true}}})));
           source->putObject(replicaSet(
-              "orphan", json::array({{{"apiVersion", "v1"}, {"kind", "Other"}, {"name", "x"}, {"uid", "u-x"}}})));
+              "orphan",
+              json::array(
+                  {{{"apiVersion", "v1"}, {"kind", "Other"}, {"name", "x"}, {"uid", "u-x"}}})));
           source->listErrors = replicaSetListErrors_;
         }
         sources_[w.kind] = source.get();

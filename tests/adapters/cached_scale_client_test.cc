@@ -32,9 +32,10 @@ api::Scale scale(const std::string& name, int replicas) {
 class CachedScaleClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    deployments_.putObject(json{{"metadata", {{"name", "web"}, {"namespace", "shop"}, {"uid", "u1"}}},
-                                {"spec", {{"replicas", 3}, {"selector", {{"matchLabels", {{"app", "web"}}}}}}},
-                                {"status", {{"replicas", 3}}}});
+    deployments_.putObject(
+        json{{"metadata", {{"name", "web"}, {"namespace", "shop"}, {"uid", "u1"}}},
+             {"spec", {{"replicas", 3}, {"selector", {{"matchLabels", {{"app", "web"}}}}}}},
+             {"status", {{"replicas", 3}}}});
     api_.scales["deployments/shop/web"] = scale("web", 3);
     api_.scales["widgets/shop/w"] = scale("w", 1);
   }
@@ -48,22 +49,23 @@ class CachedScaleClientTest : public ::testing::Test {
   hpa::testing::FakeClock clock_;
   hpa::testing::FakeListWatch deployments_;
   hpa::testing::FakeScaleClient api_;
-  informer::WorkloadCaches caches_{[this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
-                                     EXPECT_STREQ(w.kind, "Deployment");
-                                     struct Borrowed final : informer::ListerWatcher {
-                                       explicit Borrowed(informer::ListerWatcher& s) : s(s) {}
-                                       Result<informer::ListResult> list(const informer::ListOptions& o) override {
-                                         return s.list(o);
-                                       }
-                                       Result<std::unique_ptr<api::WatchStream>> watch(
-                                           const informer::WatchOptions& o) override {
-                                         return s.watch(o);
-                                       }
-                                       informer::ListerWatcher& s;
-                                     };
-                                     return std::make_unique<Borrowed>(deployments_);
-                                   },
-                                   clock_, Logger::discard()};
+  informer::WorkloadCaches caches_{
+      [this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
+        EXPECT_STREQ(w.kind, "Deployment");
+        struct Borrowed final : informer::ListerWatcher {
+          explicit Borrowed(informer::ListerWatcher& s) : s(s) {}
+          Result<informer::ListResult> list(const informer::ListOptions& o) override {
+            return s.list(o);
+          }
+          Result<std::unique_ptr<api::WatchStream>> watch(
+              const informer::WatchOptions& o) override {
+            return s.watch(o);
+          }
+          informer::ListerWatcher& s;
+        };
+        return std::make_unique<Borrowed>(deployments_);
+      },
+      clock_, Logger::discard()};
   CachedScaleClient client_{api_, caches_};
 };
 
@@ -99,7 +101,8 @@ TEST_F(CachedScaleClientTest, AFailedUpdateMakesTheNextReadLive) {
   update.specReplicas = 5;
   auto put = client_.updateScale("shop", kDeployments, update);
   ASSERT_FALSE(put.ok());
-  EXPECT_EQ(api_.updates.back().metadata.resourceVersion, cached->metadata.resourceVersion);  // the cached version
+  EXPECT_EQ(api_.updates.back().metadata.resourceVersion,
+            cached->metadata.resourceVersion);                      // the cached version
   ASSERT_TRUE(client_.getScale("shop", kDeployments, "web").ok());  // the conflict retry's refresh
   EXPECT_EQ(api_.gets, 1);
   ASSERT_TRUE(client_.getScale("shop", kDeployments, "web").ok());  // then the cache again

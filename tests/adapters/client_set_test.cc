@@ -18,9 +18,15 @@ using std::chrono::seconds;
 
 // Every purpose, in the order ClientSet::create builds them.
 std::vector<std::pair<std::string, kube::RestClient*>> clientsOf(const ClientSet& set) {
-  return {{"informers", set.informers.get()}, {"scales", set.scales.get()},   {"status", set.status.get()},
-          {"history", set.history.get()},     {"decisions", set.decisions.get()}, {"metrics", set.metrics.get()},
-          {"events", set.events.get()},       {"leases", set.leases.get()},       {"auth", set.auth.get()}};
+  return {{"informers", set.informers.get()},
+          {"scales", set.scales.get()},
+          {"status", set.status.get()},
+          {"history", set.history.get()},
+          {"decisions", set.decisions.get()},
+          {"metrics", set.metrics.get()},
+          {"events", set.events.get()},
+          {"leases", set.leases.get()},
+          {"auth", set.auth.get()}};
 }
 
 // The client set over canned transports answering 200 to everything, with a budget of one
@@ -106,7 +112,9 @@ TEST_F(ClientSetTest, TheLeaderElectionClientWaitsAtMostTheRenewDeadline) {
       seconds(10));
   ASSERT_TRUE(set.ok()) << set.error().message;
   for (const auto& [purpose, client] : clientsOf(*set)) {
-    EXPECT_EQ(client->config().timeout, purpose == "leases" || purpose == "auth" ? seconds(10) : seconds(30)) << purpose;
+    EXPECT_EQ(client->config().timeout,
+              purpose == "leases" || purpose == "auth" ? seconds(10) : seconds(30))
+        << purpose;
   }
 }
 
@@ -116,12 +124,13 @@ TEST_F(ClientSetTest, EachClientSpendsItsOwnBudgetAndReportsItsPurpose) {
   // One token each: every client's first request goes at once, although the clock stands still.
   for (const auto& [purpose, client] : clientsOf(*set)) {
     getAsync(*client);
-    ASSERT_TRUE(eventually([&] { return inFlight_.load() == 0; })) << purpose << " waited for another's budget";
+    ASSERT_TRUE(eventually([&] { return inFlight_.load() == 0; }))
+        << purpose << " waited for another's budget";
   }
-  EXPECT_EQ(observed(), (std::vector<std::string>{"informers GET 200", "scales GET 200", "status GET 200",
-                                                 "history GET 200", "decisions GET 200", "metrics GET 200",
-                                                 "events GET 200",
-                                                 "leases GET 200", "auth GET 200"}));
+  EXPECT_EQ(observed(),
+            (std::vector<std::string>{"informers GET 200", "scales GET 200", "status GET 200",
+                                      "history GET 200", "decisions GET 200", "metrics GET 200",
+                                      "events GET 200", "leases GET 200", "auth GET 200"}));
 
   // The scales client's second request waits a second for its own budget.
   getAsync(*set->scales);
@@ -133,10 +142,11 @@ TEST_F(ClientSetTest, EachClientSpendsItsOwnBudgetAndReportsItsPurpose) {
 }
 
 TEST_F(ClientSetTest, ATransportThatCannotBeMadeFailsTheSet) {
-  auto set = ClientSet::create(config_, clock_, Logger::discard(), nullptr,
-                               [](const kube::RestConfig&) -> Result<std::unique_ptr<kube::Transport>> {
-                                 return Error::of("cannot read the CA bundle");
-                               });
+  auto set =
+      ClientSet::create(config_, clock_, Logger::discard(), nullptr,
+                        [](const kube::RestConfig&) -> Result<std::unique_ptr<kube::Transport>> {
+                          return Error::of("cannot read the CA bundle");
+                        });
   ASSERT_FALSE(set.ok());
   EXPECT_EQ(set.error().message, "cannot read the CA bundle");
 }

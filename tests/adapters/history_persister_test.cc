@@ -15,11 +15,14 @@ using controller::restoredAt;
 using std::chrono::seconds;
 
 const Time kT0 = Time(seconds(1'800'000'000));
-constexpr const char* kHpaPath = "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
+constexpr const char* kHpaPath =
+    "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
 
-api::AutoscalerHistory history(std::vector<std::pair<int, int>> recommendations) {  // (replicas, seconds after T0)
+api::AutoscalerHistory history(
+    std::vector<std::pair<int, int>> recommendations) {  // (replicas, seconds after T0)
   api::AutoscalerHistory h;
-  for (auto [replicas, at] : recommendations) h.recommendations.push_back({replicas, kT0 + seconds(at)});
+  for (auto [replicas, at] : recommendations)
+    h.recommendations.push_back({replicas, kT0 + seconds(at)});
   return h;
 }
 
@@ -49,7 +52,8 @@ TEST(HistoryPersister, WritesOnlyWhatMattersForARestart) {
   // The patch carries the history in the annotation, as restore reads it.
   auto body = nlohmann::json::parse(transport->requests().back().body);
   api::HorizontalPodAutoscaler annotated = hpa();
-  annotated.metadata.annotations[kHistoryAnnotation] = body["metadata"]["annotations"][kHistoryAnnotation];
+  annotated.metadata.annotations[kHistoryAnnotation] =
+      body["metadata"]["annotations"][kHistoryAnnotation];
   auto read = historyFromAnnotation(annotated, Logger::discard());
   ASSERT_TRUE(read);
   EXPECT_EQ(read->recommendations, history({{5, 600}, {3, 615}}).recommendations);
@@ -78,7 +82,8 @@ TEST(HistoryPersister, FlushWritesWhatAFailedWriteLeftBehind) {
   const std::string answer = api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2").dump();
   transport->route("PATCH", kHpaPath, [&](const kube::HttpRequest&) {
     return apiUp ? kube::HttpResponse{200, {}, answer}
-                 : kube::HttpResponse{500, {}, R"({"kind":"Status","code":500,"message":"etcd down"})"};
+                 : kube::HttpResponse{
+                       500, {}, R"({"kind":"Status","code":500,"message":"etcd down"})"};
   });
   ApiHistoryPersister persister(*rest, "autoscaling/v2", Logger::discard());
 

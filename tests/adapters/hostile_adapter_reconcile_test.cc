@@ -38,24 +38,29 @@ constexpr const char* kGroups = R"({"kind":"APIGroupList","groups":[{"name":"met
   "versions":[{"groupVersion":"metrics.k8s.io/v1beta1","version":"v1beta1"}],
   "preferredVersion":{"groupVersion":"metrics.k8s.io/v1beta1","version":"v1beta1"}}]})";
 
-bool asks(const std::string& head, const std::string& path) { return head.rfind("GET " + path, 0) == 0; }
+bool asks(const std::string& head, const std::string& path) {
+  return head.rfind("GET " + path, 0) == 0;
+}
 
 // Two pods of namespace `ns` at 100m each: with 100m requests and a 50 % target, 4 replicas.
 std::string busyPods(const std::string& ns, const std::string& app) {
   std::string items;
   for (int i = 0; i < 2; ++i) {
     if (i) items += ",";
-    items += R"({"metadata":{"name":")" + app + "-" + std::to_string(i) + R"(","namespace":")" + ns +
-             R"("},"timestamp":")" + kSampleTime + R"(","window":"30s","containers":[{"name":"app","usage":{"cpu":"100m"}}]})";
+    items += R"({"metadata":{"name":")" + app + "-" + std::to_string(i) + R"(","namespace":")" +
+             ns + R"("},"timestamp":")" + kSampleTime +
+             R"(","window":"30s","containers":[{"name":"app","usage":{"cpu":"100m"}}]})";
   }
-  return R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[)" + items + "]}";
+  return R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[)" +
+         items + "]}";
 }
 
 class HostileAdapterReconcile : public ::testing::Test {
  protected:
   // `broken` answers every PodMetrics request of namespace shop; namespace ok is served well.
   void serve(std::function<void(Connection&)> broken) {
-    server_ = std::make_unique<ScriptedHttpServer>([broken = std::move(broken)](const std::string& head, Connection& c) {
+    server_ = std::make_unique<ScriptedHttpServer>([broken = std::move(broken)](
+                                                       const std::string& head, Connection& c) {
       if (asks(head, "/api ")) {
         c.respond(200, kCoreVersions);
       } else if (asks(head, "/apis ")) {
@@ -71,9 +76,11 @@ class HostileAdapterReconcile : public ::testing::Test {
     kube::RestConfig config;
     config.server = server_->url();
     config.qps = 0;
-    auto transport = kube::makeCpprestTransport(server_->url(), {}, {kTimeout, kTimeout, kMaxBytes});
+    auto transport =
+        kube::makeCpprestTransport(server_->url(), {}, {kTimeout, kTimeout, kMaxBytes});
     ASSERT_TRUE(transport.ok());
-    rest_ = std::make_unique<kube::RestClient>(config, std::move(*transport), restClock_, Logger::discard());
+    rest_ = std::make_unique<kube::RestClient>(config, std::move(*transport), restClock_,
+                                               Logger::discard());
     discovery_ = std::make_unique<kube::Discovery>(*rest_);
     api_ = std::make_unique<metricsclient::RestMetricsClient>(*rest_, *discovery_);
     metrics_ = std::make_unique<metricsclient::BatchingMetricsClient>(
@@ -89,8 +96,8 @@ class HostileAdapterReconcile : public ::testing::Test {
     addHpa("shop", "web");
     addHpa("ok", "api");
     controller_ = std::make_unique<controller::HorizontalController>(
-        controller::ControllerDependencies{hpas_, pods_, *metrics_, scales_, status_, events_, clock_,
-                                           Logger::discard(), nullptr, &owners_},
+        controller::ControllerDependencies{hpas_, pods_, *metrics_, scales_, status_, events_,
+                                           clock_, Logger::discard(), nullptr, &owners_},
         controller::ControllerOptions{});
     controller_->hpaAdded("shop/web");
     controller_->hpaAdded("ok/api");
@@ -105,13 +112,18 @@ class HostileAdapterReconcile : public ::testing::Test {
     hpa.spec.minReplicas = 1;
     hpa.spec.maxReplicas = 10;
     api::MetricSpec cpu;
-    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source =
+        api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa.spec.metrics = {cpu};
     hpas_.put(hpa);
     const Time start = clock_.now() - std::chrono::hours(1);
     for (int i = 0; i < 2; ++i) {
-      pods_.add(hpa::testing::PodBuilder(app + "-" + std::to_string(i), ns).label("app", app).startTime(start)
-                    .ready("True", start + seconds(5)).container("app", 100).build());
+      pods_.add(hpa::testing::PodBuilder(app + "-" + std::to_string(i), ns)
+                    .label("app", app)
+                    .startTime(start)
+                    .ready("True", start + seconds(5))
+                    .container("app", 100)
+                    .build());
     }
     api::Scale scale;
     scale.metadata.name = app;
@@ -150,8 +162,8 @@ class HostileAdapterReconcile : public ::testing::Test {
     EXPECT_EQ(scales_.updates[0].specReplicas, 4);
   }
 
-  static const api::HorizontalPodAutoscalerCondition* condition(const api::HorizontalPodAutoscaler& hpa,
-                                                                const std::string& type) {
+  static const api::HorizontalPodAutoscalerCondition* condition(
+      const api::HorizontalPodAutoscaler& hpa, const std::string& type) {
     return api::findCondition(hpa.status, type);
   }
 
@@ -178,13 +190,17 @@ TEST_F(HostileAdapterReconcile, TruncatedJson) {
 }
 
 TEST_F(HostileAdapterReconcile, WrongKind) {
-  serve([](Connection& c) { c.respond(200, R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})"); });
+  serve([](Connection& c) {
+    c.respond(200, R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})");
+  });
   expectOnlyShopFails("PodList");
 }
 
 TEST_F(HostileAdapterReconcile, NotANumberQuantity) {
   serve([](Connection& c) {
-    c.respond(200, R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[
+    c.respond(
+        200,
+        R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[
       {"metadata":{"name":"web-0","namespace":"shop"},"timestamp":"2026-11-23T10:00:00Z","window":"30s",
        "containers":[{"name":"app","usage":{"cpu":"NaN"}}]}]})");
   });
@@ -199,7 +215,9 @@ TEST_F(HostileAdapterReconcile, TenMegabyteBody) {
 
 TEST_F(HostileAdapterReconcile, BodyDrippingForever) {
   serve([](Connection& c) {
-    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n[")) return;
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                 "1000000\r\n\r\n["))
+      return;
     while (c.write(" ") && c.pause(milliseconds(100))) {
     }
     c.hangUp();
@@ -208,14 +226,18 @@ TEST_F(HostileAdapterReconcile, BodyDrippingForever) {
 }
 
 TEST_F(HostileAdapterReconcile, ServerErrorStorm) {
-  serve([](Connection& c) { c.respond(500, R"({"kind":"Status","status":"Failure","message":"adapter down","code":500})"); });
+  serve([](Connection& c) {
+    c.respond(500, R"({"kind":"Status","status":"Failure","message":"adapter down","code":500})");
+  });
   expectOnlyShopFails("adapter down");
 }
 
 TEST_F(HostileAdapterReconcile, TooManyRequestsStorm) {
   serve([](Connection& c) {
-    c.respond(429, R"({"kind":"Status","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429})",
-              "Retry-After: 0\r\n");
+    c.respond(
+        429,
+        R"({"kind":"Status","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429})",
+        "Retry-After: 0\r\n");
   });
   expectOnlyShopFails("slow down");
 }

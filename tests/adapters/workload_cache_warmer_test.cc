@@ -11,11 +11,13 @@
 namespace hpa::adapters {
 namespace {
 
-std::shared_ptr<const api::HorizontalPodAutoscaler> hpaOn(const std::string& kind, bool byOwner = false) {
+std::shared_ptr<const api::HorizontalPodAutoscaler> hpaOn(const std::string& kind,
+                                                          bool byOwner = false) {
   api::HorizontalPodAutoscaler hpa;
   hpa.metadata.name = "web";
   hpa.metadata.namespace_ = "shop";
-  hpa.spec.scaleTargetRef = {kind, "web", kind == "Deployment" || kind == "StatefulSet" ? "apps/v1" : "example.com/v1"};
+  hpa.spec.scaleTargetRef = {
+      kind, "web", kind == "Deployment" || kind == "StatefulSet" ? "apps/v1" : "example.com/v1"};
   if (byOwner) hpa.metadata.annotations[controls::kPodSelectionAnnotation] = "OwnerReferences";
   return std::make_shared<const api::HorizontalPodAutoscaler>(hpa);
 }
@@ -24,11 +26,12 @@ class WorkloadCacheWarmerTest : public ::testing::Test {
  protected:
   hpa::testing::FakeClock clock_;
   std::vector<std::string> started_;
-  informer::WorkloadCaches caches_{[this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
-                                     started_.push_back(w.kind);
-                                     return std::make_unique<hpa::testing::FakeListWatch>();
-                                   },
-                                   clock_, Logger::discard()};
+  informer::WorkloadCaches caches_{
+      [this](const api::BuiltinWorkload& w) -> std::unique_ptr<informer::ListerWatcher> {
+        started_.push_back(w.kind);
+        return std::make_unique<hpa::testing::FakeListWatch>();
+      },
+      clock_, Logger::discard()};
   informer::EventHandlers<api::HorizontalPodAutoscaler> handlers_ = warmWorkloadCaches(caches_);
 };
 

@@ -22,7 +22,8 @@ using controller::WriteKind;
 using hpa::testing::eventually;
 using std::chrono::seconds;
 
-constexpr const char* kHpaPath = "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
+constexpr const char* kHpaPath =
+    "/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/web";
 constexpr const char* kScalePath = "/apis/apps/v1/namespaces/shop/deployments/web/scale";
 
 // Counts what it is told, by kind and outcome. Thread-safe.
@@ -68,7 +69,8 @@ TEST_F(WriteCountsTest, StatusPatchesCountTheirOutcome) {
   ApiStatusWriter writer(*rest_, "autoscaling/v2", nullptr, &writes_);
   EXPECT_FALSE(writer.updateStatus(hpa()).ok()) << "unrouted: 404";
   EXPECT_EQ(writes_.failed(WriteKind::Status), 1);
-  transport_->json("PATCH", std::string(kHpaPath) + "/status", api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2"));
+  transport_->json("PATCH", std::string(kHpaPath) + "/status",
+                   api::encodeHorizontalPodAutoscaler(hpa(), "autoscaling/v2"));
   EXPECT_TRUE(writer.updateStatus(hpa()).ok());
   EXPECT_EQ(writes_.succeeded(WriteKind::Status), 1);
   EXPECT_EQ(writes_.total(), 2);
@@ -122,7 +124,8 @@ TEST_F(WriteCountsTest, EventCreatesAndPatchesCountTheirOutcome) {
   recorder.event(hpa(), "Normal", "SuccessfulRescale", "New size: 4");
   ASSERT_TRUE(eventually([&] { return writes_.succeeded(WriteKind::Event) == 1; })) << "the create";
   recorder.event(hpa(), "Normal", "SuccessfulRescale", "New size: 4");
-  ASSERT_TRUE(eventually([&] { return writes_.succeeded(WriteKind::Event) == 2; })) << "the repeat's patch";
+  ASSERT_TRUE(eventually([&] { return writes_.succeeded(WriteKind::Event) == 2; }))
+      << "the repeat's patch";
   recorder.stop();
   EXPECT_EQ(transport_->count("POST", eventsPath), 1);
   EXPECT_EQ(writes_.total(), 2);

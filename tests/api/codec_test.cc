@@ -50,11 +50,19 @@ TEST(HpaCodec, DecodesEveryMetricTypeAndStatus) {
   ASSERT_EQ(hpa->spec.metrics.size(), 5u);
   EXPECT_EQ(hpa->spec.metrics[0].as<api::ResourceMetricSource>()->target.averageUtilization, 50);
   EXPECT_EQ(hpa->spec.metrics[1].as<api::ContainerResourceMetricSource>()->container, "app");
-  EXPECT_EQ(hpa->spec.metrics[1].as<api::ContainerResourceMetricSource>()->target.averageValue->milliValue(), 104857600000);
-  EXPECT_EQ(hpa->spec.metrics[2].as<api::PodsMetricSource>()->metric.selector->matchLabels.at("a"), "b");
+  EXPECT_EQ(hpa->spec.metrics[1]
+                .as<api::ContainerResourceMetricSource>()
+                ->target.averageValue->milliValue(),
+            104857600000);
+  EXPECT_EQ(hpa->spec.metrics[2].as<api::PodsMetricSource>()->metric.selector->matchLabels.at("a"),
+            "b");
   EXPECT_EQ(hpa->spec.metrics[3].as<api::ObjectMetricSource>()->describedObject.kind, "Service");
   EXPECT_EQ(hpa->spec.metrics[3].as<api::ObjectMetricSource>()->target.value->milliValue(), 10000);
-  EXPECT_EQ(hpa->spec.metrics[4].as<api::ExternalMetricSource>()->metric.selector->matchExpressions[0].values.size(), 2u);
+  EXPECT_EQ(hpa->spec.metrics[4]
+                .as<api::ExternalMetricSource>()
+                ->metric.selector->matchExpressions[0]
+                .values.size(),
+            2u);
   EXPECT_EQ(hpa->status.currentMetrics.size(), 2u);
   EXPECT_EQ(hpa->status.currentMetrics[1].type, "");
   EXPECT_EQ(hpa->status.conditions[0].reason, "SucceededRescale");
@@ -93,7 +101,8 @@ TEST(HpaCodec, EmptyMetricsDefaultToCpu80AndMinReplicasStaysUnset) {
 TEST(HpaCodec, RoundTripsThroughEncode) {
   auto hpa = decodeHorizontalPodAutoscaler(kFullHpa);
   ASSERT_TRUE(hpa.ok());
-  auto again = decodeHorizontalPodAutoscaler(encodeHorizontalPodAutoscaler(*hpa, "autoscaling/v2beta2"));
+  auto again =
+      decodeHorizontalPodAutoscaler(encodeHorizontalPodAutoscaler(*hpa, "autoscaling/v2beta2"));
   ASSERT_TRUE(again.ok()) << again.error().message;
   again->apiVersion = hpa->apiVersion;
   EXPECT_EQ(*again, *hpa);
@@ -142,7 +151,8 @@ TEST(HpaCodec, StatusMergePatchMakesTheStoredStatusEqualAndLeavesTheMetadata) {
 TEST(HpaCodec, TheCachedHpaKeepsOnlyTheMetadataTheControllerReads) {
   json j = kFullHpa;
   j["metadata"]["labels"] = {{"team", "shop"}};
-  j["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] = std::string(4000, 'x');
+  j["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] =
+      std::string(4000, 'x');
   j["metadata"]["annotations"]["hpa-controller.io/paused"] = "true";
   j["metadata"]["annotations"]["hpa-controller.io/history"] = "{}";
   auto full = decodeHorizontalPodAutoscaler(j);
@@ -150,11 +160,13 @@ TEST(HpaCodec, TheCachedHpaKeepsOnlyTheMetadataTheControllerReads) {
   ASSERT_TRUE(cached.ok());
   EXPECT_TRUE(cached->metadata.labels.empty());
   EXPECT_EQ(cached->metadata.annotations,
-            (std::map<std::string, std::string>{{"hpa-controller.io/history", "{}"}, {"hpa-controller.io/paused", "true"}}));
+            (std::map<std::string, std::string>{{"hpa-controller.io/history", "{}"},
+                                                {"hpa-controller.io/paused", "true"}}));
   EXPECT_EQ(cached->spec, full->spec);
   EXPECT_EQ(cached->status, full->status);
   EXPECT_EQ(cached->metadata.resourceVersion, "42");
-  EXPECT_FALSE(decodeCachedHorizontalPodAutoscaler(json::parse(R"({"spec": {"maxReplicas": "x"}})")).ok());
+  EXPECT_FALSE(
+      decodeCachedHorizontalPodAutoscaler(json::parse(R"({"spec": {"maxReplicas": "x"}})")).ok());
 }
 
 struct BadHpa {
@@ -177,21 +189,26 @@ TEST_P(HpaCodecErrors, NameTheField) {
 INSTANTIATE_TEST_SUITE_P(
     Table, HpaCodecErrors,
     ::testing::Values(
-        BadHpa{"UtilizationAsString",
-               R"({"spec":{"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":"50"}}}]}})",
-               "spec.metrics[0].resource.target.averageUtilization: expected an integer, got string"},
+        BadHpa{
+            "UtilizationAsString",
+            R"({"spec":{"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":"50"}}}]}})",
+            "spec.metrics[0].resource.target.averageUtilization: expected an integer, got string"},
         BadHpa{"MaxReplicasOutOfRange", R"({"spec":{"maxReplicas":3000000000}})",
                "spec.maxReplicas: value 3000000000 out of range for int32"},
-        BadHpa{"MaxReplicasFraction", R"({"spec":{"maxReplicas":2.5}})", "spec.maxReplicas: expected an integer, got 2.5"},
-        BadHpa{"MetricsNotAnArray", R"({"spec":{"metrics":{}}})", "spec.metrics: expected an array, got object"},
-        BadHpa{"MetricNotAnObject", R"({"spec":{"metrics":[3]}})", "spec.metrics[0]: expected an object, got integer"},
+        BadHpa{"MaxReplicasFraction", R"({"spec":{"maxReplicas":2.5}})",
+               "spec.maxReplicas: expected an integer, got 2.5"},
+        BadHpa{"MetricsNotAnArray", R"({"spec":{"metrics":{}}})",
+               "spec.metrics: expected an array, got object"},
+        BadHpa{"MetricNotAnObject", R"({"spec":{"metrics":[3]}})",
+               "spec.metrics[0]: expected an object, got integer"},
         BadHpa{"SpecNotAnObject", R"({"spec":[]})", "spec: expected an object, got array"},
         BadHpa{"BadTime", R"({"status":{"lastScaleTime":"yesterday"}})",
                "status.lastScaleTime: invalid RFC 3339 time \"yesterday\""},
         BadHpa{"BadPolicyValue",
                R"({"spec":{"behavior":{"scaleUp":{"policies":[{"type":"Pods","value":"x"}]}}}})",
                "spec.behavior.scaleUp.policies[0].value: expected an integer, got string"},
-        BadHpa{"LabelsNotStrings", R"({"metadata":{"labels":{"a":1}}})", "metadata.labels.a: expected a string, got integer"}),
+        BadHpa{"LabelsNotStrings", R"({"metadata":{"labels":{"a":1}}})",
+               "metadata.labels.a: expected a string, got integer"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // A directed input from the fuzz dictionary (hpa_fuzz): 1e19 in an integer field was converted
@@ -199,11 +216,14 @@ INSTANTIATE_TEST_SUITE_P(
 // float-cast-overflow). Out-of-range and fractional numbers are errors naming the field.
 TEST(HpaCodecErrors, HugeFloatsInIntegerFieldsAreErrorsNotUB) {
   for (const char* number : {"1e19", "-1e19", "1e300", "9.3e18"}) {
-    auto hpa = decodeHorizontalPodAutoscaler(json::parse(std::string(R"({"spec":{"maxReplicas":)") + number + "}}"));
+    auto hpa = decodeHorizontalPodAutoscaler(
+        json::parse(std::string(R"({"spec":{"maxReplicas":)") + number + "}}"));
     ASSERT_FALSE(hpa.ok()) << number;
-    EXPECT_EQ(hpa.error().message.rfind("spec.maxReplicas: expected an integer, got ", 0), 0u) << hpa.error().message;
+    EXPECT_EQ(hpa.error().message.rfind("spec.maxReplicas: expected an integer, got ", 0), 0u)
+        << hpa.error().message;
   }
-  auto generation = decodeHorizontalPodAutoscaler(json::parse(R"({"metadata":{"generation":4e15}})"));
+  auto generation =
+      decodeHorizontalPodAutoscaler(json::parse(R"({"metadata":{"generation":4e15}})"));
   ASSERT_TRUE(generation.ok()) << generation.error().message;
   EXPECT_EQ(generation->metadata.generation, 4000000000000000);
 }
@@ -212,7 +232,8 @@ TEST(HpaCodecErrors, BadQuantityNamesTheField) {
   auto hpa = decodeHorizontalPodAutoscaler(json::parse(
       R"({"spec":{"metrics":[{"type":"Pods","pods":{"metric":{"name":"x"},"target":{"type":"AverageValue","averageValue":"12parsecs"}}}]}})"));
   ASSERT_FALSE(hpa.ok());
-  EXPECT_EQ(hpa.error().message.rfind("spec.metrics[0].pods.target.averageValue: ", 0), 0u) << hpa.error().message;
+  EXPECT_EQ(hpa.error().message.rfind("spec.metrics[0].pods.target.averageValue: ", 0), 0u)
+      << hpa.error().message;
 }
 
 TEST(HpaCodecErrors, RootMustBeAnObject) {
@@ -226,7 +247,8 @@ TEST(SemanticEquality, IgnoresSubSecondTimesAndQuantityFormat) {
   b.lastScaleTime = fromUnixSeconds(100);
   MetricStatus m;
   m.type = "Resource";
-  m.resource = ResourceMetricStatus{"cpu", MetricValueStatus{std::nullopt, Quantity::fromMilli(1000), std::nullopt}};
+  m.resource = ResourceMetricStatus{
+      "cpu", MetricValueStatus{std::nullopt, Quantity::fromMilli(1000), std::nullopt}};
   a.currentMetrics.push_back(m);
   m.resource->current.averageValue = *Quantity::parse("1");
   b.currentMetrics.push_back(m);
@@ -302,22 +324,26 @@ TEST(PodCodec, RoundTripsAndStaysSmall) {
 // Fuzz finding (pod_fuzz): a year outside what int64 nanoseconds hold overflowed (UB) while
 // decoding the Ready condition's time; it is clamped now (parseRFC3339).
 TEST(PodCodec, FarAwayTimesDecodeClamped) {
-  auto p = decodePod(json::parse(
-      "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"lastTransitionTime\":\"1013-11-23T09:00:10Z\"}]}}"));
+  auto p =
+      decodePod(json::parse("{\"status\":{\"conditions\":[{\"type\":\"Ready\","
+                            "\"lastTransitionTime\":\"1013-11-23T09:00:10Z\"}]}}"));
   ASSERT_TRUE(p.ok()) << p.error().message;
   ASSERT_TRUE(p->ready && p->ready->lastTransitionTime);
   EXPECT_EQ(p->ready->lastTransitionTime->time_since_epoch().count(), -kParsedTimeLimitNanos);
 }
 
 TEST(PodCodec, PodLevelRequestsAndBadQuantity) {
-  auto p = decodePod(json::parse(R"({"metadata":{"name":"p"},"spec":{"resources":{"requests":{"cpu":"2"}},
+  auto p = decodePod(
+      json::parse(R"({"metadata":{"name":"p"},"spec":{"resources":{"requests":{"cpu":"2"}},
     "containers":[{"name":"a"}]}})"));
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->podRequests.has_value());
   EXPECT_EQ(p->podRequests->get("cpu"), 2000);
-  auto bad = decodePod(json::parse(R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"lots"}}}]}})"));
+  auto bad = decodePod(json::parse(
+      R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"lots"}}}]}})"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message.rfind("spec.containers[0].resources.requests.cpu: ", 0), 0u) << bad.error().message;
+  EXPECT_EQ(bad.error().message.rfind("spec.containers[0].resources.requests.cpu: ", 0), 0u)
+      << bad.error().message;
 }
 
 TEST(PodCodec, KeepsActuatedRequestsOnlyWhereAResizeHasNotCaughtUp) {
@@ -365,7 +391,8 @@ TEST(ResourceList, LooksUpEachNameExactlyPastRecordsOfEveryShape) {
   l.set("ephemeral-storage", 5);
   EXPECT_FALSE(l.hasActuated());
   EXPECT_EQ(l.actuated("ephemeral-storage"), std::nullopt);
-  EXPECT_EQ(l, (ResourceList{{"memory", 40}, {"ephemeral-storage", 5}, {"cpus", 3}, {"cpu", 20}, {"cp", 1}}));
+  EXPECT_EQ(l, (ResourceList{
+                   {"memory", 40}, {"ephemeral-storage", 5}, {"cpus", 3}, {"cpu", 20}, {"cp", 1}}));
   EXPECT_EQ(ResourceList::fromValues({}), ResourceList());
   EXPECT_EQ(ResourceList::fromValues({{"cpu", 1}}), (ResourceList{{"cpu", 1}}));
 }
@@ -377,7 +404,7 @@ TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
   EXPECT_EQ(l.get("gpu"), std::nullopt);
   EXPECT_FALSE(l.hasActuated());
   EXPECT_EQ(l, (ResourceList{{"cpu", 100}, {"memory", 1024}}));  // order independent
-  l.setActuated("cpu", 100);  // equal to spec: nothing kept
+  l.setActuated("cpu", 100);                                     // equal to spec: nothing kept
   EXPECT_FALSE(l.hasActuated());
   l.setActuated("cpu", 40);
   EXPECT_EQ(l.actuated("cpu"), 40);
@@ -402,7 +429,8 @@ TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
 }
 
 TEST(PodMetricsCodec, DecodesMetricsServerOutput) {
-  auto list = decodePodMetricsList(json::parse(R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1",
+  auto list = decodePodMetricsList(
+      json::parse(R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1",
     "metadata":{},"items":[{"metadata":{"name":"web-1","namespace":"default","labels":{"app":"web"}},
     "timestamp":"2024-05-01T12:00:05Z","window":"30.025s",
     "containers":[{"name":"app","usage":{"cpu":"109403u","memory":"587624Ki"}},
@@ -427,12 +455,16 @@ TEST(MetricsCodec, ListsNamingAnotherKindAreRefused) {
   ASSERT_FALSE(pods.ok());
   EXPECT_EQ(pods.error().message, "expected kind PodMetricsList, got \"PodList\"");
   EXPECT_TRUE(decodeExternalMetricValueList(json::parse(R"({"items":[]})")).ok());
-  EXPECT_TRUE(decodeExternalMetricValueList(json::parse(R"({"kind":"ExternalMetricValueList","items":[]})")).ok());
-  EXPECT_FALSE(decodeExternalMetricValueList(json::parse(R"({"kind":"MetricValueList","items":[]})")).ok());
+  EXPECT_TRUE(
+      decodeExternalMetricValueList(json::parse(R"({"kind":"ExternalMetricValueList","items":[]})"))
+          .ok());
+  EXPECT_FALSE(
+      decodeExternalMetricValueList(json::parse(R"({"kind":"MetricValueList","items":[]})")).ok());
 }
 
 TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
-  auto v2 = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
+  auto v2 = decodeMetricValueList(
+      json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
     "metadata":{},"items":[{"describedObject":{"kind":"Pod","namespace":"default","name":"web-1","apiVersion":"/v1"},
     "metric":{"name":"packets-per-second","selector":null},"timestamp":"2024-05-01T12:00:05Z","windowSeconds":60,"value":"1500m"}]})"));
   ASSERT_TRUE(v2.ok()) << v2.error().message;
@@ -441,7 +473,8 @@ TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
   EXPECT_EQ(v2->items[0].value.milliValue(), 1500);
   EXPECT_FALSE(v2->items[0].metricSelector.has_value());
 
-  auto v1 = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta1",
+  auto v1 = decodeMetricValueList(
+      json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta1",
     "metadata":{},"items":[{"describedObject":{"kind":"Service","namespace":"default","name":"svc"},
     "metricName":"rps","timestamp":"2024-05-01T12:00:05Z","window":30,"value":"10","selector":{"matchLabels":{"a":"b"}}}]})"));
   ASSERT_TRUE(v1.ok()) << v1.error().message;
@@ -462,19 +495,24 @@ TEST(CustomMetricsCodec, DecodesBothVersionsByApiVersion) {
 // grouping) and converted from seconds to nanoseconds (the metrics client), which overflowed
 // int64 (UB) for windows beyond 292 years. Windows beyond 146 years are errors naming the field.
 TEST(CustomMetricsCodec, WindowsBeyondTheTimeRangeAreErrors) {
-  auto huge = decodeMetricValueList(json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
+  auto huge = decodeMetricValueList(
+      json::parse(R"({"kind":"MetricValueList","apiVersion":"custom.metrics.k8s.io/v1beta2",
     "items":[{"describedObject":{"kind":"Pod","name":"p"},"metric":{"name":"m"},"windowSeconds":9223372036854775807,
     "value":"1"}]})"));
   ASSERT_FALSE(huge.ok());
-  EXPECT_EQ(huge.error().message.rfind("items[0].windowSeconds: value 9223372036854775807 out of range", 0), 0u)
+  EXPECT_EQ(huge.error().message.rfind(
+                "items[0].windowSeconds: value 9223372036854775807 out of range", 0),
+            0u)
       << huge.error().message;
-  auto external = decodeExternalMetricValueList(json::parse(R"({"items":[{"metricName":"q","window":-4611686019,"value":"1"}]})"));
+  auto external = decodeExternalMetricValueList(
+      json::parse(R"({"items":[{"metricName":"q","window":-4611686019,"value":"1"}]})"));
   ASSERT_FALSE(external.ok());
   EXPECT_EQ(external.error().message.rfind("items[0].window: ", 0), 0u) << external.error().message;
   auto podWindow = decodePodMetrics(json::parse(R"({"window":"2562047h"})"));
   ASSERT_FALSE(podWindow.ok());
   EXPECT_EQ(podWindow.error().message.rfind("window: ", 0), 0u) << podWindow.error().message;
-  auto fine = decodeExternalMetricValueList(json::parse(R"({"items":[{"metricName":"q","window":4611686018,"value":"1"}]})"));
+  auto fine = decodeExternalMetricValueList(
+      json::parse(R"({"items":[{"metricName":"q","window":4611686018,"value":"1"}]})"));
   ASSERT_TRUE(fine.ok()) << fine.error().message;
   EXPECT_EQ(fine->items[0].windowSeconds, 4611686018);
 }
@@ -519,7 +557,8 @@ TEST(HistoryCodec, RejectsBadEntries) {
 }
 
 TEST(PodCodec, KeepsTheControllingOwnerOnly) {
-  auto p = decodePod(json::parse(R"({"metadata": {"name": "web-5d8f-a", "namespace": "shop", "ownerReferences": [
+  auto p = decodePod(
+      json::parse(R"({"metadata": {"name": "web-5d8f-a", "namespace": "shop", "ownerReferences": [
       {"apiVersion": "v1", "kind": "Node", "name": "n1", "uid": "u0"},
       {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-5d8f", "uid": "u1", "controller": true}]}})"));
   ASSERT_TRUE(p.ok()) << p.error().message;

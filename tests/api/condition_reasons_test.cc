@@ -35,7 +35,8 @@ std::vector<std::string> reasonsIn(const std::string& header) {
   if (marker == std::string::npos) return out;
   const std::regex constant(R"re(inline constexpr const char\* k\w+ = "(\w+)";)re");
   const std::string tail = header.substr(marker);
-  for (std::sregex_iterator it(tail.begin(), tail.end(), constant), end; it != end; ++it) out.push_back((*it)[1]);
+  for (std::sregex_iterator it(tail.begin(), tail.end(), constant), end; it != end; ++it)
+    out.push_back((*it)[1]);
   return out;
 }
 
@@ -50,7 +51,8 @@ std::string withoutComments(const std::string& code) {
     }
   };
   while (i < code.size()) {
-    const bool identifierBefore = i > 0 && (std::isalnum(static_cast<unsigned char>(code[i - 1])) || code[i - 1] == '_');
+    const bool identifierBefore =
+        i > 0 && (std::isalnum(static_cast<unsigned char>(code[i - 1])) || code[i - 1] == '_');
     if (code.compare(i, 2, "//") == 0) {
       const auto end = code.find('\n', i);
       blank(i, end);
@@ -76,7 +78,8 @@ std::string withoutComments(const std::string& code) {
 }
 
 // "file:line" of each line of `code` that writes `value` as a string literal.
-std::vector<std::string> literalUses(const std::string& code, const std::string& value, const std::string& file) {
+std::vector<std::string> literalUses(const std::string& code, const std::string& value,
+                                     const std::string& file) {
   std::vector<std::string> out;
   const std::string literal = "\"" + value + "\"";
   std::istringstream lines(withoutComments(code));
@@ -89,12 +92,15 @@ std::vector<std::string> literalUses(const std::string& code, const std::string&
 
 TEST(ConditionReasons, TheHeaderListsUpstreamsReasonsAndOurs) {
   const auto reasons = reasonsIn(readFile(kReasonsHeader));
-  auto listed = [&](const char* reason) { return std::find(reasons.begin(), reasons.end(), reason) != reasons.end(); };
+  auto listed = [&](const char* reason) {
+    return std::find(reasons.begin(), reasons.end(), reason) != reasons.end();
+  };
   EXPECT_TRUE(listed(kScaleDownStabilized));
   EXPECT_TRUE(listed(kFailedGetResourceMetric));
   EXPECT_TRUE(listed(kTooManyReplicas));
   EXPECT_TRUE(listed(kScheduledMinReplicas));
-  EXPECT_FALSE(listed(kConditionTrue)) << "statuses are not reasons: \"True\" is a pod condition's word too";
+  EXPECT_FALSE(listed(kConditionTrue))
+      << "statuses are not reasons: \"True\" is a pod condition's word too";
   EXPECT_GE(reasons.size(), 30u);
 }
 
@@ -104,7 +110,8 @@ TEST(ConditionReasons, TheScanFindsLiteralsAndSkipsComments) {
       "condition(kScalingLimited, kConditionTrue, \"TooManyReplicas\", msg);\n"
       "/* \"TooManyReplicas\" */ auto s = R\"(\"TooManyReplicas\" raw)\";\n"
       "if (type == \"ERROR\") x = \"TooManyReplicasX\";\n";
-  EXPECT_EQ(literalUses(code, "TooManyReplicas", "f.cc"), (std::vector<std::string>{"f.cc:2", "f.cc:3"}));
+  EXPECT_EQ(literalUses(code, "TooManyReplicas", "f.cc"),
+            (std::vector<std::string>{"f.cc:2", "f.cc:3"}));
 }
 
 TEST(ConditionReasons, NoReasonIsWrittenAsALiteralOutsideItsHeader) {
@@ -118,10 +125,12 @@ TEST(ConditionReasons, NoReasonIsWrittenAsALiteralOutsideItsHeader) {
     const std::string code = readFile(path);
     const std::string file = std::filesystem::relative(path, kSourceRoot.parent_path()).string();
     for (const auto& reason : reasons) {
-      for (auto& use : literalUses(code, reason, file)) found.push_back(use + " \"" + reason + "\"");
+      for (auto& use : literalUses(code, reason, file))
+        found.push_back(use + " \"" + reason + "\"");
     }
   }
-  EXPECT_TRUE(found.empty()) << "use the constants of src/api/conditions.h:\n" << ::testing::PrintToString(found);
+  EXPECT_TRUE(found.empty()) << "use the constants of src/api/conditions.h:\n"
+                             << ::testing::PrintToString(found);
 }
 
 }  // namespace

@@ -129,7 +129,8 @@ TEST(HpaV1Conversion, TargetTypesFollowTheFieldsSet) {
   EXPECT_EQ(m[2].as<api::ResourceMetricSource>()->target.type, kUtilizationTarget);
   EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->target.type, kAverageValueTarget);
   EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->container, "app");
-  EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->target.averageValue, Quantity::parse("1Gi").value());
+  EXPECT_EQ(m[3].as<api::ContainerResourceMetricSource>()->target.averageValue,
+            Quantity::parse("1Gi").value());
   // v1's targetAverageValue is not optional: absent, it is zero.
   EXPECT_EQ(m[4].as<api::PodsMetricSource>()->target.averageValue, Quantity());
 }

@@ -12,12 +12,13 @@ TEST(Selector, ParsesEveryOperatorAndMatches) {
     const char* text;
     bool matches;
   };
-  for (auto [text, expected] : {Case{"app=web", true}, Case{"app==web", true}, Case{"app!=web", false},
-                                Case{"app in (web,api)", true}, Case{"app notin (web)", false},
-                                Case{"app", true}, Case{"!app", false}, Case{"!canary", true},
-                                Case{"app=web,tier=backend", false}, Case{"missing!=x", true},
-                                Case{"missing notin (a)", true}, Case{"version>2", true}, Case{"version<3", false},
-                                Case{"  app = web ,  tier in ( frontend )", true}, Case{"", true}}) {
+  for (auto [text, expected] :
+       {Case{"app=web", true}, Case{"app==web", true}, Case{"app!=web", false},
+        Case{"app in (web,api)", true}, Case{"app notin (web)", false}, Case{"app", true},
+        Case{"!app", false}, Case{"!canary", true}, Case{"app=web,tier=backend", false},
+        Case{"missing!=x", true}, Case{"missing notin (a)", true}, Case{"version>2", true},
+        Case{"version<3", false}, Case{"  app = web ,  tier in ( frontend )", true},
+        Case{"", true}}) {
     auto s = Selector::parse(text);
     ASSERT_TRUE(s.ok()) << text << ": " << s.error().message;
     EXPECT_EQ(s->matches(web), expected) << text;
@@ -34,8 +35,10 @@ TEST(Selector, PrintsCanonicallySortedByKey) {
 }
 
 TEST(Selector, ErrorsNameThePosition) {
-  for (const char* bad : {"app=", "app in web", "app in (", "app=web,", "=web", "app=(x", "!", "app notin (a",
-                          "app=a b", "-bad=x", "app=" "a_very_long_value_that_goes_beyond_sixty_three_characters_xxxxxxx"}) {
+  for (const char* bad : {"app=", "app in web", "app in (", "app=web,", "=web", "app=(x", "!",
+                          "app notin (a", "app=a b", "-bad=x",
+                          "app="
+                          "a_very_long_value_that_goes_beyond_sixty_three_characters_xxxxxxx"}) {
     auto s = Selector::parse(bad);
     if (std::string_view(bad) == "app=") {
       // An empty value is a valid label value.
@@ -85,7 +88,8 @@ TEST(Selector, FromLabelSelector) {
 }
 
 TEST(Selector, ToLabelSelectorRoundTripsTheSpecForms) {
-  for (const char* text : {"app=web,!canary,tier in (edge,frontend)", "env notin (ci,dev),queue=work", "release", ""}) {
+  for (const char* text : {"app=web,!canary,tier in (edge,frontend)",
+                           "env notin (ci,dev),queue=work", "release", ""}) {
     auto parsed = Selector::parse(text);
     ASSERT_TRUE(parsed.ok()) << text;
     auto spec = parsed->toLabelSelector();
@@ -107,11 +111,13 @@ TEST(Selector, GoDebugStringMatchesUpstream) {
   LabelSelector ls;
   ls.matchLabels = {{"queue", "work"}};
   EXPECT_EQ(goDebugString(&ls),
-            "&LabelSelector{MatchLabels:map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{},}");
+            "&LabelSelector{MatchLabels:map[string]string{queue: "
+            "work,},MatchExpressions:[]LabelSelectorRequirement{},}");
   EXPECT_EQ(goDebugString(nullptr), "nil");
   ls.matchExpressions = {{"a", "In", {"x", "y"}}};
   EXPECT_EQ(goDebugString(&ls),
-            "&LabelSelector{MatchLabels:map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{"
+            "&LabelSelector{MatchLabels:map[string]string{queue: "
+            "work,},MatchExpressions:[]LabelSelectorRequirement{"
             "LabelSelectorRequirement{Key:a,Operator:In,Values:[x y],},},}");
 }
 

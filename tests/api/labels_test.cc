@@ -19,15 +19,18 @@ TEST(Labels, PackedSetGetAndOrder) {
   EXPECT_EQ(l.get("app"), "cart");
   EXPECT_EQ(l.get("empty"), "");
   EXPECT_EQ(l.size(), 4u);
-  EXPECT_EQ(l.toMap(), (std::map<std::string, std::string>{
-                           {"app", "cart"}, {"empty", ""}, {"pod-template-hash", "7d9f8b6c5d"}, {"tier", "web"}}));
+  EXPECT_EQ(
+      l.toMap(),
+      (std::map<std::string, std::string>{
+          {"app", "cart"}, {"empty", ""}, {"pod-template-hash", "7d9f8b6c5d"}, {"tier", "web"}}));
   // Same content, same packed form, whatever the insertion order.
   EXPECT_EQ(Labels::fromMap(l.toMap()), l);
   EXPECT_TRUE(Labels().empty());
 }
 
 TEST(Labels, NulCarryingLabelsAreDropped) {
-  Labels l = Labels::fromMap({{"ok", "1"}, {std::string("bad\0key", 7), "x"}, {"v", std::string("a\0b", 3)}});
+  Labels l = Labels::fromMap(
+      {{"ok", "1"}, {std::string("bad\0key", 7), "x"}, {"v", std::string("a\0b", 3)}});
   EXPECT_EQ(l.size(), 1u);
   EXPECT_EQ(l.get("ok"), "1");
   EXPECT_FALSE(l.has("v"));

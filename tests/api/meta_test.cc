@@ -8,7 +8,8 @@ namespace {
 using Split = std::pair<std::string, std::string>;
 
 TEST(ObjectKey, SplitIsTheInverseOfObjectKey) {
-  for (const auto& [ns, name] : {Split{"demo", "web"}, Split{"", "cluster-scoped"}, Split{"kube-system", "a.b-c"}}) {
+  for (const auto& [ns, name] :
+       {Split{"demo", "web"}, Split{"", "cluster-scoped"}, Split{"kube-system", "a.b-c"}}) {
     EXPECT_EQ(splitObjectKey(objectKey(ns, name)), (Split{ns, name})) << ns << "/" << name;
   }
 }

@@ -17,8 +17,10 @@ json hpaWithMetrics(json metrics) {
   return json{{"apiVersion", "autoscaling/v2"},
               {"kind", "HorizontalPodAutoscaler"},
               {"metadata", {{"name", "web"}, {"namespace", "default"}}},
-              {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "web"}}}, {"maxReplicas", 3},
-                        {"metrics", std::move(metrics)}}}};
+              {"spec",
+               {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "web"}}},
+                {"maxReplicas", 3},
+                {"metrics", std::move(metrics)}}}};
 }
 
 std::vector<MetricSpec> decodedMetrics(json metrics) {
@@ -29,7 +31,8 @@ std::vector<MetricSpec> decodedMetrics(json metrics) {
 
 TEST(MetricSource, EachKnownTypeReadsAndWritesItsOwnField) {
   forEachKnownSourceType([]<typename Source>(std::type_identity<Source>) {
-    const json entry{{"type", Source::kType}, {Source::kField, {{"target", {{"type", "AverageValue"}}}}}};
+    const json entry{{"type", Source::kType},
+                     {Source::kField, {{"target", {{"type", "AverageValue"}}}}}};
     const auto metrics = decodedMetrics(json::array({entry}));
     ASSERT_EQ(metrics.size(), 1u);
     ASSERT_TRUE(metrics[0].as<Source>()) << Source::kType;
@@ -47,10 +50,12 @@ TEST(MetricSource, EachKnownTypeReadsAndWritesItsOwnField) {
 }
 
 TEST(MetricSource, OnlyTheFieldTheTypeNamesIsKept) {
-  const auto metrics = decodedMetrics(json::array(
-      {{{"type", "Pods"},
-        {"pods", {{"metric", {{"name", "rps"}}}, {"target", {{"type", "AverageValue"}, {"averageValue", "1"}}}}},
-        {"resource", {{"name", "cpu"}}}}}));
+  const auto metrics = decodedMetrics(
+      json::array({{{"type", "Pods"},
+                    {"pods",
+                     {{"metric", {{"name", "rps"}}},
+                      {"target", {{"type", "AverageValue"}, {"averageValue", "1"}}}}},
+                    {"resource", {{"name", "cpu"}}}}}));
   ASSERT_TRUE(metrics[0].as<PodsMetricSource>());
   EXPECT_EQ(metricNameOf(metrics[0]), "rps");
 }
@@ -77,7 +82,8 @@ TEST(MetricSource, NamesAndWorkloadWideValuesByType) {
   const MetricSpec cpu{ResourceMetricSource{"cpu", {}}};
   const MetricSpec memory{ContainerResourceMetricSource{"memory", {}, "app"}};
   const MetricSpec rps{PodsMetricSource{{"rps", std::nullopt}, {}}};
-  const MetricSpec hits{ObjectMetricSource{{"Ingress", "main", "networking.k8s.io/v1"}, {}, {"hits", std::nullopt}}};
+  const MetricSpec hits{
+      ObjectMetricSource{{"Ingress", "main", "networking.k8s.io/v1"}, {}, {"hits", std::nullopt}}};
   const MetricSpec queue{ExternalMetricSource{{"queue", LabelSelector{{{"q", "work"}}, {}}}, {}}};
   EXPECT_EQ(metricNameOf(cpu), "cpu");
   EXPECT_EQ(metricNameOf(memory), "memory");
@@ -104,7 +110,8 @@ TEST(MetricSource, TheCurrentValueOfAStatusEntry) {
   EXPECT_EQ(currentOf(failed), nullptr);
   MetricStatus external;
   external.type = kExternalMetric;
-  external.external = ExternalMetricStatus{{"queue", std::nullopt}, MetricValueStatus{Quantity::fromValue(30), {}, {}}};
+  external.external = ExternalMetricStatus{{"queue", std::nullopt},
+                                           MetricValueStatus{Quantity::fromValue(30), {}, {}}};
   ASSERT_NE(currentOf(external), nullptr);
   EXPECT_EQ(currentOf(external)->value, Quantity::fromValue(30));
 }

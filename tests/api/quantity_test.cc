@@ -28,20 +28,23 @@ TEST_P(QuantityMilli, ParsesRoundsAndPrints) {
 
 INSTANTIATE_TEST_SUITE_P(
     Spec, QuantityMilli,
-    ::testing::Values(MilliCase{"109403u", 110, "109403u"}, MilliCase{"96343278n", 97, "96343278n"},
-                      MilliCase{"587624Ki", 601726976000, "587624Ki"}, MilliCase{"1k", 1000000, "1k"},
-                      MilliCase{"500m", 500, "500m"}, MilliCase{"1.5", 1500, "1500m"},
-                      MilliCase{"2e3", 2000000, "2e3"}, MilliCase{"0.1", 100, "100m"}, MilliCase{"1n", 1, "1n"},
-                      MilliCase{"100Mi", 104857600000, "100Mi"}, MilliCase{"0", 0, "0"},
-                      MilliCase{"-1.5m", -2, "-1500u"}, MilliCase{"+5", 5000, "5"},
-                      MilliCase{"1.5Gi", 1610612736000, "1536Mi"}, MilliCase{"0.0000000001", 1, "1n"},
-                      MilliCase{"1E-3", 1, "1e-3"}, MilliCase{"1e+3", 1000000, "1e3"}, MilliCase{"5.", 5000, "5"},
-                      MilliCase{".5", 500, "500m"}, MilliCase{"1E", std::numeric_limits<std::int64_t>::max(), "1E"},
-                      MilliCase{"1000Ki", 1024000000, "1000Ki"}, MilliCase{"512Ki", 524288000, "512Ki"},
-                      MilliCase{"1023", 1023000, "1023"}, MilliCase{"007", 7000, "7"}));
+    ::testing::Values(
+        MilliCase{"109403u", 110, "109403u"}, MilliCase{"96343278n", 97, "96343278n"},
+        MilliCase{"587624Ki", 601726976000, "587624Ki"}, MilliCase{"1k", 1000000, "1k"},
+        MilliCase{"500m", 500, "500m"}, MilliCase{"1.5", 1500, "1500m"},
+        MilliCase{"2e3", 2000000, "2e3"}, MilliCase{"0.1", 100, "100m"}, MilliCase{"1n", 1, "1n"},
+        MilliCase{"100Mi", 104857600000, "100Mi"}, MilliCase{"0", 0, "0"},
+        MilliCase{"-1.5m", -2, "-1500u"}, MilliCase{"+5", 5000, "5"},
+        MilliCase{"1.5Gi", 1610612736000, "1536Mi"}, MilliCase{"0.0000000001", 1, "1n"},
+        MilliCase{"1E-3", 1, "1e-3"}, MilliCase{"1e+3", 1000000, "1e3"}, MilliCase{"5.", 5000, "5"},
+        MilliCase{".5", 500, "500m"},
+        MilliCase{"1E", std::numeric_limits<std::int64_t>::max(), "1E"},
+        MilliCase{"1000Ki", 1024000000, "1000Ki"}, MilliCase{"512Ki", 524288000, "512Ki"},
+        MilliCase{"1023", 1023000, "1023"}, MilliCase{"007", 7000, "7"}));
 
 TEST(Quantity, RejectsWhatTheApiServerRejects) {
-  for (const char* bad : {"", "K", "1K", "1mi", "1 m", "--1", "1e", "1.2.3", "abc", "1Ki1", "1e3.5", "1Mi-"}) {
+  for (const char* bad :
+       {"", "K", "1K", "1mi", "1 m", "--1", "1e", "1.2.3", "abc", "1Ki1", "1e3.5", "1Mi-"}) {
     auto q = Quantity::parse(bad);
     EXPECT_FALSE(q.ok()) << "'" << bad << "' parsed as " << (q.ok() ? q->toString() : "");
   }
@@ -65,7 +68,8 @@ TEST(Quantity, HugeInputsSaturateInsteadOfOverflowing) {
 // Fuzz finding (quantity_fuzz): "600e1000" normalized to 6e1002, past the exponent limit, and
 // printed as text that parsed back to a different value.
 TEST(Quantity, SaturatedValuesPrintAndParseBackTheSame) {
-  for (const char* text : {"600e1000", "-600e1000", "60172690.00000e+100110070", "1e1000", "10e999"}) {
+  for (const char* text :
+       {"600e1000", "-600e1000", "60172690.00000e+100110070", "1e1000", "10e999"}) {
     auto q = Quantity::parse(text);
     ASSERT_TRUE(q.ok()) << text;
     auto again = Quantity::parse(q->toString());
@@ -108,7 +112,8 @@ TEST(Quantity, FormatsWrittenValuesCanonically) {
   EXPECT_EQ(Quantity::fromMilli(2000000).toString(), "2k");
   EXPECT_EQ(Quantity::fromMilli(601726976000, QuantityFormat::BinarySI).toString(), "587624Ki");
   EXPECT_EQ(Quantity::fromMilli(1000, QuantityFormat::BinarySI).toString(), "1");
-  EXPECT_EQ(Quantity::fromMilli(601726976500, QuantityFormat::BinarySI).toString(), "601726976500m");
+  EXPECT_EQ(Quantity::fromMilli(601726976500, QuantityFormat::BinarySI).toString(),
+            "601726976500m");
   EXPECT_EQ(Quantity::fromMilli(104857600000, QuantityFormat::BinarySI).toString(), "100Mi");
 }
 

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "api/pod.h"
 #include "api/codec.h"
+#include "api/pod.h"
 
 namespace hpa::api {
 namespace {

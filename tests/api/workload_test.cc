@@ -1,6 +1,7 @@
 #include "api/workload.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 namespace hpa::api {
@@ -37,7 +38,8 @@ TEST(Workload, DeploymentProjectsWhatScaleShows) {
 }
 
 TEST(Workload, DefaultsAndAbsentFields) {
-  auto w = decodeWorkload(json::parse(R"({"metadata": {"name": "a", "namespace": "n"}, "spec": {}})"), kStatefulSet);
+  auto w = decodeWorkload(
+      json::parse(R"({"metadata": {"name": "a", "namespace": "n"}, "spec": {}})"), kStatefulSet);
   ASSERT_TRUE(w.ok()) << w.error().message;
   EXPECT_EQ(w->specReplicas, 1);  // the API server's default
   EXPECT_EQ(w->statusReplicas, 0);
@@ -53,33 +55,37 @@ TEST(Workload, ReplicationControllerSelectorIsALabelMap) {
 }
 
 TEST(Workload, ControllerRefIsTheOwnerMarkedController) {
-  auto w = decodeWorkload(json::parse(R"({"metadata": {"name": "web-5d4f", "namespace": "n", "ownerReferences": [
+  auto w = decodeWorkload(
+      json::parse(R"({"metadata": {"name": "web-5d4f", "namespace": "n", "ownerReferences": [
       {"apiVersion": "v1", "kind": "Other", "name": "x", "uid": "u-x"},
       {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "u-web", "controller": true}]},
       "spec": {"replicas": 1}})"),
-                          kReplicaSet);
+      kReplicaSet);
   ASSERT_TRUE(w.ok()) << w.error().message;
   ASSERT_TRUE(w->controllerRef);
   EXPECT_EQ(*w->controllerRef, (OwnerReference{"apps/v1", "Deployment", "web", "u-web", true}));
 }
 
 TEST(Workload, ErrorsNameTheField) {
-  auto badReplicas = decodeWorkload(json::parse(R"({"metadata": {"name": "a"}, "spec": {"replicas": "three"}})"),
-                                    kDeployment);
+  auto badReplicas = decodeWorkload(
+      json::parse(R"({"metadata": {"name": "a"}, "spec": {"replicas": "three"}})"), kDeployment);
   ASSERT_FALSE(badReplicas.ok());
-  EXPECT_NE(badReplicas.error().message.find("spec.replicas"), std::string::npos) << badReplicas.error().message;
+  EXPECT_NE(badReplicas.error().message.find("spec.replicas"), std::string::npos)
+      << badReplicas.error().message;
   auto badSelector = decodeWorkload(
       json::parse(R"({"metadata": {"name": "a"}, "spec": {"selector": {"matchExpressions": [
           {"key": "k", "operator": "Sometimes"}]}}})"),
       kDeployment);
   ASSERT_FALSE(badSelector.ok());
-  EXPECT_NE(badSelector.error().message.find("spec.selector"), std::string::npos) << badSelector.error().message;
+  EXPECT_NE(badSelector.error().message.find("spec.selector"), std::string::npos)
+      << badSelector.error().message;
 }
 
 TEST(Workload, BuiltinKindsAndResources) {
   ASSERT_NE(builtinWorkloadByKind("apps", "StatefulSet"), nullptr);
   EXPECT_STREQ(builtinWorkloadByKind("apps", "StatefulSet")->resource, "statefulsets");
-  EXPECT_STREQ(builtinWorkloadByResource("", "replicationcontrollers")->kind, "ReplicationController");
+  EXPECT_STREQ(builtinWorkloadByResource("", "replicationcontrollers")->kind,
+               "ReplicationController");
   EXPECT_EQ(builtinWorkloadByKind("", "Deployment"), nullptr);  // Deployments live in "apps"
   EXPECT_EQ(builtinWorkloadByKind("example.com", "Widget"), nullptr);
   EXPECT_EQ(builtinWorkloadByResource("apps", "widgets"), nullptr);

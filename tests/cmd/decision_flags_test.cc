@@ -54,8 +54,10 @@ Result<ControllerOptions> viaDaemonFlags(const std::vector<std::string>& flags) 
   return daemonRoute(line.daemon);
 }
 
-Result<ControllerOptions> viaConfigFile(const std::vector<std::pair<std::string, std::string>>& settings) {
-  const auto path = std::filesystem::temp_directory_path() / ("decision-flags-" + std::to_string(::getpid()) + ".yaml");
+Result<ControllerOptions> viaConfigFile(
+    const std::vector<std::pair<std::string, std::string>>& settings) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("decision-flags-" + std::to_string(::getpid()) + ".yaml");
   {
     std::ofstream out(path);
     for (const auto& [key, value] : settings) out << key << ": \"" << value << "\"\n";
@@ -86,7 +88,8 @@ Result<ControllerOptions> viaReplay(const std::vector<std::string>& flags) {
 }
 
 // Equal answers: the same error text, or the same decision settings.
-void expectSame(const Result<ControllerOptions>& a, const Result<ControllerOptions>& b, const std::string& route) {
+void expectSame(const Result<ControllerOptions>& a, const Result<ControllerOptions>& b,
+                const std::string& route) {
   ASSERT_EQ(a.ok(), b.ok()) << route << ": " << (a.ok() ? b.error().message : a.error().message);
   if (!a.ok()) {
     EXPECT_EQ(a.error().message, b.error().message) << route;
@@ -101,7 +104,8 @@ void expectSame(const Result<ControllerOptions>& a, const Result<ControllerOptio
 
 // Every route for `settings` (flag name without dashes, value), compared with the daemon's
 // command line; returns that answer.
-Result<ControllerOptions> everyRoute(const std::vector<std::pair<std::string, std::string>>& settings) {
+Result<ControllerOptions> everyRoute(
+    const std::vector<std::pair<std::string, std::string>>& settings) {
   std::vector<std::string> flags;
   for (const auto& [name, value] : settings) flags.push_back("--" + name + "=" + value);
   auto daemon = viaDaemonFlags(flags);
@@ -129,21 +133,28 @@ TEST(DecisionFlags, EveryFlagParsesAlikeInTheDaemonExplainAndReplay) {
       {{{"horizontal-pod-autoscaler-tolerance", "-1"}},
        "invalid value \"-1\" for --horizontal-pod-autoscaler-tolerance: must not be negative"},
       {{{"horizontal-pod-autoscaler-downscale-stabilization", "2m30s"}}, nullptr},
-      {{{"horizontal-pod-autoscaler-downscale-stabilization", "5"}}, "--horizontal-pod-autoscaler-downscale-stabilization"},
+      {{{"horizontal-pod-autoscaler-downscale-stabilization", "5"}},
+       "--horizontal-pod-autoscaler-downscale-stabilization"},
       {{{"horizontal-pod-autoscaler-cpu-initialization-period", "1m"}}, nullptr},
       {{{"horizontal-pod-autoscaler-cpu-initialization-period", "-1s"}},
-       "invalid value \"-1s\" for --horizontal-pod-autoscaler-cpu-initialization-period: must not be negative"},
+       "invalid value \"-1s\" for --horizontal-pod-autoscaler-cpu-initialization-period: must not "
+       "be negative"},
       {{{"horizontal-pod-autoscaler-initial-readiness-delay", "10s"}}, nullptr},
-      {{{"horizontal-pod-autoscaler-initial-readiness-delay", "soon"}}, "--horizontal-pod-autoscaler-initial-readiness-delay"},
+      {{{"horizontal-pod-autoscaler-initial-readiness-delay", "soon"}},
+       "--horizontal-pod-autoscaler-initial-readiness-delay"},
       {{{"decision-rules", "1.20"}}, nullptr},
       {{{"decision-rules", "current"}}, nullptr},
       {{{"decision-rules", "1.17"}},
-       "invalid value \"1.17\" for --decision-rules: must be auto, current or a kube-controller-manager release from "
+       "invalid value \"1.17\" for --decision-rules: must be auto, current or a "
+       "kube-controller-manager release from "
        "1.18 to 1.37"},
       {{{"feature-gates", "HPAScaleToZero=true, SomeOtherGate=false"}}, nullptr},
-      {{{"feature-gates", "HPAScaleToZero"}}, "invalid value \"HPAScaleToZero\" for --feature-gates: missing bool value for HPAScaleToZero"},
+      {{{"feature-gates", "HPAScaleToZero"}},
+       "invalid value \"HPAScaleToZero\" for --feature-gates: missing bool value for "
+       "HPAScaleToZero"},
       {{{"decision-rules", "1.30"}, {"feature-gates", "HPAContainerMetrics=false"}},
-       "invalid value \"HPAContainerMetrics=false\" for --feature-gates: feature gate HPAContainerMetrics is GA in "
+       "invalid value \"HPAContainerMetrics=false\" for --feature-gates: feature gate "
+       "HPAContainerMetrics is GA in "
        "kube-controller-manager 1.30 and locked to true; it cannot be set to false"},
   };
   for (const auto& c : cases) {
@@ -167,7 +178,8 @@ TEST(DecisionFlags, ValuesReachTheControllerOptions) {
   EXPECT_EQ(options->tolerance, 0.25);
   EXPECT_EQ(options->downscaleStabilizationWindow, std::chrono::seconds(150));
   EXPECT_EQ(options->decisionRules.minor, 34);
-  EXPECT_TRUE(options->decisionRules.gates.hpaConfigurableTolerance) << "given; 1.34's default is off";
+  EXPECT_TRUE(options->decisionRules.gates.hpaConfigurableTolerance)
+      << "given; 1.34's default is off";
   EXPECT_TRUE(options->decisionRules.gates.podLevelResources) << "1.34's default";
 }
 

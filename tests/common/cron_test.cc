@@ -32,7 +32,7 @@ TEST(Cron, EitherDayFieldMatchesWhenBothAreRestricted) {
   EXPECT_TRUE(c->matches(0, 9, 1, 6, 3));   // the 1st, a Wednesday
   EXPECT_TRUE(c->matches(0, 9, 8, 6, 1));   // a Monday, the 8th
   EXPECT_FALSE(c->matches(0, 9, 8, 6, 3));  // neither
-  c = parseCron("0 9 * * 1");  // only the day of week restricts
+  c = parseCron("0 9 * * 1");               // only the day of week restricts
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c->matches(0, 9, 1, 6, 3));
   EXPECT_TRUE(c->matches(0, 9, 8, 6, 1));
@@ -41,10 +41,18 @@ TEST(Cron, EitherDayFieldMatchesWhenBothAreRestricted) {
 
 TEST(Cron, RejectsWhatItCannotRead) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"", "must have 5 fields"},       {"* * * *", "must have 5 fields"},  {"60 * * * *", "minute 60 is outside 0-59"},
-      {"* 24 * * *", "hour 24"},        {"* * 0 * *", "day of month 0"},     {"* * * 13 *", "month 13"},
-      {"* * * * 8", "day of week 8"},   {"a * * * *", "is not a number"},    {"5-1 * * * *", "runs backwards"},
-      {"*/0 * * * *", "step"},          {"1,,2 * * * *", "empty list item"}, {"* * * JAN *", "is not a number"},
+      {"", "must have 5 fields"},
+      {"* * * *", "must have 5 fields"},
+      {"60 * * * *", "minute 60 is outside 0-59"},
+      {"* 24 * * *", "hour 24"},
+      {"* * 0 * *", "day of month 0"},
+      {"* * * 13 *", "month 13"},
+      {"* * * * 8", "day of week 8"},
+      {"a * * * *", "is not a number"},
+      {"5-1 * * * *", "runs backwards"},
+      {"*/0 * * * *", "step"},
+      {"1,,2 * * * *", "empty list item"},
+      {"* * * JAN *", "is not a number"},
   };
   for (const auto& [text, want] : cases) {
     auto c = parseCron(text);

@@ -8,7 +8,8 @@ namespace {
 using nlohmann::json;
 
 TEST(JsonValue, WrongTypesReadAsTheFallback) {
-  const json j = json::parse(R"({"s":"x","i":7,"big":4294967296,"neg":-3,"f":1.5,"b":true,"o":{},"n":null})");
+  const json j =
+      json::parse(R"({"s":"x","i":7,"big":4294967296,"neg":-3,"f":1.5,"b":true,"o":{},"n":null})");
   EXPECT_EQ(stringValue(j, "s"), "x");
   EXPECT_EQ(stringValue(j, "i", "fb"), "fb");
   EXPECT_EQ(stringValue(j, "o"), "");

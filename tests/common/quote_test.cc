@@ -10,7 +10,8 @@ TEST(Quote, LikeGoPercentQ) {
   EXPECT_EQ(quote("web"), "\"web\"");
   EXPECT_EQ(quote("say \"hi\"\\"), "\"say \\\"hi\\\"\\\\\"");
   EXPECT_EQ(quote("a\nb\tc\rd\x01\x7f"), "\"a\\nb\\tc\\rd\\x01\\x7f\"");
-  EXPECT_EQ(quote("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80\"");
+  EXPECT_EQ(quote("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80"),
+            "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80\"");
   EXPECT_EQ(quote("\xc2\x85"), "\"\\u0085\"");
   EXPECT_EQ(quote(std::string_view("a\0b", 3)), "\"a\\x00b\"");
 }
@@ -21,10 +22,10 @@ TEST(Quote, LikeGoPercentQ) {
 TEST(Quote, InvalidUtf8BecomesHexEscapes) {
   EXPECT_EQ(quote("\xdf"), "\"\\xdf\"");
   EXPECT_EQ(quote("\xdf\n"), "\"\\xdf\\n\"");
-  EXPECT_EQ(quote("\xc0\xaf"), "\"\\xc0\\xaf\"");                  // overlong '/'
-  EXPECT_EQ(quote("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"");          // a surrogate
+  EXPECT_EQ(quote("\xc0\xaf"), "\"\\xc0\\xaf\"");                    // overlong '/'
+  EXPECT_EQ(quote("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"");           // a surrogate
   EXPECT_EQ(quote("\xf4\x90\x80\x80"), "\"\\xf4\\x90\\x80\\x80\"");  // past U+10FFFF
-  EXPECT_EQ(quote("\xe2\x82"), "\"\\xe2\\x82\"");                   // truncated
+  EXPECT_EQ(quote("\xe2\x82"), "\"\\xe2\\x82\"");                    // truncated
   EXPECT_EQ(quote("ok\xffok"), "\"ok\\xffok\"");
 }
 

@@ -26,8 +26,9 @@ TEST(RFC3339, ParsesFractionsAndOffsets) {
 }
 
 TEST(RFC3339, RejectsMalformed) {
-  for (const char* bad : {"", "2024-05-01", "2024-13-01T00:00:00Z", "2024-05-01T12:00:05", "yesterday",
-                          "2024-05-01T12:00:05.Z", "2024-02-30T00:00:00Z", "2024-05-01T12:00:05Zjunk"}) {
+  for (const char* bad :
+       {"", "2024-05-01", "2024-13-01T00:00:00Z", "2024-05-01T12:00:05", "yesterday",
+        "2024-05-01T12:00:05.Z", "2024-02-30T00:00:00Z", "2024-05-01T12:00:05Zjunk"}) {
     EXPECT_FALSE(parseRFC3339(bad).ok()) << bad;
   }
 }
@@ -82,7 +83,8 @@ TEST(DurationFlag, NamesTheFlagAndRefusesNegativeValues) {
             "invalid value \"0s\" for --sync-period: must be positive");
   auto bad = parseDurationFlag("sync-period", "15");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message.rfind("invalid value \"15\" for --sync-period: ", 0), 0u) << bad.error().message;
+  EXPECT_EQ(bad.error().message.rfind("invalid value \"15\" for --sync-period: ", 0), 0u)
+      << bad.error().message;
 }
 
 TEST(GoDuration, FormatsLikeGo) {

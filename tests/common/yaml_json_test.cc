@@ -52,7 +52,8 @@ TEST(YamlJson, JsonInputIsUnchanged) {
 }
 
 TEST(YamlJson, EmittedYamlReadsBackAsTheSameValue) {
-  json original = json::parse(R"({"kind": "Pod", "metadata": {"name": "web-1", "labels": {"app": "web", "v": "1"},
+  json original = json::parse(
+      R"({"kind": "Pod", "metadata": {"name": "web-1", "labels": {"app": "web", "v": "1"},
     "annotations": {"a": "true", "b": "null", "c": "", "d": "line one\nline two", "e": "x: y", "f": "- z",
                     "g": "0x1F", "h": "1.5e3", "i": "~", "j": "#not a comment", "k": "{\"json\": [1]}"}},
     "spec": {"replicas": 3, "ratio": 0.25, "big": 12345678901234, "ready": true, "gone": null,
@@ -79,7 +80,8 @@ TEST(YamlJson, ErrorsNameTheLine) {
 // end. Both are clear errors or values now.
 TEST(YamlJson, LongPlainScalarsResolveWithoutRecursion) {
   const std::string digits(60000, '1');
-  auto docs = yamlDocumentsToJson("a: " + digits + "\nb: " + digits + "." + digits + "\nc: " + digits + "x\n");
+  auto docs = yamlDocumentsToJson("a: " + digits + "\nb: " + digits + "." + digits +
+                                  "\nc: " + digits + "x\n");
   ASSERT_TRUE(docs.ok()) << docs.error().message;
   EXPECT_TRUE((*docs)[0]["a"].is_number_float());  // beyond int64: a float, as before
   EXPECT_TRUE((*docs)[0]["b"].is_number_float());
@@ -88,10 +90,13 @@ TEST(YamlJson, LongPlainScalarsResolveWithoutRecursion) {
 
 TEST(YamlJson, PlainScalarResolutionIsTheCoreSchema) {
   auto docs = yamlDocumentsToJson(
-      "[~, null, Null, NULL, true, True, TRUE, false, FALSE, 0x1F, 0o17, +5, -0, .5, 5., 1e3, -1.5E-2, "
+      "[~, null, Null, NULL, true, True, TRUE, false, FALSE, 0x1F, 0o17, +5, -0, .5, 5., 1e3, "
+      "-1.5E-2, "
       "'1', 1e, ., +, 0x, 0o8, 1.2.3, .inf, yes, 1_000]");
   ASSERT_TRUE(docs.ok()) << docs.error().message;
-  EXPECT_EQ((*docs)[0], json::parse(R"([null, null, null, null, true, true, true, false, false, 31, 15, 5, 0, 0.5,
+  EXPECT_EQ(
+      (*docs)[0],
+      json::parse(R"([null, null, null, null, true, true, true, false, false, 31, 15, 5, 0, 0.5,
       5.0, 1000.0, -0.015, "1", "1e", ".", "+", "0x", "0o8", "1.2.3", ".inf", "yes", "1_000"])"));
 }
 
@@ -113,7 +118,8 @@ TEST(YamlJson, AliasExpansionIsBoundedBySize) {
   }
   auto docs = yamlDocumentsToJson(bomb);
   ASSERT_FALSE(docs.ok());
-  EXPECT_NE(docs.error().message.find("excessive aliasing"), std::string::npos) << docs.error().message;
+  EXPECT_NE(docs.error().message.find("excessive aliasing"), std::string::npos)
+      << docs.error().message;
   // Ordinary reuse stays fine: a merge-like alias of a small mapping, used a few times.
   auto reuse = yamlDocumentsToJson("defaults: &d {cpu: 100m, memory: 64Mi}\na: *d\nb: *d\nc: *d\n");
   ASSERT_TRUE(reuse.ok()) << reuse.error().message;
@@ -138,16 +144,17 @@ std::string read(const std::string& yaml) {
 // token begins outside a flow collection, text after a quoted scalar or a flow collection on its
 // line, a '%' line that is no directive) and libyaml refuses them with its own message.
 TEST(YamlJson, InputsThatLoopedYamlCppAreRefusedOrRead) {
-  for (const char* notYaml : {",", ", user: u", ",a", "- a\n, b", "---\n,", "# c\n,", "- [x]\n, y", "[a], b",
-                              "{\"a\": 1}, 2", "- type: Resource\n ,   resource:", "a: \"x\", b", "k: ,x", "&!!bi''clqste,", "&# x\nmulti line\n# comment\n, y",
-                              "a: 1\nclusters: [{name: c}]\n, user: u}}]\n",
-                              "\"a\"b] \n,", "\"a\" b\n,", "'a' b", "- \"a\" b\n  , c", "\"`0v: &[\"\\\\X\\\\12] \n,",
-                              "[a] b\n,", "[-]-x \n\n,o",
-                              "!P/ce\": x\", y", "!t\"a\", b", "a: 1\n%\n,", "%YAML 1.2\n,\n", "a\n---\n,", "a\n...\n, b",
-                              "&: =\n\xf7\n,",
-                              // A second node after the document's root needs a `---` between them;
-                              // yaml-cpp read two documents here.
-                              "{a: 1} # c\nb: [x]\n"}) {
+  for (const char* notYaml :
+       {",", ", user: u", ",a", "- a\n, b", "---\n,", "# c\n,", "- [x]\n, y", "[a], b",
+        "{\"a\": 1}, 2", "- type: Resource\n ,   resource:", "a: \"x\", b", "k: ,x",
+        "&!!bi''clqste,", "&# x\nmulti line\n# comment\n, y",
+        "a: 1\nclusters: [{name: c}]\n, user: u}}]\n", "\"a\"b] \n,", "\"a\" b\n,", "'a' b",
+        "- \"a\" b\n  , c", "\"`0v: &[\"\\\\X\\\\12] \n,", "[a] b\n,", "[-]-x \n\n,o",
+        "!P/ce\": x\", y", "!t\"a\", b", "a: 1\n%\n,", "%YAML 1.2\n,\n", "a\n---\n,", "a\n...\n, b",
+        "&: =\n\xf7\n,",
+        // A second node after the document's root needs a `---` between them;
+        // yaml-cpp read two documents here.
+        "{a: 1} # c\nb: [x]\n"}) {
     auto r = yamlDocumentsToJson(notYaml);
     ASSERT_FALSE(r.ok()) << notYaml;
     EXPECT_EQ(r.error().message.rfind("line ", 0), 0u) << r.error().message;
@@ -160,7 +167,8 @@ TEST(YamlJson, InputsThatLoopedYamlCppAreRefusedOrRead) {
   // as YAML 1.1 did (letters, digits, '-', '_') and refuses these, which 1.2 would read as a
   // plain scalar ("a ,", "qste,").
   for (const char* anchor : {"&>0p\ta\n,", "&!!bicl\rqste,"}) {
-    EXPECT_NE(read(anchor).find("while scanning an anchor"), std::string::npos) << anchor << ": " << read(anchor);
+    EXPECT_NE(read(anchor).find("while scanning an anchor"), std::string::npos)
+        << anchor << ": " << read(anchor);
   }
   // Valid YAML that the pre-scan refused: a plain scalar's continuation lines may begin with ','
   // or be a '%' line (only a document's first lines are directives), at the top level after an
@@ -172,14 +180,17 @@ TEST(YamlJson, InputsThatLoopedYamlCppAreRefusedOrRead) {
   for (const auto& c : {Case{"a\n%\n\n, b", R"(["a %\n, b"])"}, Case{"&a a\n,", R"(["a ,"])"},
                         Case{"!t\ta\n,", R"(["a ,"])"}, Case{"&a a\nx\n,", R"(["a x ,"])"},
                         Case{"!t a\nx\ny\n,", R"(["a x y ,"])"}, Case{"&a\rq,", R"(["q,"])"},
-                        Case{"a: 1\rb: 2", R"([{"a":1,"b":2}])"}, Case{"a: \"x\ry\"", R"([{"a":"x y"}])"},
-                        Case{"a: 1\r", R"([{"a":1}])"}, Case{"a: 1\r\nb: [x,\r\n y]\r\n", R"([{"a":1,"b":["x","y"]}])"}}) {
+                        Case{"a: 1\rb: 2", R"([{"a":1,"b":2}])"},
+                        Case{"a: \"x\ry\"", R"([{"a":"x y"}])"}, Case{"a: 1\r", R"([{"a":1}])"},
+                        Case{"a: 1\r\nb: [x,\r\n y]\r\n", R"([{"a":1,"b":["x","y"]}])"}}) {
     EXPECT_EQ(read(c.yaml), c.json) << c.yaml;
   }
-  for (const char* valid : {"\"a\": b", "k: \"v\" # c", "- \"a\"\n- \"b\": c", "\"a\" : b", "[\"a\" , \"b\"]",
-                            "k: 'it''s' # c\nl: \"x\"\n", "[a] # c", "- [a, b]\n- c", "!!str a, b", "a: !!int 1",
-                            "a: !t x,y", "%YAML 1.2\n---\na: [x, y]", "!<tag:yaml.org,2002:str> a", "&a a\n  b, c", "a\n, b",
-                            "a\n---\nb, c", "a\n ---\n, b", "a: &x 1\nb: foo\n  , bar", "&a a\n---\nx\n, b"}) {
+  for (const char* valid :
+       {"\"a\": b", "k: \"v\" # c", "- \"a\"\n- \"b\": c", "\"a\" : b", "[\"a\" , \"b\"]",
+        "k: 'it''s' # c\nl: \"x\"\n", "[a] # c", "- [a, b]\n- c", "!!str a, b", "a: !!int 1",
+        "a: !t x,y", "%YAML 1.2\n---\na: [x, y]", "!<tag:yaml.org,2002:str> a", "&a a\n  b, c",
+        "a\n, b", "a\n---\nb, c", "a\n ---\n, b", "a: &x 1\nb: foo\n  , bar",
+        "&a a\n---\nx\n, b"}) {
     EXPECT_TRUE(yamlDocumentsToJson(valid).ok()) << valid << ": " << read(valid);
   }
 }
@@ -204,14 +215,17 @@ TEST(YamlJson, TaggedScalarsStayStrings) {
 
 TEST(YamlJson, AnchorsMayBeRedefined) {
   EXPECT_EQ(read("- &a x\n- *a\n- &a y\n- *a\n"), R"([["x","x","y","y"]])");
-  EXPECT_NE(read("a: *nope\n").find("line 1, column 4: alias *nope names no anchor"), std::string::npos);
+  EXPECT_NE(read("a: *nope\n").find("line 1, column 4: alias *nope names no anchor"),
+            std::string::npos);
   // Anchors belong to their document.
-  EXPECT_NE(read("a: &x 1\n---\nb: *x\n").find("line 3, column 4"), std::string::npos) << read("a: &x 1\n---\nb: *x\n");
+  EXPECT_NE(read("a: &x 1\n---\nb: *x\n").find("line 3, column 4"), std::string::npos)
+      << read("a: &x 1\n---\nb: *x\n");
 }
 
 TEST(YamlJson, NullKeysAreRefusedAndNullDocumentsSkipped) {
   for (const char* nullKey : {"~: 1", "null: 1", "? \n: x"}) {
-    EXPECT_NE(read(nullKey).find("mapping keys must be scalars"), std::string::npos) << nullKey << ": " << read(nullKey);
+    EXPECT_NE(read(nullKey).find("mapping keys must be scalars"), std::string::npos)
+        << nullKey << ": " << read(nullKey);
   }
   EXPECT_EQ(read("[1, 2]: x"), "error: line 1, column 1: mapping keys must be scalars");
   EXPECT_EQ(read("\"null\": 1\n1: a"), R"([{"1":"a","null":1}])");
@@ -224,7 +238,8 @@ TEST(YamlJson, DeepNestingIsRefusedWhileParsing) {
   for (size_t depth : {1002, 60000}) {
     auto r = yamlDocumentsToJson(std::string(depth, '[') + std::string(depth, ']'));
     ASSERT_FALSE(r.ok()) << depth;
-    EXPECT_NE(r.error().message.find("nested deeper than 1000 levels"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("nested deeper than 1000 levels"), std::string::npos)
+        << r.error().message;
   }
   std::string blocks;
   for (int i = 0; i < 1200; ++i) blocks += std::string(i, ' ') + "- \n";
@@ -234,7 +249,8 @@ TEST(YamlJson, DeepNestingIsRefusedWhileParsing) {
 TEST(YamlJson, ReaderErrorsNameTheLineAndNulBytesAreText) {
   EXPECT_EQ(read("a: 1\nb: \xff\n"), "error: line 2, column 4: invalid leading UTF-8 octet (0xff)");
   // The input's length counts, not a NUL terminator: a NUL byte is no YAML character.
-  EXPECT_EQ(read(std::string("a: 1\0b: 2", 9)), "error: line 1, column 5: control characters are not allowed (0x00)");
+  EXPECT_EQ(read(std::string("a: 1\0b: 2", 9)),
+            "error: line 1, column 5: control characters are not allowed (0x00)");
   EXPECT_EQ(read(std::string("a: \"x\\0y\"")), R"([{"a":"x\u0000y"}])");
   EXPECT_EQ(read(""), "[]");
 }
@@ -244,11 +260,13 @@ TEST(YamlJson, CommasThatYamlAllowsStillParse) {
     const char* yaml;
     const char* json;
   };
-  for (const auto& c : {Case{"[a\n, b]", R"([["a","b"]])"}, Case{"{a: 1\n, b: 2}", R"([{"a":1,"b":2}])"},
-                        Case{"a: \"x\n, y\"", R"([{"a":"x , y"}])"}, Case{"a: |\n  , b\n", R"([{"a":", b\n"}])"},
-                        Case{"a: x,y", R"([{"a":"x,y"}])"},
-                        Case{"a: foo\n  , bar", R"([{"a":"foo , bar"}])"}, Case{"- [don't, x]", R"([[["don't","x"]]])"},
-                        Case{"a: &x 1\nb: *x", R"([{"a":1,"b":1}])"}, Case{"a:\n- x, y", R"([{"a":["x, y"]}])"}, Case{"a: ['#', \"[\"]\n# ,\nb: 1", R"([{"a":["#","["],"b":1}])"}}) {
+  for (const auto& c :
+       {Case{"[a\n, b]", R"([["a","b"]])"}, Case{"{a: 1\n, b: 2}", R"([{"a":1,"b":2}])"},
+        Case{"a: \"x\n, y\"", R"([{"a":"x , y"}])"}, Case{"a: |\n  , b\n", R"([{"a":", b\n"}])"},
+        Case{"a: x,y", R"([{"a":"x,y"}])"}, Case{"a: foo\n  , bar", R"([{"a":"foo , bar"}])"},
+        Case{"- [don't, x]", R"([[["don't","x"]]])"}, Case{"a: &x 1\nb: *x", R"([{"a":1,"b":1}])"},
+        Case{"a:\n- x, y", R"([{"a":["x, y"]}])"},
+        Case{"a: ['#', \"[\"]\n# ,\nb: 1", R"([{"a":["#","["],"b":1}])"}}) {
     auto r = yamlDocumentsToJson(c.yaml);
     ASSERT_TRUE(r.ok()) << c.yaml << ": " << r.error().message;
     EXPECT_EQ(nlohmann::json(*r).dump(), c.json) << c.yaml;

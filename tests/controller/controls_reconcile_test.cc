@@ -137,8 +137,10 @@ TEST_F(ReconcileTest, InvalidControlsAreReportedOncePerChange) {
   EXPECT_EQ(events_.events[0].type, "Warning");
   EXPECT_EQ(condition("ScalingActive")->reason, "ValidMetricFound");
   EXPECT_EQ(condition("ScalingActive")->message,
-            "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage "
-            "of request); invalid controls: hpa-controller.io/sync-period \"0s\" is invalid: must be between 1s and "
+            "the HPA was able to successfully calculate a replica count from cpu resource "
+            "utilization (percentage "
+            "of request); invalid controls: hpa-controller.io/sync-period \"0s\" is invalid: must "
+            "be between 1s and "
             "1h0m0s; the global sync period applies");
   EXPECT_FALSE(r.report.controls.controls.syncPeriod);
 
@@ -167,7 +169,8 @@ TEST_F(ReconcileTest, InvalidControlsAreReportedOncePerChange) {
   r = reconcile();
   EXPECT_EQ(events_.events.size(), 2u);
   EXPECT_EQ(condition("ScalingActive")->message,
-            "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage "
+            "the HPA was able to successfully calculate a replica count from cpu resource "
+            "utilization (percentage "
             "of request)");
   EXPECT_EQ(r.report.controls.controls.syncPeriod, seconds(2));
 }
@@ -179,7 +182,8 @@ TEST_F(ReconcileTest, AnInvalidPauseValueDoesNotPause) {
   reconcile();
   ASSERT_EQ(scales_.updates.size(), 1u);
   EXPECT_THAT(eventReasons(), ElementsAre("SuccessfulRescale", "InvalidControl"));
-  EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("invalid controls: hpa-controller.io/paused"));
+  EXPECT_THAT(condition("ScalingActive")->message,
+              HasSubstr("invalid controls: hpa-controller.io/paused"));
 }
 
 // --- requests source
@@ -191,8 +195,13 @@ TEST_F(ReconcileTest, RequestsSourceActuatedCountsWhatTheKubeletRuns) {
   metricsclient::PodMetricsResult samples;
   samples.timestamp = clock_.now() - seconds(20);
   for (const char* name : {"web-0", "web-1"}) {
-    pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                  .container("app", 200).actuated("app", 100).build());
+    pods_.add(PodBuilder(name)
+                  .label("app", "web")
+                  .startTime(kPodStart)
+                  .ready("True", kPodStart + seconds(5))
+                  .container("app", 200)
+                  .actuated("app", 100)
+                  .build());
     samples.metrics[name] = replicacalc::PodMetric{100, samples.timestamp, minutes(1)};
   }
   metrics_.resource.insert_or_assign("cpu", samples);
@@ -223,8 +232,13 @@ TEST_F(ReconcileTest, OwnerReferencesCountsOnlyThePodsOfTheTarget) {
   metricsclient::PodMetricsResult samples;
   samples.timestamp = clock_.now() - seconds(20);
   auto add = [&](const char* name, const char* replicaSet, std::int64_t usage) {
-    pods_.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                  .container("app", 100).ownedBy("ReplicaSet", replicaSet).build());
+    pods_.add(PodBuilder(name)
+                  .label("app", "web")
+                  .startTime(kPodStart)
+                  .ready("True", kPodStart + seconds(5))
+                  .container("app", 100)
+                  .ownedBy("ReplicaSet", replicaSet)
+                  .build());
     samples.metrics[name] = replicacalc::PodMetric{usage, samples.timestamp, minutes(1)};
   };
   add("web-5d8f-a", "web-5d8f", 100);
@@ -250,8 +264,13 @@ TEST_F(ReconcileTest, OwnerReferencesCountsOnlyThePodsOfTheTarget) {
 TEST_F(ReconcileTest, OwnerReferencesWaitsForTheOwnerCacheInsteadOfGuessing) {
   setScale(2);
   pods_.clear();
-  pods_.add(PodBuilder("web-5d8f-a").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                .container("app", 100).ownedBy("ReplicaSet", "web-5d8f").build());
+  pods_.add(PodBuilder("web-5d8f-a")
+                .label("app", "web")
+                .startTime(kPodStart)
+                .ready("True", kPodStart + seconds(5))
+                .container("app", 100)
+                .ownedBy("ReplicaSet", "web-5d8f")
+                .build());
   hpa_.metadata.annotations[kPodSelectionAnnotation] = "OwnerReferences";
   owners_.syncing = true;
   auto r = reconcile();

@@ -51,7 +51,8 @@ TEST_F(ReconcileTest, DecideReadsTheHistoryAReconcileLeft) {
   auto r = reconcile();
   ASSERT_TRUE(r.status.ok());
   EXPECT_EQ(r.report.desiredReplicas, d.report.desiredReplicas);
-  EXPECT_GT(controller().history().get("default/web")->recommendations.size(), before->recommendations.size());
+  EXPECT_GT(controller().history().get("default/web")->recommendations.size(),
+            before->recommendations.size());
 }
 
 TEST_F(ReconcileTest, DecideTakesTheReplicaCountItIsGiven) {
@@ -66,7 +67,8 @@ TEST_F(ReconcileTest, DecideTakesTheReplicaCountItIsGiven) {
   EXPECT_EQ(d.report.currentReplicas, 3);
   EXPECT_EQ(d.report.status.currentReplicas, 3);
   EXPECT_EQ(d.report.desiredReplicas, 6);  // 9 proposed, limited to 2 x 3
-  ASSERT_EQ(scales_.updates.size(), 1u) << "the write goes to the dependencies given (dry-run ones in shadow mode)";
+  ASSERT_EQ(scales_.updates.size(), 1u)
+      << "the write goes to the dependencies given (dry-run ones in shadow mode)";
   EXPECT_EQ(scales_.updates[0].specReplicas, 6);
 }
 
@@ -88,7 +90,8 @@ TEST_F(ReconcileTest, MetricsMayBeAsOldAsHalfTheHpasOwnPeriod) {
 
   hpa_.metadata.annotations[kSyncPeriodAnnotation] = "2s";
   ASSERT_TRUE(reconcile().status.ok());
-  EXPECT_EQ(metrics_.maxAges.back(), std::chrono::seconds(1)) << "half the HPA's own period, not the global one";
+  EXPECT_EQ(metrics_.maxAges.back(), std::chrono::seconds(1))
+      << "half the HPA's own period, not the global one";
 
   DecideOptions fresh;
   fresh.freshMetrics = true;
@@ -115,7 +118,8 @@ TEST_F(ReconcileTest, ADryRunRecordsTheRescalesItIsToldOfNotItsOwn) {
   ASSERT_TRUE(r.status.ok()) << r.status.error().message;
   EXPECT_TRUE(r.report.rescaled) << "the dry-run writer took the update";
   ASSERT_TRUE(controller().history().get("default/web"));
-  EXPECT_TRUE(controller().history().get("default/web")->scaleUpEvents.empty()) << "a dry run scales nothing";
+  EXPECT_TRUE(controller().history().get("default/web")->scaleUpEvents.empty())
+      << "a dry run scales nothing";
 
   // The other controller scaled 3 -> 5: the next decision is limited by that rescale.
   controller().recordObservedRescale(hpa_, 3, 5, clock_.now());
@@ -148,7 +152,8 @@ TEST_F(ReconcileTest, DecideLeavesOutPodsCreatedAfterTheGivenTime) {
 
   auto counted = controller().decide(hpa_, DecideOptions{});
   ASSERT_TRUE(counted.status.ok());
-  EXPECT_EQ(counted.report.desiredReplicas, 3) << "the pending pod, assumed idle, cancels the scale-up";
+  EXPECT_EQ(counted.report.desiredReplicas, 3)
+      << "the pending pod, assumed idle, cancels the scale-up";
 
   DecideOptions options;
   options.podsCreatedBefore = clock_.now();

@@ -15,8 +15,8 @@ TEST(DecisionFlagTable, NamesEveryDecisionFlagOnceWithItsDefault) {
   EXPECT_EQ(names, (std::vector<std::string>{"horizontal-pod-autoscaler-tolerance",
                                              "horizontal-pod-autoscaler-downscale-stabilization",
                                              "horizontal-pod-autoscaler-cpu-initialization-period",
-                                             "horizontal-pod-autoscaler-initial-readiness-delay", "decision-rules",
-                                             "feature-gates"}));
+                                             "horizontal-pod-autoscaler-initial-readiness-delay",
+                                             "decision-rules", "feature-gates"}));
   const DecisionFlagValues defaults;
   EXPECT_EQ(defaults.tolerance, "0.1");
   EXPECT_EQ(defaults.downscaleStabilization, "5m0s");
@@ -35,8 +35,8 @@ TEST(DecisionFlagTable, ReleasesAndGatesInKubeControllerManagersSyntax) {
   auto parsed = parseDecisionFlags(values);
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed->rulesMinor, 37);
-  EXPECT_EQ(parsed->featureGates,
-            (std::vector<std::pair<std::string, bool>>{{"HPAScaleToZero", true}, {"PodLevelResources", false}}));
+  EXPECT_EQ(parsed->featureGates, (std::vector<std::pair<std::string, bool>>{
+                                      {"HPAScaleToZero", true}, {"PodLevelResources", false}}));
   for (const char* bad : {"1.", "1.x", "1.20.1", "v1.20", "2.20", "1.38"}) {
     values.decisionRules = bad;
     EXPECT_FALSE(parseDecisionFlags(values).ok()) << bad;
@@ -45,8 +45,9 @@ TEST(DecisionFlagTable, ReleasesAndGatesInKubeControllerManagersSyntax) {
   values.featureGates = "HPAScaleToZero=yes";
   auto notBool = parseDecisionFlags(values);
   ASSERT_FALSE(notBool.ok());
-  EXPECT_EQ(notBool.error().message, "invalid value \"HPAScaleToZero=yes\" for --feature-gates: HPAScaleToZero: "
-                                     "\"yes\" is not a boolean (true or false)");
+  EXPECT_EQ(notBool.error().message,
+            "invalid value \"HPAScaleToZero=yes\" for --feature-gates: HPAScaleToZero: "
+            "\"yes\" is not a boolean (true or false)");
   values.featureGates = "=true";
   EXPECT_FALSE(parseDecisionFlags(values).ok());
 }
@@ -56,8 +57,10 @@ TEST(ChooseDecisionRules, AutoFollowsTheServerAGivenReleaseDoesNot) {
   auto offline = chooseDecisionRules(settings, std::nullopt);
   ASSERT_TRUE(offline.ok());
   EXPECT_EQ(offline->rules, replicacalc::DecisionRules{});
-  EXPECT_EQ(offline->choice, "decision rules: kube-controller-manager 1.37's, the newest (--decision-rules=auto, and "
-                             "no API server asked)");
+  EXPECT_EQ(
+      offline->choice,
+      "decision rules: kube-controller-manager 1.37's, the newest (--decision-rules=auto, and "
+      "no API server asked)");
   auto beside = chooseDecisionRules(settings, ServerRelease{23, "v1.23.17"});
   EXPECT_EQ(beside->rules.minor, 23);
   EXPECT_TRUE(beside->warnings.empty());
@@ -85,12 +88,14 @@ TEST(DecisionFlagArguments, GiveTheSameDecisionOfflineAsLive) {
   EXPECT_TRUE(decisionFlagArguments(values, replicacalc::DecisionRules{}).empty());
   values.tolerance = "0.2";
   EXPECT_EQ(decisionFlagArguments(values, replicacalc::decisionRulesOf(26)),
-            (std::vector<std::string>{"--horizontal-pod-autoscaler-tolerance=0.2", "--decision-rules=1.26"}))
+            (std::vector<std::string>{"--horizontal-pod-autoscaler-tolerance=0.2",
+                                      "--decision-rules=1.26"}))
       << "auto chose 1.26 beside the server: offline it must be named";
   values.decisionRules = "current";
   values.featureGates = "HPAScaleToZero=false";
   EXPECT_EQ(decisionFlagArguments(values, replicacalc::decisionRulesOf(37)),
-            (std::vector<std::string>{"--horizontal-pod-autoscaler-tolerance=0.2", "--decision-rules=current",
+            (std::vector<std::string>{"--horizontal-pod-autoscaler-tolerance=0.2",
+                                      "--decision-rules=current",
                                       "--feature-gates=HPAScaleToZero=false"}));
 }
 
@@ -98,17 +103,20 @@ TEST(ApplyDecisionFlag, OneFlagOverOptionsKeepsTheRest) {
   ControllerOptions options;
   options.syncPeriod = std::chrono::seconds(30);
   std::vector<std::string> ignored;
-  ASSERT_TRUE(applyDecisionFlag(*findDecisionFlag("decision-rules"), "1.34", options, ignored).ok());
-  ASSERT_TRUE(applyDecisionFlag(*findDecisionFlag("feature-gates"), "HPAConfigurableTolerance=true,X=true", options,
-                                ignored)
+  ASSERT_TRUE(
+      applyDecisionFlag(*findDecisionFlag("decision-rules"), "1.34", options, ignored).ok());
+  ASSERT_TRUE(applyDecisionFlag(*findDecisionFlag("feature-gates"),
+                                "HPAConfigurableTolerance=true,X=true", options, ignored)
                   .ok());
   EXPECT_EQ(options.decisionRules.minor, 34);
   EXPECT_TRUE(options.decisionRules.gates.hpaConfigurableTolerance);
   EXPECT_EQ(ignored.size(), 1u);
   EXPECT_EQ(options.syncPeriod, std::chrono::seconds(30));
-  auto bad = applyDecisionFlag(*findDecisionFlag("horizontal-pod-autoscaler-tolerance"), "-1", options, ignored);
+  auto bad = applyDecisionFlag(*findDecisionFlag("horizontal-pod-autoscaler-tolerance"), "-1",
+                               options, ignored);
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message, "invalid value \"-1\" for --horizontal-pod-autoscaler-tolerance: must not be negative");
+  EXPECT_EQ(bad.error().message,
+            "invalid value \"-1\" for --horizontal-pod-autoscaler-tolerance: must not be negative");
 }
 
 }  // namespace

@@ -9,7 +9,9 @@ namespace {
 
 using namespace hpa::controller::fixture;
 
-std::string failingReason(const ReconcileResult& r, Time at) { return report::outcomeOf(r.report, at).failingReason; }
+std::string failingReason(const ReconcileResult& r, Time at) {
+  return report::outcomeOf(r.report, at).failingReason;
+}
 
 TEST_F(ReconcileTest, ASucceedingReconcileHasNoFailingReason) {
   setScale(3);

@@ -1,8 +1,8 @@
 // hpa-controller.io/fallback through the reconcile: failing metrics beside working ones (the
 // maximum, conditions and events).
 
-#include "controls/fallback.h"
 #include "controller/reconcile_fixture.h"
+#include "controls/fallback.h"
 
 namespace hpa::controller {
 namespace {
@@ -18,7 +18,9 @@ class FallbackTest : public ReconcileTest {
  protected:
   void fallback(const std::string& text) { hpa_.metadata.annotations[kFallbackAnnotation] = text; }
   void cpuFails() { metrics_.resource.erase("cpu"); }
-  std::int32_t scaledTo() const { return scales_.scales.at("deployments/default/web").specReplicas; }
+  std::int32_t scaledTo() const {
+    return scales_.scales.at("deployments/default/web").specReplicas;
+  }
   ReconcileResult next() {
     clock_.step(seconds(15));
     return reconcile();
@@ -148,7 +150,8 @@ TEST_F(FallbackTest, AnInvalidValueIsReportedAndChangesNothing) {
   cpuFails();
   for (int i = 0; i < 4; ++i) next();
   EXPECT_TRUE(scales_.updates.empty());
-  EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("hpa-controller.io/fallback \"after=3\" is invalid"));
+  EXPECT_THAT(condition("ScalingActive")->message,
+              HasSubstr("hpa-controller.io/fallback \"after=3\" is invalid"));
   EXPECT_THAT(eventReasons(), ::testing::Contains("InvalidControl"));
 }
 

@@ -34,7 +34,8 @@ TEST_F(LastDecisionTest, AScaleUpSaysWhatEachMetricProposedAndWhatLimitedIt) {
   ASSERT_EQ(d["metrics"].size(), 1u);
   EXPECT_EQ(d["metrics"][0]["type"], "Resource");
   EXPECT_EQ(d["metrics"][0]["proposedReplicas"], 9);
-  EXPECT_EQ(d["metrics"][0]["pods"], (json{{"ready", 3}, {"unready", 0}, {"missing", 0}, {"ignored", 0}}));
+  EXPECT_EQ(d["metrics"][0]["pods"],
+            (json{{"ready", 3}, {"unready", 0}, {"missing", 0}, {"ignored", 0}}));
   EXPECT_EQ(d["limitedBy"]["reason"], "ScaleUpLimit");
   EXPECT_EQ(d["reason"], "cpu resource utilization (percentage of request) above target");
 }

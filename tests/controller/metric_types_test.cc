@@ -13,7 +13,8 @@ namespace {
 using namespace hpa::controller::fixture;
 
 // A new type fails here first: docs/architecture.md, "Adding a metric type", says what it needs.
-static_assert(std::variant_size_v<api::MetricSource> == 6, "a metric type was added or removed: follow the checklist");
+static_assert(std::variant_size_v<api::MetricSource> == 6,
+              "a metric type was added or removed: follow the checklist");
 
 TEST_F(ReconcileTest, EveryMetricTypeHasItsOwnEvaluator) {
   setScale(3);
@@ -25,7 +26,8 @@ TEST_F(ReconcileTest, EveryMetricTypeHasItsOwnEvaluator) {
     ASSERT_EQ(r.report.metrics.size(), 1u) << Source::kType;
     const auto& metric = r.report.metrics[0];
     EXPECT_EQ(metric.type, Source::kType);
-    EXPECT_EQ(metric.conditionReason, std::string("FailedGet") + Source::kType + "Metric") << metric.error.value_or("");
+    EXPECT_EQ(metric.conditionReason, std::string("FailedGet") + Source::kType + "Metric")
+        << metric.error.value_or("");
     EXPECT_NE(metric.conditionReason, api::kInvalidMetricSourceType);
   });
 }

@@ -1,7 +1,8 @@
+#include "controller/other_status_writer.h"
+
 #include <gtest/gtest.h>
 
 #include "api/codec.h"
-#include "controller/other_status_writer.h"
 #include "controller/other_status_writer_watch.h"
 #include "fakes/controller_fakes.h"
 #include "fakes/fake_clock.h"
@@ -33,27 +34,35 @@ TEST(OtherStatusWriter, WarnsOnlyWhileLeadingAndOncePerTerm) {
   EXPECT_FALSE(shouldWarnOfOtherStatusWriter(write, std::nullopt, false));  // a standby
   EXPECT_FALSE(shouldWarnOfOtherStatusWriter(std::nullopt, kLeadingSince, false));
   // Written before the lead: a handover from the other controller, not two at once.
-  EXPECT_FALSE(shouldWarnOfOtherStatusWriter(kcmWriteAt(kLeadingSince - minutes(1)), kLeadingSince, false));
+  EXPECT_FALSE(
+      shouldWarnOfOtherStatusWriter(kcmWriteAt(kLeadingSince - minutes(1)), kLeadingSince, false));
 }
 
 TEST(OtherStatusWriter, TheMetricCountsWritesOfTheTermInTheLastTenMinutes) {
   const auto write = kcmWriteAt(truncateToSeconds(kLeadingSince) + seconds(30));
   EXPECT_TRUE(countsAsOtherStatusWriter(write, kLeadingSince, write.time));
   EXPECT_TRUE(countsAsOtherStatusWriter(write, kLeadingSince, write.time + minutes(10)));
-  EXPECT_FALSE(countsAsOtherStatusWriter(write, kLeadingSince, write.time + minutes(10) + seconds(1)));
+  EXPECT_FALSE(
+      countsAsOtherStatusWriter(write, kLeadingSince, write.time + minutes(10) + seconds(1)));
   EXPECT_FALSE(countsAsOtherStatusWriter(write, std::nullopt, write.time));
-  EXPECT_FALSE(countsAsOtherStatusWriter(kcmWriteAt(kLeadingSince - seconds(30)), kLeadingSince, kLeadingSince));
+  EXPECT_FALSE(countsAsOtherStatusWriter(kcmWriteAt(kLeadingSince - seconds(30)), kLeadingSince,
+                                         kLeadingSince));
 }
 
 TEST(OtherStatusWriter, TheMessageNamesTheManagerAndSaysOnlyOneControllerMustAct) {
-  const std::string kcm = otherStatusWriterMessage(kcmWriteAt(*parseRFC3339("2026-11-23T10:00:05Z")));
+  const std::string kcm =
+      otherStatusWriterMessage(kcmWriteAt(*parseRFC3339("2026-11-23T10:00:05Z")));
   EXPECT_EQ(kcm,
-            "field manager \"kube-controller-manager\" wrote this HPA's status at 2026-11-23T10:00:05Z, while "
+            "field manager \"kube-controller-manager\" wrote this HPA's status at "
+            "2026-11-23T10:00:05Z, while "
             "hpa-controller decides it: two HPA controllers act on this HPA, and only one must "
-            "(kube-controller-manager still runs its HPA loop: add -horizontalpodautoscaling to its --controllers "
-            "on every control-plane node (kubeadm: *,bootstrapsigner,tokencleaner,-horizontalpodautoscaling), or "
+            "(kube-controller-manager still runs its HPA loop: add -horizontalpodautoscaling to "
+            "its --controllers "
+            "on every control-plane node (kubeadm: "
+            "*,bootstrapsigner,tokencleaner,-horizontalpodautoscaling), or "
             "stop hpa-controller)");
-  const std::string other = otherStatusWriterMessage({"keda-operator", *parseRFC3339("2026-11-23T10:00:05Z")});
+  const std::string other =
+      otherStatusWriterMessage({"keda-operator", *parseRFC3339("2026-11-23T10:00:05Z")});
   EXPECT_NE(other.find("field manager \"keda-operator\""), std::string::npos) << other;
   EXPECT_NE(other.find("only one must (stop one of them)"), std::string::npos) << other;
 }
@@ -76,8 +85,8 @@ class OtherStatusWriterWatchTest : public ::testing::Test {
 TEST_F(OtherStatusWriterWatchTest, WarnsOncePerHpaPerTerm) {
   watch_.observe(hpaWrittenAt("web", kLeadingSince + seconds(5)));
   watch_.observe(hpaWrittenAt("web", kLeadingSince + seconds(20)));  // its next write, same term
-  watch_.observe(hpaWrittenAt("api", kLeadingSince - seconds(5)));    // before the lead
-  watch_.observe(hpaWrittenAt("worker", std::nullopt));               // nobody else writes it
+  watch_.observe(hpaWrittenAt("api", kLeadingSince - seconds(5)));   // before the lead
+  watch_.observe(hpaWrittenAt("worker", std::nullopt));              // nobody else writes it
   ASSERT_EQ(events_.events.size(), 1u);
   EXPECT_EQ(events_.events[0].type, kEventWarning);
   EXPECT_EQ(events_.events[0].reason, api::kAnotherControllerWritesStatus);
@@ -104,7 +113,9 @@ TEST_F(OtherStatusWriterWatchTest, TheInformersWatchEventsReachIt) {
   hpa::testing::FakeClock clock;
   informer::Informer<api::HorizontalPodAutoscaler> hpas{
       source, api::decodeCachedHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+      [](const api::HorizontalPodAutoscaler& h) {
+        return std::make_pair(h.metadata.namespace_, h.metadata.name);
+      },
       clock, Logger::discard()};
   watch_.registerHandlers(hpas);
   nlohmann::json object = {
@@ -114,14 +125,17 @@ TEST_F(OtherStatusWriterWatchTest, TheInformersWatchEventsReachIt) {
        {{"name", "web"},
         {"namespace", "shop"},
         {"managedFields",
-         {{{"manager", "hpa-controller"}, {"time", formatRFC3339(kLeadingSince + seconds(2))},
+         {{{"manager", "hpa-controller"},
+           {"time", formatRFC3339(kLeadingSince + seconds(2))},
            {"fieldsV1", {{"f:status", nlohmann::json::object()}}}}}}}},
-      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "web"}}}, {"maxReplicas", 3}}}};
+      {"spec",
+       {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", "web"}}}, {"maxReplicas", 3}}}};
   hpas.apply(api::WatchEventType::Added, object);  // only our own write
   EXPECT_TRUE(events_.events.empty());
-  object["metadata"]["managedFields"].push_back({{"manager", "kube-controller-manager"},
-                                                 {"time", formatRFC3339(kLeadingSince + seconds(3))},
-                                                 {"subresource", "status"}});
+  object["metadata"]["managedFields"].push_back(
+      {{"manager", "kube-controller-manager"},
+       {"time", formatRFC3339(kLeadingSince + seconds(3))},
+       {"subresource", "status"}});
   hpas.apply(api::WatchEventType::Modified, object);
   ASSERT_EQ(events_.events.size(), 1u);
   EXPECT_EQ(events_.events[0].reason, api::kAnotherControllerWritesStatus);

@@ -23,13 +23,16 @@ inline const Time kPodStart = Time(seconds(1'700'000'000));
 
 inline api::MetricSpec cpuUtilization(std::int32_t target) {
   api::MetricSpec m;
-  m.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, target}};
+  m.source =
+      api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, target}};
   return m;
 }
 
 inline api::MetricSpec externalValue(const std::string& name, const char* value) {
   api::MetricSpec m;
-  m.source = api::ExternalMetricSource{{name, std::nullopt}, api::MetricTarget{api::kValueTarget, *api::Quantity::parse(value), {}, {}}};
+  m.source = api::ExternalMetricSource{
+      {name, std::nullopt},
+      api::MetricTarget{api::kValueTarget, *api::Quantity::parse(value), {}, {}}};
   return m;
 }
 
@@ -57,15 +60,19 @@ inline api::Scale webScale(std::int32_t replicas, std::string selector = "app=we
 
 // Replaces the pods with `count` Running/Ready pods of web (app=web), with a 100m cpu request
 // each, using `usageMilli` of cpu as sampled 20 s before `now`.
-inline void setWebPods(hpa::testing::FakePodLister& pods, hpa::testing::FakeMetricsClient& metrics, Time now, int count,
-                       std::int64_t usageMilli) {
+inline void setWebPods(hpa::testing::FakePodLister& pods, hpa::testing::FakeMetricsClient& metrics,
+                       Time now, int count, std::int64_t usageMilli) {
   pods.clear();
   metricsclient::PodMetricsResult samples;
   samples.timestamp = now - seconds(20);
   for (int i = 0; i < count; ++i) {
     std::string name = "web-" + std::to_string(i);
-    pods.add(PodBuilder(name).label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                 .container("app", 100).build());
+    pods.add(PodBuilder(name)
+                 .label("app", "web")
+                 .startTime(kPodStart)
+                 .ready("True", kPodStart + seconds(5))
+                 .container("app", 100)
+                 .build());
     samples.metrics[name] = replicacalc::PodMetric{usageMilli, samples.timestamp, minutes(1)};
   }
   metrics.resource.insert_or_assign("cpu", samples);
@@ -81,12 +88,14 @@ class ReconcileTest : public ::testing::Test {
     scales_.scales["deployments/default/web"] = webScale(replicas, std::move(selector));
   }
   // `count` Running/Ready pods with a 100m request each, using `usageMilli` of cpu.
-  void setPods(int count, std::int64_t usageMilli) { setWebPods(pods_, metrics_, clock_.now(), count, usageMilli); }
+  void setPods(int count, std::int64_t usageMilli) {
+    setWebPods(pods_, metrics_, clock_.now(), count, usageMilli);
+  }
   HorizontalController& controller() {
     if (!controller_) {
       controller_ = std::make_unique<HorizontalController>(
-          ControllerDependencies{hpas_, pods_, metrics_, scaleClient_ ? *scaleClient_ : scales_, status_, events_,
-                                 clock_, Logger::discard(), nullptr, &owners_},
+          ControllerDependencies{hpas_, pods_, metrics_, scaleClient_ ? *scaleClient_ : scales_,
+                                 status_, events_, clock_, Logger::discard(), nullptr, &owners_},
           options_);
     }
     return *controller_;

@@ -54,7 +54,8 @@ TEST_F(ReconcileTest, AboveMaxAndBelowMinBranchesSkipMetrics) {
   ASSERT_TRUE(r.status.ok());
   EXPECT_EQ(r.report.branch, report::ReconcileBranch::AboveMaxReplicas);
   EXPECT_EQ(scales_.updates.back().specReplicas, 10);
-  EXPECT_EQ(events_.events.back().message, "New size: 10; reason: Current number of replicas above Spec.MaxReplicas");
+  EXPECT_EQ(events_.events.back().message,
+            "New size: 10; reason: Current number of replicas above Spec.MaxReplicas");
   EXPECT_TRUE(metrics_.calls.empty());
   EXPECT_TRUE(hpa_.status.currentMetrics.empty());
 
@@ -63,7 +64,8 @@ TEST_F(ReconcileTest, AboveMaxAndBelowMinBranchesSkipMetrics) {
   r = reconcile();
   EXPECT_EQ(r.report.branch, report::ReconcileBranch::BelowMinReplicas);
   EXPECT_EQ(scales_.updates.back().specReplicas, 4);
-  EXPECT_EQ(events_.events.back().message, "New size: 4; reason: Current number of replicas below Spec.MinReplicas");
+  EXPECT_EQ(events_.events.back().message,
+            "New size: 4; reason: Current number of replicas below Spec.MinReplicas");
 }
 
 TEST_F(ReconcileTest, TargetAtZeroByHandDisablesScaling) {
@@ -74,7 +76,8 @@ TEST_F(ReconcileTest, TargetAtZeroByHandDisablesScaling) {
   EXPECT_TRUE(scales_.updates.empty());
   EXPECT_EQ(condition("ScalingActive")->status, "False");
   EXPECT_EQ(condition("ScalingActive")->reason, "ScalingDisabled");
-  EXPECT_EQ(condition("ScalingActive")->message, "scaling is disabled since the replica count of the target is zero");
+  EXPECT_EQ(condition("ScalingActive")->message,
+            "scaling is disabled since the replica count of the target is zero");
 }
 
 TEST_F(ReconcileTest, FailedGetScale) {
@@ -84,9 +87,11 @@ TEST_F(ReconcileTest, FailedGetScale) {
   EXPECT_THAT(eventReasons(), ElementsAre("FailedGetScale"));
   EXPECT_EQ(condition("AbleToScale")->status, "False");
   EXPECT_EQ(condition("AbleToScale")->message,
-            "the HPA controller was unable to get the target's current scale: deployments.apps \"web\" not found");
+            "the HPA controller was unable to get the target's current scale: deployments.apps "
+            "\"web\" not found");
   EXPECT_EQ(r.status.error().message,
-            "failed to query scale subresource for Deployment/default/web: deployments.apps \"web\" not found");
+            "failed to query scale subresource for Deployment/default/web: deployments.apps "
+            "\"web\" not found");
 }
 
 TEST_F(ReconcileTest, MetricsFailureSetsConditionsAndEvents) {
@@ -96,17 +101,22 @@ TEST_F(ReconcileTest, MetricsFailureSetsConditionsAndEvents) {
   auto r = reconcile();
   EXPECT_FALSE(r.status.ok());
   EXPECT_EQ(r.report.branch, report::ReconcileBranch::MetricsFailed);
-  EXPECT_THAT(eventReasons(), ElementsAre("FailedGetResourceMetric", "FailedComputeMetricsReplicas"));
+  EXPECT_THAT(eventReasons(),
+              ElementsAre("FailedGetResourceMetric", "FailedComputeMetricsReplicas"));
   EXPECT_EQ(events_.events[0].message,
-            "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from "
+            "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics "
+            "returned from "
             "resource metrics API");
   EXPECT_EQ(condition("ScalingActive")->reason, "FailedGetResourceMetric");
   EXPECT_EQ(condition("ScalingActive")->message,
-            "the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics "
+            "the HPA was unable to compute the replica count: failed to get cpu utilization: "
+            "unable to get metrics "
             "for resource cpu: no metrics returned from resource metrics API");
   EXPECT_EQ(events_.events[1].message,
-            "invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed "
-            "to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource "
+            "invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource "
+            "metric value: failed "
+            "to get cpu utilization: unable to get metrics for resource cpu: no metrics returned "
+            "from resource "
             "metrics API");
   EXPECT_TRUE(scales_.updates.empty());
 }
@@ -166,7 +176,8 @@ TEST_F(ReconcileTest, ScaleDownWaitsForStabilization) {
 
 TEST_F(ReconcileTest, BehaviorPoliciesAndScaleEventHistory) {
   hpa_.spec.behavior.emplace();
-  hpa_.spec.behavior->scaleUp = api::HPAScalingRules{0, "Max", std::vector<api::HPAScalingPolicy>{{"Pods", 1, 60}}, {}};
+  hpa_.spec.behavior->scaleUp =
+      api::HPAScalingRules{0, "Max", std::vector<api::HPAScalingPolicy>{{"Pods", 1, 60}}, {}};
   setScale(2);
   setPods(2, 500);
   reconcile();
@@ -205,7 +216,8 @@ TEST_F(ReconcileTest, ScaleUpdateFailure) {
   EXPECT_EQ(scales_.updates.size(), 1u);
   EXPECT_EQ(events_.events.back().reason, "FailedRescale");
   EXPECT_EQ(events_.events.back().message,
-            "New size: 6; reason: cpu resource utilization (percentage of request) above target; error: forbidden");
+            "New size: 6; reason: cpu resource utilization (percentage of request) above target; "
+            "error: forbidden");
   EXPECT_EQ(condition("AbleToScale")->reason, "FailedUpdateScale");
   EXPECT_EQ(r.status.error().message, "failed to rescale Deployment/default/web: forbidden");
 }
@@ -215,7 +227,8 @@ TEST_F(ReconcileTest, ScaleToZeroAndBackWithExternalMetric) {
   hpa_.spec.metrics = {externalValue("queue", "10")};
   setScale(2);
   setPods(2, 0);
-  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{0}, clock_.now()});
+  metrics_.external.insert_or_assign("queue",
+                                     metricsclient::ExternalMetricResult{{0}, clock_.now()});
   clock_.step(minutes(6));  // nothing to stabilize against after the first sight...
   reconcile();
   clock_.step(minutes(6));  // ... and past the window
@@ -228,7 +241,8 @@ TEST_F(ReconcileTest, ScaleToZeroAndBackWithExternalMetric) {
   // The HPA put it at zero, so it may scale it back from zero when the metric asks.
   setScale(0);
   pods_.clear();
-  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{25000}, clock_.now()});
+  metrics_.external.insert_or_assign("queue",
+                                     metricsclient::ExternalMetricResult{{25000}, clock_.now()});
   clock_.step(seconds(15));
   auto r = reconcile();
   EXPECT_EQ(r.report.branch, report::ReconcileBranch::Metrics);

@@ -30,8 +30,8 @@ const std::string kKey = "default/web";
 class InformerHpaLister final : public HpaLister {
  public:
   explicit InformerHpaLister(const Informer<api::HorizontalPodAutoscaler>& hpas) : hpas_(hpas) {}
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override {
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override {
     return hpas_.cache().get(api::objectKey(ns, name));
   }
 
@@ -44,7 +44,8 @@ class InformerHpaLister final : public HpaLister {
 // Records what the loop offers for hpa-controller.io/last-decision.
 class RecordingDecisions final : public DecisionPublisher {
  public:
-  void publish(const api::HorizontalPodAutoscaler&, const std::optional<LastDecision>& decision, Time now) override {
+  void publish(const api::HorizontalPodAutoscaler&, const std::optional<LastDecision>& decision,
+               Time now) override {
     std::lock_guard lock(mu_);
     offered_.push_back({decision, now});
   }
@@ -72,14 +73,16 @@ class RunLoopTest : public ::testing::Test {
 
   // Serves the HPA (a new resourceVersion each time).
   void serveHpa() { source_.putObject(api::encodeHorizontalPodAutoscaler(hpa_, "autoscaling/v2")); }
-  // Registers the handlers, starts the informer and waits for its first listing, starts the workers.
+  // Registers the handlers, starts the informer and waits for its first listing, starts the
+  // workers.
   void start() {
     loop_.registerHandlers();
     hpas_.start();
     ASSERT_TRUE(eventually([&] { return hpas_.hasSynced(); }));
     // The informer's add handlers run after it reports synced; one still to come when a test
     // starts leading would queue its HPA a second time, for a second reconcile at once.
-    ASSERT_TRUE(eventually([&] { return observer_.hpaCount() == static_cast<int>(hpas_.cache().size()); }));
+    ASSERT_TRUE(
+        eventually([&] { return observer_.hpaCount() == static_cast<int>(hpas_.cache().size()); }));
     loop_.startWorkers();
     // The ticker and the work queue's delay loop wait on the clock from now on.
     ASSERT_TRUE(eventually([&] { return clock_.waiterCount() == 2; }));
@@ -95,19 +98,23 @@ class RunLoopTest : public ::testing::Test {
     ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0 && loop_.keysInFlight() == 0; }));
     const size_t waits = clock_.waitsBegun();
     clock_.step(d);
-    ASSERT_TRUE(eventually([&] { return clock_.waitsBegun() >= waits + 2 && clock_.waiterCount() == 2; }));
+    ASSERT_TRUE(
+        eventually([&] { return clock_.waitsBegun() >= waits + 2 && clock_.waiterCount() == 2; }));
   }
   bool reconciledTimes(std::size_t n) {
-    return eventually([&] { return observer_.reconcileCount() >= n; }) && observer_.reconcileCount() == n;
+    return eventually([&] { return observer_.reconcileCount() >= n; }) &&
+           observer_.reconcileCount() == n;
   }
 
   FakeClock clock_;
   api::HorizontalPodAutoscaler hpa_;
   FakeListWatch source_;
-  Informer<api::HorizontalPodAutoscaler> hpas_{
-      source_, api::decodeCachedHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
-      clock_, Logger::discard()};
+  Informer<api::HorizontalPodAutoscaler> hpas_{source_, api::decodeCachedHorizontalPodAutoscaler,
+                                               [](const api::HorizontalPodAutoscaler& h) {
+                                                 return std::make_pair(h.metadata.namespace_,
+                                                                       h.metadata.name);
+                                               },
+                                               clock_, Logger::discard()};
   InformerHpaLister lister_{hpas_};
   hpa::testing::FakePodLister pods_;
   hpa::testing::FakeMetricsClient metrics_;
@@ -115,21 +122,19 @@ class RunLoopTest : public ::testing::Test {
   hpa::testing::FakeStatusWriter status_;
   hpa::testing::FakeEventRecorder events_;
   HorizontalController controller_{
-      ControllerDependencies{lister_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard()},
+      ControllerDependencies{lister_, pods_, metrics_, scales_, status_, events_, clock_,
+                             Logger::discard()},
       ControllerOptions{}};
   RecordingRunLoopObserver observer_{clock_, [this] { return loop_.leading(); }};
   FakeHistoryPersister persister_;
   RecordingDecisions decisions_;
   StalenessGuard stalenessGuard_;
   std::atomic<int> syncPeriods_{0};
-  RunLoop loop_{controller_,
-                hpas_,
-                &persister_,
-                observer_,
-                stalenessGuard_,
-                clock_,
-                Logger::discard(),
-                RunLoopSettings{kSyncPeriod, 1, [this] { ++syncPeriods_; }, &decisions_}};
+  RunLoop loop_{
+      controller_,       hpas_,
+      &persister_,       observer_,
+      stalenessGuard_,   clock_,
+      Logger::discard(), RunLoopSettings{kSyncPeriod, 1, [this] { ++syncPeriods_; }, &decisions_}};
 };
 
 TEST_F(RunLoopTest, OffersTheDecisionOfAnHpaThatRecordsIt) {
@@ -183,7 +188,7 @@ TEST_F(RunLoopTest, ReconcilesOnlyWhileLeading) {
   start();
   ASSERT_TRUE(eventually([&] { return observer_.hpaCount() == 1; }));  // the informer announced it
   ASSERT_TRUE(eventually([&] { return loop_.queueDepth() == 0; }));    // a worker took the key...
-  step(kSyncPeriod);                                                    // ... and again a period later
+  step(kSyncPeriod);  // ... and again a period later
   EXPECT_EQ(observer_.reconcileCount(), 0u);
   EXPECT_FALSE(loop_.leadingSince());
 
@@ -201,7 +206,8 @@ TEST_F(RunLoopTest, ReconcilesOnlyWhileLeading) {
   step(kSyncPeriod);
   step(kSyncPeriod);
   EXPECT_EQ(observer_.reconcileCount(), 1u);
-  for (const auto& r : observer_.reconciled()) EXPECT_TRUE(r.leading) << "reconciled at " << formatRFC3339(r.at);
+  for (const auto& r : observer_.reconciled())
+    EXPECT_TRUE(r.leading) << "reconciled at " << formatRFC3339(r.at);
 }
 
 TEST_F(RunLoopTest, ReconcilesAgainEverySyncPeriod) {
@@ -279,7 +285,7 @@ TEST_F(RunLoopTest, ADeletedHpaIsForgotten) {
 }
 
 TEST_F(RunLoopTest, AStaleCacheSkipsTheReconcile) {
-  serveHpa();  // resourceVersion 101
+  serveHpa();                           // resourceVersion 101
   stalenessGuard_.record(kKey, "200");  // our own status write the cache has not seen yet
   start();
   loop_.startedLeading();
@@ -302,7 +308,7 @@ TEST_F(RunLoopTest, AStaleCacheSkipsTheReconcile) {
 // skipped for it runs as soon as the HPA's next event shows the cache caught up, not a sync
 // period later.
 TEST_F(RunLoopTest, AReconcileSkippedForAStaleCacheRunsWhenTheCacheCatchesUp) {
-  serveHpa();  // resourceVersion 101
+  serveHpa();                           // resourceVersion 101
   stalenessGuard_.record(kKey, "102");  // our own status write the cache has not seen yet
   start();
   loop_.startedLeading();

@@ -48,7 +48,8 @@ TEST(RunLoopWatchdog, AKeyHeldPastTheThresholdFailsAndNotBefore) {
   clock.step(std::chrono::seconds(1));
   const Status failed = watchdog.check(std::nullopt, 0, threshold);
   ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(failed.error().message, "stalled: a worker has held default/stuck for 2m1s (limit 2m0s)");
+  EXPECT_EQ(failed.error().message,
+            "stalled: a worker has held default/stuck for 2m1s (limit 2m0s)");
 }
 
 TEST(RunLoopWatchdog, KeysWaitingWithNoneTakenFail) {
@@ -60,7 +61,8 @@ TEST(RunLoopWatchdog, KeysWaitingWithNoneTakenFail) {
   const Status failed = watchdog.check(waitingSince, 7, std::chrono::minutes(2));
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.error().message, "stalled: 7 keys ready, none taken for 3m0s (limit 2m0s)");
-  EXPECT_EQ(watchdog.stalledFor(std::nullopt), Duration::zero()) << "nothing held, nothing waiting: idle";
+  EXPECT_EQ(watchdog.stalledFor(std::nullopt), Duration::zero())
+      << "nothing held, nothing waiting: idle";
 }
 
 // A lister over the informer's cache (as the daemon's) whose reads can be held, as a reconcile
@@ -68,8 +70,8 @@ TEST(RunLoopWatchdog, KeysWaitingWithNoneTakenFail) {
 class HoldableHpaLister final : public HpaLister {
  public:
   explicit HoldableHpaLister(const Informer<api::HorizontalPodAutoscaler>& hpas) : hpas_(hpas) {}
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override {
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override {
     std::unique_lock<std::mutex> lock(mu_);
     ++reads_;
     cv_.wait(lock, [&] { return !holding_; });
@@ -106,8 +108,9 @@ class RunLoopLiveness {
     scales_.scales["deployments/default/web"] = webScale(3);
     setWebPods(pods_, metrics_, clock_.now(), 3, 50);
     if (hpa) source_.putObject(api::encodeHorizontalPodAutoscaler(*hpa, "autoscaling/v2"));
-    loop_ = std::make_unique<RunLoop>(controller_, hpas_, nullptr, observer_, stalenessGuard_, clock_,
-                                      Logger::discard(), RunLoopSettings{kSyncPeriod, workers, nullptr, nullptr});
+    loop_ = std::make_unique<RunLoop>(controller_, hpas_, nullptr, observer_, stalenessGuard_,
+                                      clock_, Logger::discard(),
+                                      RunLoopSettings{kSyncPeriod, workers, nullptr, nullptr});
     loop_->registerHandlers();
     hpas_.start();
     const int hpas = hpa ? 1 : 0;
@@ -122,10 +125,12 @@ class RunLoopLiveness {
 
   FakeClock clock_;
   FakeListWatch source_;
-  Informer<api::HorizontalPodAutoscaler> hpas_{
-      source_, api::decodeCachedHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
-      clock_, Logger::discard()};
+  Informer<api::HorizontalPodAutoscaler> hpas_{source_, api::decodeCachedHorizontalPodAutoscaler,
+                                               [](const api::HorizontalPodAutoscaler& h) {
+                                                 return std::make_pair(h.metadata.namespace_,
+                                                                       h.metadata.name);
+                                               },
+                                               clock_, Logger::discard()};
   HoldableHpaLister lister_{hpas_};
   hpa::testing::FakePodLister pods_;
   hpa::testing::FakeMetricsClient metrics_;
@@ -133,7 +138,8 @@ class RunLoopLiveness {
   hpa::testing::FakeStatusWriter status_;
   hpa::testing::FakeEventRecorder events_;
   HorizontalController controller_{
-      ControllerDependencies{lister_, pods_, metrics_, scales_, status_, events_, clock_, Logger::discard()},
+      ControllerDependencies{lister_, pods_, metrics_, scales_, status_, events_, clock_,
+                             Logger::discard()},
       ControllerOptions{}};
   RecordingRunLoopObserver observer_{clock_, [] { return true; }};
   StalenessGuard stalenessGuard_;
@@ -144,7 +150,8 @@ TEST(RunLoopLivenessTest, AWorkerStuckInAReconcileFailsTheLeaderAfterTheThreshol
   RunLoopLiveness t(1);
   t.lister_.hold();
   t.loop_->startedLeading();
-  ASSERT_TRUE(eventually([&] { return t.lister_.reads() == 1; })) << "the worker is inside the reconcile";
+  ASSERT_TRUE(eventually([&] { return t.lister_.reads() == 1; }))
+      << "the worker is inside the reconcile";
   const Duration threshold = stallThreshold(kSyncPeriod);
   t.clock_.step(threshold);
   EXPECT_EQ(t.loop_->stalledFor(), threshold);
@@ -152,7 +159,8 @@ TEST(RunLoopLivenessTest, AWorkerStuckInAReconcileFailsTheLeaderAfterTheThreshol
   t.clock_.step(std::chrono::seconds(1));
   const Status stalled = t.loop_->liveness();
   ASSERT_FALSE(stalled.ok());
-  EXPECT_NE(stalled.error().message.find("a worker has held default/web for 2m1s"), std::string::npos)
+  EXPECT_NE(stalled.error().message.find("a worker has held default/web for 2m1s"),
+            std::string::npos)
       << stalled.error().message;
 
   // The reconcile ends: the loop makes progress again.
@@ -202,7 +210,8 @@ TEST(RunLoopLivenessTest, ALeaderIdleBetweenLongSyncPeriodsIsNeverStalled) {
   t.loop_->startedLeading();
   for (std::size_t n = 1; n <= 4; ++n) {
     ASSERT_TRUE(eventually([&] { return t.observer_.reconcileCount() >= n; }));
-    ASSERT_TRUE(eventually([&] { return t.loop_->queueDepth() == 0 && t.loop_->keysInFlight() == 0; }));
+    ASSERT_TRUE(
+        eventually([&] { return t.loop_->queueDepth() == 0 && t.loop_->keysInFlight() == 0; }));
     // The worker lets go of the key in the watchdog just after the queue's done(): wait for both.
     ASSERT_TRUE(eventually([&] { return t.loop_->stalledFor() == Duration::zero(); }));
     // The ticker and the queue's delay loop park on the clock before it moves on.

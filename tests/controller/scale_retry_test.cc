@@ -20,15 +20,18 @@ using std::chrono::milliseconds;
 class LockedScaleClient final : public ScaleClient {
  public:
   explicit LockedScaleClient(ScaleClient& inner) : inner_(inner) {}
-  Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group, const std::string& kind) override {
+  Result<std::vector<GroupVersionResource>> mappingsFor(const std::string& group,
+                                                        const std::string& kind) override {
     std::lock_guard<std::mutex> lock(mu_);
     return inner_.mappingsFor(group, kind);
   }
-  Result<api::Scale> getScale(const std::string& ns, const GroupVersionResource& r, const std::string& name) override {
+  Result<api::Scale> getScale(const std::string& ns, const GroupVersionResource& r,
+                              const std::string& name) override {
     std::lock_guard<std::mutex> lock(mu_);
     return inner_.getScale(ns, r, name);
   }
-  Result<api::Scale> updateScale(const std::string& ns, const GroupVersionResource& r, const api::Scale& s) override {
+  Result<api::Scale> updateScale(const std::string& ns, const GroupVersionResource& r,
+                                 const api::Scale& s) override {
     std::lock_guard<std::mutex> lock(mu_);
     ++updates_;
     return inner_.updateScale(ns, r, s);

@@ -17,7 +17,9 @@ using ::testing::HasSubstr;
 class ScheduleReconcileTest : public ReconcileTest {
  protected:
   void schedule(const std::string& text) { hpa_.metadata.annotations[kScheduleAnnotation] = text; }
-  std::int32_t scaledTo() const { return scales_.scales.at("deployments/default/web").specReplicas; }
+  std::int32_t scaledTo() const {
+    return scales_.scales.at("deployments/default/web").specReplicas;
+  }
   ReconcileResult after(Duration d) {
     clock_.step(d);
     return reconcile();
@@ -49,9 +51,11 @@ TEST_F(ScheduleReconcileTest, AFloorHoldsWhileOpenAndTheWindowSmoothsTheWayDown)
   EXPECT_TRUE(r.report.controls.schedule->held);
   EXPECT_EQ(condition("ScalingLimited")->reason, "ScheduledMinReplicas");
   EXPECT_THAT(condition("ScalingLimited")->message,
-              HasSubstr("minimum replica count 6 of schedule window evening-peak (open until 2023-11-14T22:55:00Z)"));
+              HasSubstr("minimum replica count 6 of schedule window evening-peak (open until "
+                        "2023-11-14T22:55:00Z)"));
   EXPECT_THAT(events_.events.back().message,
-              HasSubstr("New size: 6; reason: Current number of replicas below the minReplicas of schedule window "
+              HasSubstr("New size: 6; reason: Current number of replicas below the minReplicas of "
+                        "schedule window "
                         "evening-peak"));
 
   // The load falls: the metrics want 3, the floor holds 6.
@@ -61,7 +65,8 @@ TEST_F(ScheduleReconcileTest, AFloorHoldsWhileOpenAndTheWindowSmoothsTheWayDown)
   EXPECT_EQ(r.report.metricReplicas, 3);
   EXPECT_EQ(r.report.desiredReplicas, 6);
   EXPECT_EQ(condition("ScalingLimited")->reason, "ScheduledMinReplicas");
-  auto recorded = report::lastDecisionOf(r.report);  // what hpa-controller.io/record-decision would write
+  auto recorded =
+      report::lastDecisionOf(r.report);  // what hpa-controller.io/record-decision would write
   ASSERT_TRUE(recorded && recorded->limitedBy);
   EXPECT_EQ(recorded->limitedBy->first, "ScheduledMinReplicas");
   // A rise above the floor is reactive scaling as usual.
@@ -91,21 +96,26 @@ TEST_F(ScheduleReconcileTest, AFloorHoldsWhileOpenAndTheWindowSmoothsTheWayDown)
 }
 
 TEST_F(ScheduleReconcileTest, ACeilingLowersTheSizeAndCapsTheMetrics) {
-  schedule("[{name: freeze, start: '40 22 * * *', duration: 1h, timeZone: Europe/Paris, maxReplicas: 4}]");
+  schedule(
+      "[{name: freeze, start: '40 22 * * *', duration: 1h, timeZone: Europe/Paris, maxReplicas: "
+      "4}]");
   // 22:40 in Paris (UTC+1 in November) was 21:40Z: not open at 22:43:20Z.
   setScale(6);
   setPods(6, 50);
   auto r = reconcile();
   EXPECT_TRUE(r.report.controls.schedule->open.empty());
   EXPECT_TRUE(scales_.updates.empty());
-  schedule("[{name: freeze, start: '40 23 * * *', duration: 1h, timeZone: Europe/Paris, maxReplicas: 4}]");
+  schedule(
+      "[{name: freeze, start: '40 23 * * *', duration: 1h, timeZone: Europe/Paris, maxReplicas: "
+      "4}]");
   r = after(std::chrono::seconds(15));
   ASSERT_EQ(r.report.controls.schedule->open.size(), 1u);
   EXPECT_EQ(r.report.branch, report::ReconcileBranch::AboveMaxReplicas);
   EXPECT_EQ(scaledTo(), 4);
   EXPECT_EQ(r.report.maxReplicas, 4);
   EXPECT_EQ(condition("ScalingLimited")->reason, "ScheduledMaxReplicas");
-  EXPECT_THAT(events_.events.back().message, HasSubstr("above the maxReplicas of schedule window freeze"));
+  EXPECT_THAT(events_.events.back().message,
+              HasSubstr("above the maxReplicas of schedule window freeze"));
   setPods(4, 100);  // the metrics want 8
   r = after(std::chrono::seconds(15));
   EXPECT_EQ(r.report.metricReplicas, 8);
@@ -121,8 +131,9 @@ TEST_F(ScheduleReconcileTest, AnInvalidScheduleIsReportedAndTheHpasBoundsApply) 
   auto r = after(std::chrono::minutes(2));
   EXPECT_FALSE(r.report.controls.schedule);
   EXPECT_TRUE(scales_.updates.empty());
-  EXPECT_THAT(condition("ScalingActive")->message, HasSubstr("hpa-controller.io/schedule is invalid: window 1: "
-                                                             "minReplicas or maxReplicas is required"));
+  EXPECT_THAT(condition("ScalingActive")->message,
+              HasSubstr("hpa-controller.io/schedule is invalid: window 1: "
+                        "minReplicas or maxReplicas is required"));
   EXPECT_THAT(eventReasons(), ::testing::Contains("InvalidControl"));
 }
 

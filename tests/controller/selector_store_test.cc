@@ -62,8 +62,10 @@ TEST_F(SelectorStoreTest, PodsWhoseLabelsKeepChangingDoNotGrowItsMemoryWithoutBo
   store.registerHpa("default/web");
   ASSERT_TRUE(store.update("default/web", selector("app=web")));
   for (int i = 0; i < 1000; ++i) {
-    EXPECT_EQ(selecting({PodBuilder("web-1").label("app", "web").label("rev", std::to_string(i)).build()}),
-              Keys{"default/web"});
+    EXPECT_EQ(
+        selecting(
+            {PodBuilder("web-1").label("app", "web").label("rev", std::to_string(i)).build()}),
+        Keys{"default/web"});
   }
   EXPECT_EQ(store.size(), 1u);
 }

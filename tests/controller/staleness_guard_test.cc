@@ -33,7 +33,8 @@ TEST(StalenessGuard, TheCachedObjectsOwnVersionCountsWhenNewer) {
   EXPECT_FALSE(w.staleAgainst("ns/a", "9", "10"));  // caught up: record cleared
   EXPECT_FALSE(w.staleAgainst("ns/a", "1"));
   w.record("ns/b", "10");
-  EXPECT_EQ(w.staleAgainst("ns/b", "", "9"), std::nullopt);  // an unknown cache version still counts as ready
+  EXPECT_EQ(w.staleAgainst("ns/b", "", "9"),
+            std::nullopt);  // an unknown cache version still counts as ready
 }
 
 }  // namespace

@@ -16,10 +16,10 @@
 namespace hpa::controls {
 namespace {
 
+using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using std::chrono::seconds;
 
 const Time kNow = Time(seconds(1'700'000'000));
 
@@ -32,20 +32,23 @@ struct SeenEvent {
 // The reconcile as the controls see it, over a plain HPA and status.
 class FakeReconcile final : public ReconcileView {
  public:
-  FakeReconcile(ControlChain& chain, std::map<std::string, std::string> annotations, bool keepsState = true)
+  FakeReconcile(ControlChain& chain, std::map<std::string, std::string> annotations,
+                bool keepsState = true)
       : keepsState_(keepsState) {
     hpa_.metadata.namespace_ = "default";
     hpa_.metadata.name = "web";
     hpa_.metadata.annotations = std::move(annotations);
     api::MetricSpec cpu;
-    cpu.source = api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
+    cpu.source =
+        api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
     hpa_.spec.metrics = {cpu};
     report_ = chain.start(hpa_);
   }
 
   const std::string& key() const override { return key_; }
   const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
-  const api::HorizontalPodAutoscalerCondition* conditionRead(const std::string& type) const override {
+  const api::HorizontalPodAutoscalerCondition* conditionRead(
+      const std::string& type) const override {
     return api::findCondition(statusRead, type);
   }
   api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override {
@@ -64,11 +67,19 @@ class FakeReconcile final : public ReconcileView {
       hpa_.status.conditions.push_back({type, status, std::nullopt, reason, message, std::nullopt});
     }
   }
-  void normalEvent(const std::string& reason, const std::string&) override { events.push_back({"Normal", reason}); }
-  void warningEvent(const std::string& reason, const std::string&) override { events.push_back({"Warning", reason}); }
+  void normalEvent(const std::string& reason, const std::string&) override {
+    events.push_back({"Normal", reason});
+  }
+  void warningEvent(const std::string& reason, const std::string&) override {
+    events.push_back({"Warning", reason});
+  }
   std::size_t metricCount() const override { return fallbacks.size(); }
-  const std::optional<std::string>& metricError(std::size_t index) const override { return errors[index]; }
-  const std::optional<FallbackReport>& metricFallback(std::size_t index) const override { return fallbacks[index]; }
+  const std::optional<std::string>& metricError(std::size_t index) const override {
+    return errors[index];
+  }
+  const std::optional<FallbackReport>& metricFallback(std::size_t index) const override {
+    return fallbacks[index];
+  }
 
   api::HorizontalPodAutoscalerStatus statusRead;
   std::vector<SeenEvent> events;
@@ -117,8 +128,8 @@ TEST(ControlChain, WithoutControlsNothingChanges) {
   EXPECT_EQ(setup.maxReplicas, 10);
   EXPECT_EQ(setup.metricsMaxAge, seconds(7));
   EXPECT_EQ(setup.podFilter, nullptr);
-  for (auto stage : {Proposal::Stage::OutsideBounds, Proposal::Stage::FromMetrics, Proposal::Stage::Normalized,
-                     Proposal::Stage::BeforeRescale}) {
+  for (auto stage : {Proposal::Stage::OutsideBounds, Proposal::Stage::FromMetrics,
+                     Proposal::Stage::Normalized, Proposal::Stage::BeforeRescale}) {
     Proposal proposal = scaleUp();
     chain.afterProposal(reconcile, stage, proposal);
     EXPECT_EQ(proposal.desiredReplicas, 5);
@@ -160,13 +171,15 @@ TEST(ControlChain, TheReportStartsWithTheControlsAndAnyRecordedDecision) {
 TEST(ControlChain, CountedRequestsNoteThePodsBeingResized) {
   ControlChain chain(nullptr);
   FakeReconcile reconcile(chain, {});
-  const api::Pod resizing = hpa::testing::PodBuilder("web-0").container("app", 200).actuated("app", 100).build();
+  const api::Pod resizing =
+      hpa::testing::PodBuilder("web-0").container("app", 200).actuated("app", 100).build();
   const api::Pod steady = hpa::testing::PodBuilder("web-1").container("app", 200).build();
   const std::vector<const api::Pod*> pods{&resizing, &steady, &resizing};
   const std::string resource = "cpu";
   const std::string container;
   chain.requestsCounted(reconcile, {pods, resource, container, replicacalc::DecisionRules{}});
-  EXPECT_THAT(reconcile.controlsReport().resizingPods, ElementsAre(ControlsReport::ResizingPod{"web-0", "cpu", 200, 100}));
+  EXPECT_THAT(reconcile.controlsReport().resizingPods,
+              ElementsAre(ControlsReport::ResizingPod{"web-0", "cpu", 200, 100}));
 }
 
 TEST(ControlChain, APauseHoldsOnlyTheRescaleAndSaysSoBeforeTheWrite) {
@@ -198,7 +211,8 @@ TEST(ControlChain, AFallbackIsDueAfterItsThresholdAndForgottenWithTheHpa) {
   EXPECT_FALSE(failOnce(chain, reconcile));  // the run starts again
 
   // A decision that keeps nothing sees its own failure only, and counts nothing.
-  FakeReconcile deciding(chain, {{kFallbackAnnotation, "after=2,replicas=6"}}, /*keepsState=*/false);
+  FakeReconcile deciding(chain, {{kFallbackAnnotation, "after=2,replicas=6"}},
+                         /*keepsState=*/false);
   EXPECT_FALSE(failOnce(chain, deciding));
   EXPECT_FALSE(failOnce(chain, deciding));
 }
@@ -218,10 +232,13 @@ TEST(ControlChain, AFallbackThatProposesIsAnnouncedOnce) {
 TEST(ControlChain, InvalidValuesAreCarriedInScalingActiveAndWarnedOncePerChange) {
   ControlChain chain(nullptr);
   FakeReconcile reconcile(chain, {{kPausedAnnotation, "maybe"}});
-  reconcile.condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound", "upstream's text");
+  reconcile.condition(api::kScalingActive, api::kConditionTrue, "ValidMetricFound",
+                      "upstream's text");
   chain.beforeWrite(reconcile);
-  EXPECT_THAT(reconcile.conditionNow(api::kScalingActive)->message,
-              HasSubstr("upstream's text; invalid controls: hpa-controller.io/paused \"maybe\" is invalid"));
+  EXPECT_THAT(
+      reconcile.conditionNow(api::kScalingActive)->message,
+      HasSubstr(
+          "upstream's text; invalid controls: hpa-controller.io/paused \"maybe\" is invalid"));
   chain.beforeWrite(reconcile);
   EXPECT_THAT(reconcile.events, ElementsAre(SeenEvent{"Warning", "InvalidControl"}));
 }

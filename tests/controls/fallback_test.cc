@@ -1,10 +1,11 @@
 // hpa-controller.io/fallback: parsing, thresholds and proposals, and the failure runs.
 
 #include "controls/fallback.h"
-#include "controls/metric_failure_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "controls/metric_failure_store.h"
 
 namespace hpa::controls {
 namespace {
@@ -45,7 +46,8 @@ TEST(FallbackSpec, RejectsWhatCannotBeMeant) {
       {"", "after is required"},
       {"replicas=3", "after is required"},
       {"after=3", "replicas is required with behavior static"},
-      {"after=3,behavior=current-if-higher", "replicas is required with behavior current-if-higher"},
+      {"after=3,behavior=current-if-higher",
+       "replicas is required with behavior current-if-higher"},
       {"after=0,replicas=3", "between 1 and 1000"},
       {"after=-2,replicas=3", "between 1 and 1000"},
       {"after=1001,replicas=3", "between 1 and 1000"},
@@ -66,8 +68,9 @@ TEST(FallbackSpec, RejectsWhatCannotBeMeant) {
 }
 
 TEST(FallbackSpec, FormatsAsTheAnnotationSpellsIt) {
-  for (const char* text : {"after=3,replicas=6", "after=2m0s,behavior=current-if-higher,replicas=4",
-                           "after=1,behavior=current", "after=1m30s,behavior=current-if-lower,replicas=0"}) {
+  for (const char* text :
+       {"after=3,replicas=6", "after=2m0s,behavior=current-if-higher,replicas=4",
+        "after=1,behavior=current", "after=1m30s,behavior=current-if-lower,replicas=0"}) {
     auto f = parseFallback(text);
     ASSERT_TRUE(f.ok()) << text;
     EXPECT_EQ(formatFallback(*f), text);
@@ -83,9 +86,10 @@ TEST(FallbackRule, ThresholdsCountFailuresOrTime) {
   EXPECT_TRUE(fallbackDue(byCount, {t0, 4}, t0));
 
   FallbackSpec byTime{std::nullopt, minutes(2), FallbackBehavior::Static, 5};
-  EXPECT_FALSE(fallbackDue(byTime, {t0, 50}, t0 + minutes(2) - seconds(1)));  // failures do not count
-  EXPECT_TRUE(fallbackDue(byTime, {t0, 2}, t0 + minutes(2)));               // the edge is inclusive
-  EXPECT_FALSE(fallbackDue(byTime, {t0, 0}, t0 + minutes(5)));              // no failure, no fallback
+  EXPECT_FALSE(
+      fallbackDue(byTime, {t0, 50}, t0 + minutes(2) - seconds(1)));  // failures do not count
+  EXPECT_TRUE(fallbackDue(byTime, {t0, 2}, t0 + minutes(2)));        // the edge is inclusive
+  EXPECT_FALSE(fallbackDue(byTime, {t0, 0}, t0 + minutes(5)));       // no failure, no fallback
 }
 
 TEST(FallbackRule, BehaviorsAgainstTheCurrentSize) {
@@ -105,8 +109,10 @@ TEST(MetricFailureStore, RunsGrowUntilTheMetricWorks) {
   const Time t0 = kPodStart;
   EXPECT_EQ(store.failed("ns/a", 1, 2, t0), (FailureRun{t0, 1}));
   EXPECT_EQ(store.failed("ns/a", 1, 2, t0 + seconds(15)), (FailureRun{t0, 2}));
-  EXPECT_EQ(store.failed("ns/a", 0, 2, t0 + seconds(15)), (FailureRun{t0 + seconds(15), 1}));  // its own run
-  EXPECT_EQ(store.failed("ns/b", 1, 2, t0 + seconds(20)), (FailureRun{t0 + seconds(20), 1}));  // another HPA
+  EXPECT_EQ(store.failed("ns/a", 0, 2, t0 + seconds(15)),
+            (FailureRun{t0 + seconds(15), 1}));  // its own run
+  EXPECT_EQ(store.failed("ns/b", 1, 2, t0 + seconds(20)),
+            (FailureRun{t0 + seconds(20), 1}));  // another HPA
   store.succeeded("ns/a", 1);
   EXPECT_EQ(store.failed("ns/a", 1, 2, t0 + seconds(30)), (FailureRun{t0 + seconds(30), 1}));
   EXPECT_EQ(store.failed("ns/a", 0, 2, t0 + seconds(30)), (FailureRun{t0 + seconds(15), 2}));

@@ -8,11 +8,11 @@
 namespace hpa::controls {
 namespace {
 
+using std::chrono::hours;
+using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using std::chrono::hours;
-using std::chrono::seconds;
 
 api::HorizontalPodAutoscaler annotated(std::map<std::string, std::string> annotations) {
   api::HorizontalPodAutoscaler hpa;
@@ -51,8 +51,9 @@ TEST(HpaControls, ReadsEveryControl) {
 
 TEST(HpaControls, ListsEveryAnnotationItReads) {
   EXPECT_THAT(controlAnnotations(),
-              ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation, kRequestsSourceAnnotation,
-                          kRecordDecisionAnnotation, kFallbackAnnotation, kScheduleAnnotation));
+              ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
+                          kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
+                          kScheduleAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));
@@ -63,21 +64,24 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
 
 TEST(HpaControls, SyncPeriodBoundsAreInclusive) {
   EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1s"}})).syncPeriod, seconds(1));
-  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1h"}})).syncPeriod, std::chrono::hours(1));
+  EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1h"}})).syncPeriod,
+            std::chrono::hours(1));
   EXPECT_EQ(parseControls(annotated({{kSyncPeriodAnnotation, "1m30s"}})).syncPeriod, seconds(90));
   for (const char* bad : {"999ms", "1h0m1s", "0s", "-5s"}) {
     auto c = parseControls(annotated({{kSyncPeriodAnnotation, bad}}));
     EXPECT_FALSE(c.syncPeriod) << bad;
     ASSERT_EQ(c.errors.size(), 1u) << bad;
     EXPECT_EQ(c.errors[0].reason, "InvalidSyncPeriod");
-    EXPECT_EQ(c.errors[0].message, fmt::format("hpa-controller.io/sync-period \"{}\" is invalid: must be between 1s "
-                                               "and 1h0m0s; the global sync period applies",
-                                               bad));
+    EXPECT_EQ(c.errors[0].message,
+              fmt::format("hpa-controller.io/sync-period \"{}\" is invalid: must be between 1s "
+                          "and 1h0m0s; the global sync period applies",
+                          bad));
   }
   auto c = parseControls(annotated({{kSyncPeriodAnnotation, "5"}}));
   ASSERT_EQ(c.errors.size(), 1u);
   EXPECT_EQ(c.errors[0].message,
-            "hpa-controller.io/sync-period \"5\" is invalid: time: missing unit in duration \"5\"; the global sync "
+            "hpa-controller.io/sync-period \"5\" is invalid: time: missing unit in duration \"5\"; "
+            "the global sync "
             "period applies");
 }
 
@@ -104,14 +108,19 @@ TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
   EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
   ASSERT_EQ(c.errors.size(), 3u);
   for (const auto& e : c.errors) EXPECT_EQ(e.reason, "InvalidControl");
-  EXPECT_EQ(c.errors[0].message, "hpa-controller.io/paused \"yes\" is invalid: must be true or false; scaling is not paused");
-  EXPECT_EQ(c.errors[1].message,
-            "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
-            "OwnerReferences; LabelSelector applies");
+  EXPECT_EQ(
+      c.errors[0].message,
+      "hpa-controller.io/paused \"yes\" is invalid: must be true or false; scaling is not paused");
+  EXPECT_EQ(
+      c.errors[1].message,
+      "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
+      "OwnerReferences; LabelSelector applies");
   EXPECT_EQ(c.errors[2].message,
-            "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec or Actuated; Spec applies");
+            "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec or Actuated; "
+            "Spec applies");
   EXPECT_TRUE(c.any());
-  EXPECT_EQ(c.errorText(), c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);
+  EXPECT_EQ(c.errorText(),
+            c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);
 }
 
 }  // namespace

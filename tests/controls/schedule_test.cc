@@ -2,21 +2,21 @@
 // the bounds they make.
 
 #include "controls/schedule.h"
-#include "controls/schedule_cache.h"
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include <date/tz.h>
 #include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "controls/schedule_cache.h"
 
 namespace hpa::controls {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::hours;
 using std::chrono::minutes;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 Time at(const char* rfc3339) { return *parseRFC3339(rfc3339); }
 
@@ -39,7 +39,8 @@ TEST(Schedule, ReadsYamlAndJson) {
   EXPECT_EQ(s[1].name, "window 2");
   EXPECT_EQ(s[1].timeZone, "UTC");
   EXPECT_EQ(s[1].maxReplicas, 4);
-  EXPECT_EQ(schedule(R"([{"start": "30 9 * * *", "duration": "1h", "minReplicas": 3}])").size(), 1u);
+  EXPECT_EQ(schedule(R"([{"start": "30 9 * * *", "duration": "1h", "minReplicas": 3}])").size(),
+            1u);
 }
 
 TEST(Schedule, RejectsWhatCannotBeMeant) {
@@ -52,7 +53,8 @@ TEST(Schedule, RejectsWhatCannotBeMeant) {
       {"[{start: '0 8 * * *', duration: 30s, minReplicas: 2}]", "from 1m"},
       {"[{start: '0 8 * * *', duration: 1h, minReplicas: -1}]", "replica count"},
       {"[{start: '0 8 * * *', duration: 1h, minReplicas: '3'}]", "replica count"},
-      {"[{start: '0 8 * * *', duration: 1h, minReplicas: 2, timeZone: Mars/Olympus}]", "not in the time zone database"},
+      {"[{start: '0 8 * * *', duration: 1h, minReplicas: 2, timeZone: Mars/Olympus}]",
+       "not in the time zone database"},
       {"[{start: '0 8 * * *', duration: 1h, minReplicas: 2, when: now}]", "unknown field"},
       {"[{start: '0 8 * * *', duration: 1h, minReplicas: 2}, 7]", "window 2: must be an object"},
   };
@@ -78,7 +80,8 @@ TEST(Schedule, AWindowIsOpenFromItsStartUntilJustBeforeItsEnd) {
 }
 
 TEST(Schedule, StartsAreLocalTimeInTheWindowsZone) {
-  auto s = schedule("[{start: '0 8 * * 1-5', duration: 10h, timeZone: Europe/Paris, minReplicas: 10}]");
+  auto s =
+      schedule("[{start: '0 8 * * 1-5', duration: 10h, timeZone: Europe/Paris, minReplicas: 10}]");
   ASSERT_EQ(s.size(), 1u);
   // Winter (UTC+1): 08:00 in Paris is 07:00Z; summer (UTC+2): 06:00Z.
   EXPECT_EQ(nextStart(s[0], at("2026-11-26T00:00:00Z")), at("2026-11-26T07:00:00Z"));
@@ -90,15 +93,20 @@ TEST(Schedule, StartsAreLocalTimeInTheWindowsZone) {
 
 TEST(Schedule, DaylightSavingChanges) {
   // New York, 2026-03-08: 02:00 local jumps to 03:00, so 02:30 does not happen that day.
-  auto s = schedule("[{start: '30 2 * * *', duration: 1h, timeZone: America/New_York, minReplicas: 3}]");
+  auto s =
+      schedule("[{start: '30 2 * * *', duration: 1h, timeZone: America/New_York, minReplicas: 3}]");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(nextStart(s[0], at("2026-03-07T00:00:00Z")), at("2026-03-07T07:30:00Z"));  // 02:30 EST
-  EXPECT_EQ(nextStart(s[0], at("2026-03-07T08:00:00Z")), at("2026-03-09T06:30:00Z"));  // skips the 8th; 02:30 EDT
+  EXPECT_EQ(nextStart(s[0], at("2026-03-07T08:00:00Z")),
+            at("2026-03-09T06:30:00Z"));  // skips the 8th; 02:30 EDT
   // 2026-11-01: 01:00-02:00 happens twice; a 01:30 start opens the window at each.
-  auto twice = schedule("[{start: '30 1 * * *', duration: 30m, timeZone: America/New_York, minReplicas: 3}]");
+  auto twice = schedule(
+      "[{start: '30 1 * * *', duration: 30m, timeZone: America/New_York, minReplicas: 3}]");
   ASSERT_EQ(twice.size(), 1u);
-  EXPECT_EQ(nextStart(twice[0], at("2026-11-01T00:00:00Z")), at("2026-11-01T05:30:00Z"));  // 01:30 EDT
-  EXPECT_EQ(nextStart(twice[0], at("2026-11-01T05:30:00Z")), at("2026-11-01T06:30:00Z"));  // 01:30 EST
+  EXPECT_EQ(nextStart(twice[0], at("2026-11-01T00:00:00Z")),
+            at("2026-11-01T05:30:00Z"));  // 01:30 EDT
+  EXPECT_EQ(nextStart(twice[0], at("2026-11-01T05:30:00Z")),
+            at("2026-11-01T06:30:00Z"));  // 01:30 EST
   EXPECT_TRUE(openAt(twice[0], at("2026-11-01T06:45:00Z")));
   EXPECT_FALSE(openAt(twice[0], at("2026-11-01T06:15:00Z")));
 }
@@ -176,16 +184,20 @@ std::optional<Time> everyMinute(const ScheduleWindow& w, Time after, Time until)
 }
 
 TEST(Schedule, TheWalkFindsWhatReadingEveryMinuteFinds) {
-  const std::vector<const char*> crons = {"30 1 * * *", "0 2 * * *",  "*/7 * * * *", "15 0,3 1 * *",
-                                          "0 0 * * 0",  "45 23 * * 6", "0 * 8 3 *",  "59 1-3 * 11 0"};
-  const std::vector<const char*> zones = {"America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata",
-                                          "America/Santiago"};
-  const std::vector<const char*> froms = {"2026-03-07T20:00:00Z", "2026-03-28T22:00:00Z", "2026-04-04T14:00:00Z",
-                                          "2026-10-31T23:00:00Z", "2026-11-01T04:10:00Z", "2026-09-05T03:59:00Z"};
+  const std::vector<const char*> crons = {"30 1 * * *",   "0 2 * * *",    "*/7 * * * *",
+                                          "15 0,3 1 * *", "0 0 * * 0",    "45 23 * * 6",
+                                          "0 * 8 3 *",    "59 1-3 * 11 0"};
+  const std::vector<const char*> zones = {"America/New_York", "Europe/Paris", "Australia/Lord_Howe",
+                                          "Asia/Kolkata", "America/Santiago"};
+  const std::vector<const char*> froms = {"2026-03-07T20:00:00Z", "2026-03-28T22:00:00Z",
+                                          "2026-04-04T14:00:00Z", "2026-10-31T23:00:00Z",
+                                          "2026-11-01T04:10:00Z", "2026-09-05T03:59:00Z"};
   int compared = 0;
   for (const char* cron : crons) {
     for (const char* zone : zones) {
-      auto s = schedule(fmt::format("[{{start: '{}', duration: 1h, timeZone: {}, minReplicas: 2}}]", cron, zone).c_str());
+      auto s = schedule(
+          fmt::format("[{{start: '{}', duration: 1h, timeZone: {}, minReplicas: 2}}]", cron, zone)
+              .c_str());
       ASSERT_EQ(s.size(), 1u);
       for (const char* from : froms) {
         const Time after = at(from);
@@ -215,17 +227,22 @@ std::optional<Time> latestEveryMinute(const ScheduleWindow& w, Time now) {
 }
 
 TEST(Schedule, OpenWindowsAreWhatReadingEveryMinuteFinds) {
-  const std::vector<const char*> crons = {"30 1 * * *", "0 2 * * *", "*/7 * * * *", "15 0,3 1 * *", "45 23 * * 6",
-                                          "59 1-3 * 11 0", "0 0 * 3 *"};
-  const std::vector<const char*> zones = {"America/New_York", "Australia/Lord_Howe", "America/Santiago", "UTC"};
-  const std::vector<const char*> nows = {"2026-03-08T07:31:00Z", "2026-11-01T06:45:30Z", "2026-11-01T05:59:00Z",
-                                         "2026-04-05T15:10:00Z", "2026-09-06T04:02:00Z", "2026-11-02T00:00:00Z"};
+  const std::vector<const char*> crons = {"30 1 * * *",   "0 2 * * *",   "*/7 * * * *",
+                                          "15 0,3 1 * *", "45 23 * * 6", "59 1-3 * 11 0",
+                                          "0 0 * 3 *"};
+  const std::vector<const char*> zones = {"America/New_York", "Australia/Lord_Howe",
+                                          "America/Santiago", "UTC"};
+  const std::vector<const char*> nows = {"2026-03-08T07:31:00Z", "2026-11-01T06:45:30Z",
+                                         "2026-11-01T05:59:00Z", "2026-04-05T15:10:00Z",
+                                         "2026-09-06T04:02:00Z", "2026-11-02T00:00:00Z"};
   int open = 0;
   for (const char* cron : crons) {
     for (const char* zone : zones) {
       for (const char* duration : {"30m", "3h", "50h"}) {
-        auto s = schedule(
-            fmt::format("[{{start: '{}', duration: {}, timeZone: {}, minReplicas: 2}}]", cron, duration, zone).c_str());
+        auto s =
+            schedule(fmt::format("[{{start: '{}', duration: {}, timeZone: {}, minReplicas: 2}}]",
+                                 cron, duration, zone)
+                         .c_str());
         ASSERT_EQ(s.size(), 1u);
         for (const char* now : nows) {
           auto want = latestEveryMinute(s[0], at(now));

@@ -16,7 +16,8 @@ using testing::eventually;
 TEST(AllocatorTuning, TheOperatorsMallocTunablesWin) {
   EXPECT_FALSE(setsMallocTunables(nullptr));
   EXPECT_FALSE(setsMallocTunables(""));
-  EXPECT_FALSE(setsMallocTunables("glibc.rtld.nns=2")) << "tunables of other parts of glibc do not count";
+  EXPECT_FALSE(setsMallocTunables("glibc.rtld.nns=2"))
+      << "tunables of other parts of glibc do not count";
   EXPECT_TRUE(setsMallocTunables("glibc.malloc.arena_max=8"));
   EXPECT_TRUE(setsMallocTunables("glibc.rtld.nns=2:glibc.malloc.trim_threshold=0"));
   ::setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=8", 1);

@@ -1,11 +1,10 @@
 #include "daemon/fatal_exit.h"
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <cerrno>
@@ -77,7 +76,6 @@ TEST(FatalExitDeathTest, ExitsAtOnceWithTheCode) {
   EXPECT_EXIT(exitAtOnce(1), ::testing::ExitedWithCode(1), "");
 }
 
-
 // A stop that does not finish in time ends the process; one that finishes disarms the deadline.
 TEST(StopDeadline, CallsItsExpiryWhenTheStopOutlastsIt) {
   std::atomic<bool> expired{false};
@@ -90,7 +88,9 @@ TEST(StopDeadline, CallsItsExpiryWhenTheStopOutlastsIt) {
 
 TEST(StopDeadline, AStopThatFinishesInTimeCallsNothing) {
   std::atomic<bool> expired{false};
-  { StopDeadline deadline(std::chrono::seconds(30), [&] { expired = true; }); }
+  {
+    StopDeadline deadline(std::chrono::seconds(30), [&] { expired = true; });
+  }
   EXPECT_FALSE(expired);
 }
 

@@ -15,7 +15,8 @@ TEST(DaemonOptions, DefaultsMirrorKubeControllerManager) {
   EXPECT_EQ(v->decision.cpuInitializationPeriod, std::chrono::minutes(5));
   EXPECT_EQ(v->decision.initialReadinessDelay, std::chrono::seconds(30));
   EXPECT_DOUBLE_EQ(v->decision.tolerance, 0.1);
-  EXPECT_EQ(v->decision.rulesMinor, std::nullopt) << "auto: the API server's release, chosen at start";
+  EXPECT_EQ(v->decision.rulesMinor, std::nullopt)
+      << "auto: the API server's release, chosen at start";
   EXPECT_EQ(v->raw.concurrentSyncs, 5);
   EXPECT_DOUBLE_EQ(v->raw.kubeApiQps, 20);
   EXPECT_EQ(v->raw.kubeApiBurst, 30);
@@ -51,19 +52,31 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
     const char* message;
   };
   for (const auto& c : {
-           Case{[](DaemonOptions& o) { o.syncPeriod = "0s"; }, "invalid value \"0s\" for --horizontal-pod-autoscaler-sync-period: must be positive"},
-           Case{[](DaemonOptions& o) { o.decision.downscaleStabilization = "5 minutes"; }, "--horizontal-pod-autoscaler-downscale-stabilization"},
-           Case{[](DaemonOptions& o) { o.concurrentSyncs = 0; }, "concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got 0"},
-           Case{[](DaemonOptions& o) { o.decision.tolerance = "-0.5"; }, "--horizontal-pod-autoscaler-tolerance"},
-           Case{[](DaemonOptions& o) { o.renewDeadline = "20s"; }, "leaseDuration must be greater than renewDeadline"},
-           Case{[](DaemonOptions& o) { o.retryPeriod = "10s"; }, "renewDeadline must be greater than retryPeriod"},
+           Case{[](DaemonOptions& o) { o.syncPeriod = "0s"; },
+                "invalid value \"0s\" for --horizontal-pod-autoscaler-sync-period: must be "
+                "positive"},
+           Case{[](DaemonOptions& o) { o.decision.downscaleStabilization = "5 minutes"; },
+                "--horizontal-pod-autoscaler-downscale-stabilization"},
+           Case{[](DaemonOptions& o) { o.concurrentSyncs = 0; },
+                "concurrent-horizontal-pod-autoscaler-syncs must be greater than 0, but got 0"},
+           Case{[](DaemonOptions& o) { o.decision.tolerance = "-0.5"; },
+                "--horizontal-pod-autoscaler-tolerance"},
+           Case{[](DaemonOptions& o) { o.renewDeadline = "20s"; },
+                "leaseDuration must be greater than renewDeadline"},
+           Case{[](DaemonOptions& o) { o.retryPeriod = "10s"; },
+                "renewDeadline must be greater than retryPeriod"},
            Case{[](DaemonOptions& o) { o.kubeApiBurst = 0; }, "--kube-api-burst"},
-           Case{[](DaemonOptions& o) { o.securePort = 70000; }, "invalid value 70000 for --secure-port"},
-           Case{[](DaemonOptions& o) { o.tlsCertFile = "tls.crt"; }, "--tls-cert-file and --tls-private-key-file must be given together"},
-           Case{[](DaemonOptions& o) { o.alwaysAllowPaths = "healthz"; }, "--authorization-always-allow-paths"},
-           Case{[](DaemonOptions& o) { o.tokenCacheTtl = "-1s"; }, "--authentication-token-webhook-cache-ttl"},
+           Case{[](DaemonOptions& o) { o.securePort = 70000; },
+                "invalid value 70000 for --secure-port"},
+           Case{[](DaemonOptions& o) { o.tlsCertFile = "tls.crt"; },
+                "--tls-cert-file and --tls-private-key-file must be given together"},
+           Case{[](DaemonOptions& o) { o.alwaysAllowPaths = "healthz"; },
+                "--authorization-always-allow-paths"},
+           Case{[](DaemonOptions& o) { o.tokenCacheTtl = "-1s"; },
+                "--authentication-token-webhook-cache-ttl"},
            Case{[](DaemonOptions& o) { o.decision.decisionRules = "1.2"; },
-                "for --decision-rules: must be auto, current or a kube-controller-manager release from 1.18 to 1.37 "
+                "for --decision-rules: must be auto, current or a kube-controller-manager release "
+                "from 1.18 to 1.37 "
                 "(in a YAML file, quote the release: \"1.20\")"},
        }) {
     DaemonOptions o;
@@ -85,13 +98,15 @@ TEST(DaemonOptions, InvalidUtf8InAValueIsQuotedInTheError) {
   auto v = validate(o);
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.error().message,
-            "invalid value \"\\xdf\" for --horizontal-pod-autoscaler-sync-period: time: invalid duration \"\\xdf\"");
+            "invalid value \"\\xdf\" for --horizontal-pod-autoscaler-sync-period: time: invalid "
+            "duration \"\\xdf\"");
 }
 
 TEST(DaemonOptions, ConfigFile) {
   const std::string path = ::testing::TempDir() + "/hpa-config.yaml";
   std::ofstream(path) << "horizontal-pod-autoscaler-sync-period: 30s\nleader-elect: false\nv: 3\n";
-  auto values = readConfigFile(path, {"horizontal-pod-autoscaler-sync-period", "leader-elect", "v"});
+  auto values =
+      readConfigFile(path, {"horizontal-pod-autoscaler-sync-period", "leader-elect", "v"});
   ASSERT_TRUE(values.ok()) << values.error().message;
   EXPECT_EQ(values->at("horizontal-pod-autoscaler-sync-period"), "30s");
   EXPECT_EQ(values->at("leader-elect"), "false");

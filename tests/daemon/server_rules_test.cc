@@ -47,17 +47,20 @@ TEST_F(ServerRules, AutoTakesTheServersReleaseAndSaysSo) {
   auto rules = choose({});
   ASSERT_TRUE(rules.ok()) << rules.error().message;
   EXPECT_EQ(*rules, replicacalc::decisionRulesOf(20));
-  EXPECT_NE(log_.str().find("decision rules: kube-controller-manager 1.20's, the API server's release "
-                            "(v1.20.2-eks-a737599)"),
-            std::string::npos)
+  EXPECT_NE(
+      log_.str().find("decision rules: kube-controller-manager 1.20's, the API server's release "
+                      "(v1.20.2-eks-a737599)"),
+      std::string::npos)
       << log_.str();
-  EXPECT_EQ(log_.str().find("but the API server runs"), std::string::npos) << "no warning: " << log_.str();
+  EXPECT_EQ(log_.str().find("but the API server runs"), std::string::npos)
+      << "no warning: " << log_.str();
 }
 
 TEST_F(ServerRules, ReleasesOutsideTheKnownOnesTakeTheNearest) {
   serveVersion("16", "v1.16.15");
   EXPECT_EQ(choose({})->minor, 18);
-  EXPECT_NE(log_.str().find("the oldest known; the API server's release is older (v1.16.15)"), std::string::npos)
+  EXPECT_NE(log_.str().find("the oldest known; the API server's release is older (v1.16.15)"),
+            std::string::npos)
       << log_.str();
   serveVersion("40", "v1.40.0");
   EXPECT_EQ(choose({})->minor, 37);
@@ -79,8 +82,9 @@ TEST_F(ServerRules, AReleaseGivenDecidesAndOneUnlikeTheServersIsWarnedOfOnce) {
 TEST_F(ServerRules, WithoutTheServersReleaseOnlyAGivenReleaseCanDecide) {
   auto unreadable = choose({});
   ASSERT_FALSE(unreadable.ok());
-  EXPECT_NE(unreadable.error().message.find("--decision-rules=auto needs the API server's release: cannot read the "
-                                            "API server's version (GET /version)"),
+  EXPECT_NE(unreadable.error().message.find(
+                "--decision-rules=auto needs the API server's release: cannot read the "
+                "API server's version (GET /version)"),
             std::string::npos)
       << unreadable.error().message;
   controller::DecisionFlagValues values;
@@ -97,14 +101,16 @@ TEST_F(ServerRules, GatesApplyToTheServersReleaseAndALockedOneRefusesOff) {
   auto rules = choose(values);
   ASSERT_TRUE(rules.ok());
   EXPECT_TRUE(rules->gates.hpaConfigurableTolerance);
-  EXPECT_NE(log_.str().find("feature gate MadeUpGate: no HPA decision depends on it; ignored"), std::string::npos);
+  EXPECT_NE(log_.str().find("feature gate MadeUpGate: no HPA decision depends on it; ignored"),
+            std::string::npos);
 
   serveVersion("37", "v1.37.0");
   values.featureGates = "HPAConfigurableTolerance=false";
   auto locked = choose(values);
   ASSERT_FALSE(locked.ok());
-  EXPECT_EQ(locked.error().message, "--feature-gates: feature gate HPAConfigurableTolerance is GA in "
-                                    "kube-controller-manager 1.37 and locked to true; it cannot be set to false");
+  EXPECT_EQ(locked.error().message,
+            "--feature-gates: feature gate HPAConfigurableTolerance is GA in "
+            "kube-controller-manager 1.37 and locked to true; it cannot be set to false");
 }
 
 TEST(ServerVersion, MinorReleaseFromEitherField) {

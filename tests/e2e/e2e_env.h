@@ -27,7 +27,9 @@ inline std::string clusterDir() {
   return dir ? dir : "";
 }
 
-inline std::map<std::string, std::string> clusterEnv() { return readEnvFile(clusterDir() + "/env"); }
+inline std::map<std::string, std::string> clusterEnv() {
+  return readEnvFile(clusterDir() + "/env");
+}
 
 // Runs hack/local-cluster.sh <command> against the test cluster; true on success.
 inline bool localCluster(const std::string& command) {

@@ -30,7 +30,8 @@ class InformerE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     auto env = e2e::clusterEnv();
-    auto config = kube::loadKubeconfig(kube::KubeconfigOptions{env["ADMIN_KUBECONFIG"], "", "", "", ""});
+    auto config =
+        kube::loadKubeconfig(kube::KubeconfigOptions{env["ADMIN_KUBECONFIG"], "", "", "", ""});
     ASSERT_TRUE(config.ok()) << config.error().message;
     auto c = kube::RestClient::create(*config, clock_, Logger::discard());
     ASSERT_TRUE(c.ok()) << c.error().message;
@@ -44,7 +45,9 @@ class InformerE2E : public ::testing::Test {
     auto created = client_->send("POST", "/api/v1/namespaces", &body);
     ASSERT_TRUE(created.ok() || created.error().httpCode == 409) << created.error().message;
     // Pods are admitted only once the namespace's default ServiceAccount exists.
-    ASSERT_TRUE(eventuallyOnTheCluster([&] { return client_->get("/api/v1/namespaces/" + ns_ + "/serviceaccounts/default").ok(); }));
+    ASSERT_TRUE(eventuallyOnTheCluster([&] {
+      return client_->get("/api/v1/namespaces/" + ns_ + "/serviceaccounts/default").ok();
+    }));
   }
 
   Status createPod(const std::string& name, const std::string& app) {
@@ -64,19 +67,22 @@ class InformerE2E : public ::testing::Test {
     auto list = client_->get("/api/v1/namespaces/" + ns_ + "/pods");
     std::set<std::string> out;
     if (list.ok()) {
-      for (const auto& p : (*list)["items"]) out.insert(p["metadata"]["name"].get<std::string>() + "@" +
-                                                        p["metadata"]["resourceVersion"].get<std::string>());
+      for (const auto& p : (*list)["items"])
+        out.insert(p["metadata"]["name"].get<std::string>() + "@" +
+                   p["metadata"]["resourceVersion"].get<std::string>());
     }
     return out;
   }
   static std::set<std::string> cachedPods(const Informer<api::Pod>& informer) {
     std::set<std::string> out;
-    for (const auto& [k, p] : informer.cache().all()) out.insert(p->name + "@" + p->resourceVersion);
+    for (const auto& [k, p] : informer.cache().all())
+      out.insert(p->name + "@" + p->resourceVersion);
     return out;
   }
   std::unique_ptr<Informer<api::Pod>> podInformer(kube::RestListWatch& source) {
     return std::make_unique<Informer<api::Pod>>(
-        source, api::decodePod, [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock_,
+        source, api::decodePod,
+        [](const api::Pod& p) { return std::make_pair(p.namespace_, p.name); }, clock_,
         Logger::discard(), Duration(0), ListWatchTiming{2, std::chrono::seconds(60)});
   }
 
@@ -87,24 +93,29 @@ class InformerE2E : public ::testing::Test {
 };
 
 TEST_F(InformerE2E, HpasAndPodsCreateUpdateDelete) {
-  kube::RestListWatch hpaSource(*client_, "/apis/" + hpaVersion_ + "/namespaces/" + ns_ + "/horizontalpodautoscalers");
+  kube::RestListWatch hpaSource(
+      *client_, "/apis/" + hpaVersion_ + "/namespaces/" + ns_ + "/horizontalpodautoscalers");
   Informer<api::HorizontalPodAutoscaler> hpas(
       hpaSource, api::decodeHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+      [](const api::HorizontalPodAutoscaler& h) {
+        return std::make_pair(h.metadata.namespace_, h.metadata.name);
+      },
       clock_, Logger::discard());
   std::atomic<int> adds{0}, updates{0}, deletes{0};
   hpas.addHandlers({[&](const auto&) { ++adds; }, [&](const auto&, const auto&) { ++updates; },
                     [&](const auto&) { ++deletes; }});
   hpas.start();
   ASSERT_TRUE(eventuallyOnTheCluster([&] { return hpas.hasSynced(); }));
-  nlohmann::json hpa{{"apiVersion", hpaVersion_},
-                     {"kind", "HorizontalPodAutoscaler"},
-                     {"metadata", {{"name", "web"}}},
-                     {"spec",
-                      {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", "web"}}},
-                       {"minReplicas", 1},
-                       {"maxReplicas", 5}}}};
-  const std::string path = "/apis/" + hpaVersion_ + "/namespaces/" + ns_ + "/horizontalpodautoscalers";
+  nlohmann::json hpa{
+      {"apiVersion", hpaVersion_},
+      {"kind", "HorizontalPodAutoscaler"},
+      {"metadata", {{"name", "web"}}},
+      {"spec",
+       {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", "web"}}},
+        {"minReplicas", 1},
+        {"maxReplicas", 5}}}};
+  const std::string path =
+      "/apis/" + hpaVersion_ + "/namespaces/" + ns_ + "/horizontalpodautoscalers";
   ASSERT_TRUE(client_->send("POST", path, &hpa).ok());
   ASSERT_TRUE(eventuallyOnTheCluster([&] { return adds == 1; }));
   nlohmann::json patch{{"spec", {{"maxReplicas", 9}}}};
@@ -139,13 +150,15 @@ TEST_F(InformerE2E, SurvivesApiserverRestartAndCompaction) {
   std::atomic<int> deletes{0};
   pods->addHandlers({nullptr, nullptr, [&](const auto&) { ++deletes; }});
   pods->start();
-  ASSERT_TRUE(eventuallyOnTheCluster([&] { return pods->hasSynced() && cachedPods(*pods) == serverPods(); }));
+  ASSERT_TRUE(eventuallyOnTheCluster(
+      [&] { return pods->hasSynced() && cachedPods(*pods) == serverPods(); }));
 
   // Restart: the watch breaks, the informer reconnects; changes after it arrive.
   ASSERT_TRUE(e2e::localCluster("restart-apiserver"));
   auto afterRestart = createPod("after-restart", "db");
   ASSERT_TRUE(afterRestart.ok()) << afterRestart.error().message;
-  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(90)));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); },
+                                     std::chrono::seconds(90)));
 
   // Down, changes made behind its back (through a second apiserver start), compaction: the
   // informer's resourceVersion is gone; it relists and delivers the missed delete.
@@ -154,7 +167,8 @@ TEST_F(InformerE2E, SurvivesApiserverRestartAndCompaction) {
   ASSERT_TRUE(deletePod("r1").ok());
   ASSERT_TRUE(createPod("after-compaction", "db").ok());
   ASSERT_TRUE(e2e::localCluster("compact"));
-  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); }, std::chrono::seconds(120)));
+  ASSERT_TRUE(eventuallyOnTheCluster([&] { return cachedPods(*pods) == serverPods(); },
+                                     std::chrono::seconds(120)));
   EXPECT_GE(deletes, 1);
   EXPECT_FALSE(pods->cache().get(ns_ + "/r1"));
   // Whether this took a relist depends on the server (kube-apiserver 1.20 may resume the watch

@@ -60,9 +60,10 @@ TEST_F(KubeClientE2E, BearerTokenAndExecPlugin) {
   EXPECT_TRUE(c->get("/api/v1/namespaces/default").ok());
 
   const std::string plugin = e2e::clusterDir() + "/exec-plugin.sh";
-  std::ofstream(plugin) << "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
-                           "\"kind\":\"ExecCredential\",\"status\":{\"token\":\""
-                        << tokens_["ADMIN_TOKEN"] << "\"}}'\n";
+  std::ofstream(plugin)
+      << "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
+         "\"kind\":\"ExecCredential\",\"status\":{\"token\":\""
+      << tokens_["ADMIN_TOKEN"] << "\"}}'\n";
   std::filesystem::permissions(plugin, std::filesystem::perms::owner_all);
   RestConfig viaExec = tokenConfig("");
   viaExec.exec = ExecConfig{plugin, {}, {}, "client.authentication.k8s.io/v1beta1", "", false, ""};
@@ -80,7 +81,8 @@ TEST_F(KubeClientE2E, AuthenticationAndAuthorizationFailuresAreClear) {
   EXPECT_EQ(r.error().httpCode, 401);
   EXPECT_EQ(r.error().reason, "Unauthorized");
 
-  for (const auto& config : {fromKubeconfig(env_["UNPRIVILEGED_KUBECONFIG"]), tokenConfig(tokens_["UNPRIVILEGED_TOKEN"])}) {
+  for (const auto& config : {fromKubeconfig(env_["UNPRIVILEGED_KUBECONFIG"]),
+                             tokenConfig(tokens_["UNPRIVILEGED_TOKEN"])}) {
     auto c = client(config);
     ASSERT_TRUE(c);
     auto denied = c->get("/api/v1/namespaces/default/pods");
@@ -88,7 +90,8 @@ TEST_F(KubeClientE2E, AuthenticationAndAuthorizationFailuresAreClear) {
     EXPECT_EQ(denied.error().httpCode, 403);
     EXPECT_EQ(denied.error().reason, "Forbidden");
     EXPECT_EQ(denied.error().message,
-              "pods is forbidden: User \"e2e-unprivileged\" cannot list resource \"pods\" in API group \"\" in the "
+              "pods is forbidden: User \"e2e-unprivileged\" cannot list resource \"pods\" in API "
+              "group \"\" in the "
               "namespace \"default\"");
   }
 }
@@ -108,7 +111,8 @@ TEST_F(KubeClientE2E, TlsVerificationIsOnByDefault) {
   badKey.clientKeyData = "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n";
   auto created = RestClient::create(badKey, clock_, Logger::discard());
   ASSERT_FALSE(created.ok());
-  EXPECT_NE(created.error().message.find("client key"), std::string::npos) << created.error().message;
+  EXPECT_NE(created.error().message.find("client key"), std::string::npos)
+      << created.error().message;
 
   RestConfig unreachable = tokenConfig("x");
   unreachable.server = "https://127.0.0.1:1";
@@ -159,9 +163,11 @@ TEST_F(KubeClientE2E, WritesAndStatusErrors) {
   auto missing = c->get("/apis/apps/v1/namespaces/" + ns + "/deployments/web/scale");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().httpCode, 404);
-  EXPECT_EQ(missing.error().message, "deployments/scale.apps \"web\" not found");  // as the server words it
+  EXPECT_EQ(missing.error().message,
+            "deployments/scale.apps \"web\" not found");  // as the server words it
   nlohmann::json patch{{"metadata", {{"labels", {{"team", "hpa"}}}}}};
-  auto patched = c->send("PATCH", "/api/v1/namespaces/" + ns, &patch, "application/merge-patch+json");
+  auto patched =
+      c->send("PATCH", "/api/v1/namespaces/" + ns, &patch, "application/merge-patch+json");
   ASSERT_TRUE(patched.ok()) << patched.error().message;
   EXPECT_EQ((*patched)["metadata"]["labels"]["team"], "hpa");
 }

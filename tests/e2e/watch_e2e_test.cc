@@ -33,7 +33,10 @@ class WatchE2E : public ::testing::Test {
     ASSERT_TRUE(created.ok()) << created.error().message;
   }
   Status createConfigMap(const std::string& name) {
-    nlohmann::json body{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", {{"k", "v"}}}};
+    nlohmann::json body{{"apiVersion", "v1"},
+                        {"kind", "ConfigMap"},
+                        {"metadata", {{"name", name}}},
+                        {"data", {{"k", "v"}}}};
     auto r = client_->send("POST", "/api/v1/namespaces/" + ns_ + "/configmaps", &body);
     if (!r.ok()) return r.error();
     return Status();
@@ -117,7 +120,8 @@ TEST_F(WatchE2E, CompactedResourceVersionIsGone) {
 
 TEST_F(WatchE2E, StopIsPrompt) {
   RestListWatch lw(*client_, "/api/v1/namespaces/" + ns_ + "/configmaps");
-  auto watch = lw.watch(informer::WatchOptions{listResourceVersion(), false, std::chrono::seconds(300)});
+  auto watch =
+      lw.watch(informer::WatchOptions{listResourceVersion(), false, std::chrono::seconds(300)});
   ASSERT_TRUE(watch.ok()) << watch.error().message;
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -29,7 +29,8 @@ Result<Explanation> explainCase(const std::string& name) {
   const fs::path path = fs::path(HPA_EXPLAIN_CASES) / (name + ".yaml");
   std::string text = readFile(path);
   const std::string marker = "# now: ";
-  if (text.rfind(marker, 0) != 0) return Error::format("{}: first line must be '# now: <RFC3339>'", path.string());
+  if (text.rfind(marker, 0) != 0)
+    return Error::format("{}: first line must be '# now: <RFC3339>'", path.string());
   auto now = parseRFC3339(text.substr(marker.size(), text.find('\n') - marker.size()));
   if (!now.ok()) return now.error();
   auto snapshot = loadSnapshot({SnapshotSource{path.filename().string(), text}});
@@ -82,7 +83,8 @@ TEST_P(Golden, MatchesHandComputedDecisionAndGoldenDocument) {
     std::ofstream(golden) << doc.dump(2) << "\n";
     GTEST_SKIP() << "golden file rewritten";
   }
-  ASSERT_TRUE(fs::exists(golden)) << golden << " missing; run with HPA_UPDATE_GOLDEN=1 and review it";
+  ASSERT_TRUE(fs::exists(golden)) << golden
+                                  << " missing; run with HPA_UPDATE_GOLDEN=1 and review it";
   EXPECT_EQ(doc, nlohmann::json::parse(readFile(golden))) << doc.dump(2);
 }
 
@@ -91,17 +93,26 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Expected{"cpu-scale-up", "metrics", 4, 8, true, "ScalingLimited", "ScaleUpLimit"},
         Expected{"cpu-initialization", "metrics", 3, 3, false, "AbleToScale", "ReadyForNewScale"},
-        Expected{"pods-metric-missing-pod", "metrics", 3, 6, true, "AbleToScale", "SucceededRescale"},
-        Expected{"object-value-v2beta2-statefulset", "metrics", 3, 6, true, "ScalingActive", "ValidMetricFound"},
-        Expected{"external-average-value", "metrics", 4, 7, true, "ScalingLimited", "DesiredWithinRange"},
-        Expected{"behavior-stabilization-history", "metrics", 4, 4, false, "AbleToScale", "ScaleDownStabilized"},
-        Expected{"behavior-scale-down-policy", "metrics", 4, 4, false, "ScalingLimited", "ScaleDownLimit"},
-        Expected{"no-scale-target", "failed-get-scale", 0, 0, false, "AbleToScale", "FailedGetScale"},
-        Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive", "FailedGetResourceMetric"},
+        Expected{"pods-metric-missing-pod", "metrics", 3, 6, true, "AbleToScale",
+                 "SucceededRescale"},
+        Expected{"object-value-v2beta2-statefulset", "metrics", 3, 6, true, "ScalingActive",
+                 "ValidMetricFound"},
+        Expected{"external-average-value", "metrics", 4, 7, true, "ScalingLimited",
+                 "DesiredWithinRange"},
+        Expected{"behavior-stabilization-history", "metrics", 4, 4, false, "AbleToScale",
+                 "ScaleDownStabilized"},
+        Expected{"behavior-scale-down-policy", "metrics", 4, 4, false, "ScalingLimited",
+                 "ScaleDownLimit"},
+        Expected{"no-scale-target", "failed-get-scale", 0, 0, false, "AbleToScale",
+                 "FailedGetScale"},
+        Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive",
+                 "FailedGetResourceMetric"},
         Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
-        Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive", "ValidMetricFound"},
+        Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive",
+                 "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
-        Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited", "ScheduledMaxReplicas"},
+        Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
+                 "ScheduledMaxReplicas"},
         Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
     [](const auto& info) {
       std::string n = info.param.name;
@@ -147,7 +158,8 @@ TEST(Explain, FigureDetailsFromTheSnapshots) {
   ASSERT_TRUE(absent.ok());
   doc = explanationToJson(*absent);
   EXPECT_EQ(doc["metrics"][0]["error"],
-            "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource "
+            "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics "
+            "returned from resource "
             "metrics API");
 }
 
@@ -163,35 +175,48 @@ TEST(Explain, TextShowsValuesInTheirUnitsAndSelectorsAsKubectlDoes) {
   std::string text = explanationToText(*external);
   const std::string ours = text.substr(0, text.find("\nconditions:"));
   // explain's own lines: the selector as key=value, values as plain numbers.
-  EXPECT_NE(ours.find("from 4 to 7 replicas (external metric queue_messages_ready{queue=work} above target)"),
-            std::string::npos) << text;
-  EXPECT_NE(ours.find("- external metric queue_messages_ready{queue=work}: current 8 per pod -> 7 replicas"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      ours.find(
+          "from 4 to 7 replicas (external metric queue_messages_ready{queue=work} above target)"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      ours.find(
+          "- external metric queue_messages_ready{queue=work}: current 8 per pod -> 7 replicas"),
+      std::string::npos)
+      << text;
   EXPECT_NE(ours.find("ceil(total 32 / target per pod 5) = 7"), std::string::npos) << text;
   EXPECT_EQ(ours.find("LabelSelector"), std::string::npos) << text;
   // Upstream's texts stay upstream's, Go's print of the selector included.
-  EXPECT_NE(textFrom(text, "events:").find("reason: external metric queue_messages_ready(&LabelSelector{MatchLabels:"
-                                           "map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{},}) "
-                                           "above target"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      textFrom(text, "events:")
+          .find("reason: external metric queue_messages_ready(&LabelSelector{MatchLabels:"
+                "map[string]string{queue: work,},MatchExpressions:[]LabelSelectorRequirement{},}) "
+                "above target"),
+      std::string::npos)
+      << text;
   nlohmann::json doc = explanationToJson(*external);
   EXPECT_EQ(doc["metrics"][0]["name"],
-            "external metric queue_messages_ready(&LabelSelector{MatchLabels:map[string]string{queue: work,},"
+            "external metric "
+            "queue_messages_ready(&LabelSelector{MatchLabels:map[string]string{queue: work,},"
             "MatchExpressions:[]LabelSelectorRequirement{},})");
   EXPECT_EQ(explanationsTable({*external}, false).find("LabelSelector"), std::string::npos);
-  EXPECT_NE(explanationsTable({*external}, false).find("external metric queue_messages_ready{queue=work}"),
+  EXPECT_NE(explanationsTable({*external}, false)
+                .find("external metric queue_messages_ready{queue=work}"),
             std::string::npos);
 
   auto memory = explainCase("behavior-stabilization-history");
   ASSERT_TRUE(memory.ok());
   text = explanationToText(*memory);
-  EXPECT_NE(text.find("- memory resource: current 50Mi per pod -> 2 replicas"), std::string::npos) << text;
+  EXPECT_NE(text.find("- memory resource: current 50Mi per pod -> 2 replicas"), std::string::npos)
+      << text;
   EXPECT_EQ(explanationToJson(*memory)["metrics"][0]["calculation"]["unit"], "bytes");
 
   auto cpu = explainCase("cpu-scale-up");
   ASSERT_TRUE(cpu.ok());
   text = explanationToText(*cpu);
-  EXPECT_NE(text.find("current 150% of request, 150m per pod -> 9 replicas"), std::string::npos) << text;
+  EXPECT_NE(text.find("current 150% of request, 150m per pod -> 9 replicas"), std::string::npos)
+      << text;
   EXPECT_EQ(explanationToJson(*cpu)["metrics"][0]["calculation"]["unit"], "cores");
 
   auto missing = explainCase("pods-metric-missing-pod");
@@ -207,9 +232,12 @@ TEST(Explain, AutoscalingV1ExportDecidesAsTheServersV2Form) {
   auto v1 = explainCase("autoscaling-v1-export");
   ASSERT_TRUE(v1.ok());
   std::string text = explanationToText(*v1);
-  EXPECT_NE(text.find("- memory resource: current 100Mi per pod -> 6 replicas"), std::string::npos) << text;
-  EXPECT_NE(text.find("- cpu resource utilization (percentage of request): current 40% of request, 40m per pod -> 2"),
-            std::string::npos) << text;
+  EXPECT_NE(text.find("- memory resource: current 100Mi per pod -> 6 replicas"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("- cpu resource utilization (percentage of request): current 40% of request, "
+                      "40m per pod -> 2"),
+            std::string::npos)
+      << text;
   nlohmann::json doc = explanationToJson(*v1);
   EXPECT_EQ(doc["metrics"][0]["calculation"]["unit"], "bytes");
   EXPECT_EQ(doc["metrics"][0]["calculation"]["usageMilli"], 100LL * 1024 * 1024 * 1000);
@@ -226,7 +254,8 @@ TEST(Explain, FailedGetScaleShowsTheHpasOwnBounds) {
   nlohmann::json doc = explanationToJson(*e);
   EXPECT_EQ(doc["minReplicas"], 1);  // absent in the HPA: the API server's default
   EXPECT_EQ(doc["maxReplicas"], 10);
-  EXPECT_NE(explanationToText(*e).find("(min 1, max 10)"), std::string::npos) << explanationToText(*e);
+  EXPECT_NE(explanationToText(*e).find("(min 1, max 10)"), std::string::npos)
+      << explanationToText(*e);
 }
 
 struct Malformed {
@@ -244,7 +273,8 @@ TEST_P(MalformedInput, NamesFileDocumentAndField) {
   const auto& c = GetParam();
   auto snapshot = loadSnapshot({SnapshotSource{"in.yaml", c.document}});
   ASSERT_FALSE(snapshot.ok()) << c.label;
-  EXPECT_NE(snapshot.error().message.find(c.messagePart), std::string::npos) << snapshot.error().message;
+  EXPECT_NE(snapshot.error().message.find(c.messagePart), std::string::npos)
+      << snapshot.error().message;
   EXPECT_EQ(snapshot.error().message.rfind("in.yaml", 0), 0u) << snapshot.error().message;
 }
 
@@ -252,39 +282,53 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, MalformedInput,
     ::testing::Values(
         Malformed{"bad_yaml", "apiVersion: v1\nkind: [Pod\n", "in.yaml"},
-        Malformed{"bad_quantity",
-                  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n"
-                  "  scaleTargetRef: {kind: Deployment, name: a}\n  maxReplicas: 3\n  metrics:\n  - type: Pods\n"
-                  "    pods: {metric: {name: x}, target: {type: AverageValue, averageValue: 12Q}}\n",
-                  "spec.metrics[0].pods.target.averageValue"},
+        Malformed{
+            "bad_quantity",
+            "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: "
+            "a}\nspec:\n"
+            "  scaleTargetRef: {kind: Deployment, name: a}\n  maxReplicas: 3\n  metrics:\n  - "
+            "type: Pods\n"
+            "    pods: {metric: {name: x}, target: {type: AverageValue, averageValue: 12Q}}\n",
+            "spec.metrics[0].pods.target.averageValue"},
         Malformed{"max_replicas_text",
-                  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n"
+                  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: "
+                  "a}\nspec:\n"
                   "  scaleTargetRef: {kind: Deployment, name: a}\n  maxReplicas: many\n",
                   "spec.maxReplicas"},
         Malformed{"second_document",
-                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: "
+                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: "
+                  "Pod\nmetadata: "
                   "{name: q}\nstatus: {startTime: yesterday}\n",
                   "document 2"},
         Malformed{"list_item",
-                  "apiVersion: v1\nkind: List\nitems:\n- apiVersion: metrics.k8s.io/v1beta1\n  kind: PodMetrics\n"
+                  "apiVersion: v1\nkind: List\nitems:\n- apiVersion: metrics.k8s.io/v1beta1\n  "
+                  "kind: PodMetrics\n"
                   "  metadata: {name: p}\n  timestamp: 2026-11-23T10:00:00Z\n  window: soon\n",
                   "items[0]"},
         Malformed{"unknown_kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: p}\n", "Banana"},
-        // A version explain does not read: the message gives the export that works, per server version.
+        // A version explain does not read: the message gives the export that works, per server
+        // version.
         Malformed{"hpa_v2beta1_export_hint",
-                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n"
+                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: "
+                  "{name: web}\nspec:\n"
                   "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n",
                   "`kubectl get hpa.v2beta2.autoscaling web -o yaml` on 1.12 to 1.25"},
         Malformed{"hpa_v2_export_hint",
-                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n",
+                  "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: "
+                  "{name: web}\n",
                   "`kubectl get hpa.v2.autoscaling web -o yaml` on Kubernetes 1.23 and later"},
-        Malformed{"hpa_v1_annotation",
-                  "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  annotations:\n"
-                  "    autoscaling.alpha.kubernetes.io/metrics: '[{\"type\": \"Pods\", \"pods\": {\"targetAverageValue\": "
-                  "true}}]'\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n",
-                  "metadata.annotations[autoscaling.alpha.kubernetes.io/metrics][0].pods.targetAverageValue"},
+        Malformed{
+            "hpa_v1_annotation",
+            "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  "
+            "annotations:\n"
+            "    autoscaling.alpha.kubernetes.io/metrics: '[{\"type\": \"Pods\", \"pods\": "
+            "{\"targetAverageValue\": "
+            "true}}]'\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n",
+            "metadata.annotations[autoscaling.alpha.kubernetes.io/"
+            "metrics][0].pods.targetAverageValue"},
         Malformed{"template_request",
-                  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n"
+                  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  "
+                  "template:\n    spec:\n"
                   "      containers:\n      - {name: app, resources: {requests: {cpu: lots}}}\n",
                   "spec.template.spec.containers[0].resources.requests.cpu"}),
     [](const auto& info) { return std::string(info.param.label); });
@@ -293,8 +337,10 @@ TEST(Explain, WorkloadsKeepTheirPodTemplateAndNamespacesAreSkipped) {
   auto snapshot = loadSnapshot({SnapshotSource{
       "app.yaml",
       "apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}\n---\n"
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n  replicas: 3\n"
-      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n"
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n  "
+      "replicas: 3\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    "
+      "spec:\n"
       "      containers:\n      - {name: app, resources: {requests: {cpu: 250m}}}\n"}});
   ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
   ASSERT_EQ(snapshot->scales.size(), 1u);
@@ -307,12 +353,14 @@ TEST(Explain, WorkloadsKeepTheirPodTemplateAndNamespacesAreSkipped) {
 }
 
 TEST(Explain, UnusableSnapshots) {
-  auto none = loadSnapshot({SnapshotSource{"pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"}});
+  auto none = loadSnapshot(
+      {SnapshotSource{"pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"}});
   ASSERT_TRUE(none.ok());
   ExplainOptions options;
   auto result = explainSnapshot(*none, options);
   ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.error().message.find("HorizontalPodAutoscaler"), std::string::npos) << result.error().message;
+  EXPECT_NE(result.error().message.find("HorizontalPodAutoscaler"), std::string::npos)
+      << result.error().message;
 }
 
 }  // namespace

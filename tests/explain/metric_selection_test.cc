@@ -24,7 +24,8 @@ spec:
     external:
       metric:
         name: queue_depth
-)" + selectorYaml + R"(      target: {type: AverageValue, averageValue: "10"}
+)" + selectorYaml +
+         R"(      target: {type: AverageValue, averageValue: "10"}
 ---
 apiVersion: autoscaling/v1
 kind: Scale
@@ -120,7 +121,8 @@ spec:
       describedObject: {apiVersion: v1, kind: Service, name: front}
       metric:
         name: requests
-)" + selectorYaml + R"(      target: {type: AverageValue, averageValue: "50"}
+)" + selectorYaml +
+         R"(      target: {type: AverageValue, averageValue: "50"}
 ---
 apiVersion: autoscaling/v1
 kind: Scale
@@ -149,14 +151,16 @@ items:
 
 TEST(ObjectMetricSelector, PicksTheSeriesOfTheSelector) {
   // path=api: 250 / 50 -> 5.
-  nlohmann::json api = explainText(objectSnapshot("        selector: {matchLabels: {path: api}}\n"));
+  nlohmann::json api =
+      explainText(objectSnapshot("        selector: {matchLabels: {path: api}}\n"));
   ASSERT_FALSE(api.is_null());
   EXPECT_EQ(api["metrics"][0]["proposal"], 5) << api["metrics"][0].dump(2);
   EXPECT_EQ(api["metrics"][0]["calculation"]["usageMilli"], 83334);  // per pod: 250 over 3 replicas
   EXPECT_EQ(api["metricReplicas"], 5);
 
   // path=static: 900 / 50 -> 18.
-  nlohmann::json statics = explainText(objectSnapshot("        selector: {matchLabels: {path: static}}\n"));
+  nlohmann::json statics =
+      explainText(objectSnapshot("        selector: {matchLabels: {path: static}}\n"));
   ASSERT_FALSE(statics.is_null());
   EXPECT_EQ(statics["metrics"][0]["proposal"], 18) << statics["metrics"][0].dump(2);
 }
@@ -169,7 +173,8 @@ TEST(ObjectMetricSelector, WithoutASelectorTwoSeriesAreTheApisAmbiguousAnswer) {
   EXPECT_EQ(doc["branch"], "metrics-failed");
   EXPECT_TRUE(doc["metrics"][0]["proposal"].is_null());
   EXPECT_EQ(doc["metrics"][0]["conditionReason"], "FailedGetObjectMetric");
-  EXPECT_NE(doc["metrics"][0]["error"].get<std::string>().find("returned 2 results when we asked for exactly one"),
+  EXPECT_NE(doc["metrics"][0]["error"].get<std::string>().find(
+                "returned 2 results when we asked for exactly one"),
             std::string::npos)
       << doc["metrics"][0].dump(2);
 }

@@ -11,9 +11,9 @@
 
 #include "controller/event_recorder.h"
 #include "controller/listers.h"
-#include "controls/owner_lookup.h"
 #include "controller/scale_client.h"
 #include "controller/status_writer.h"
+#include "controls/owner_lookup.h"
 #include "metricsclient/metrics_client.h"
 
 namespace hpa::testing {
@@ -27,8 +27,8 @@ class FakeHpaLister final : public controller::HpaLister {
   void remove(const std::string& key) { hpas_.erase(key); }
   std::optional<Error> error;
 
-  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(const std::string& ns,
-                                                                  const std::string& name) const override {
+  Result<std::shared_ptr<const api::HorizontalPodAutoscaler>> get(
+      const std::string& ns, const std::string& name) const override {
     if (error) return *error;
     auto it = hpas_.find(api::objectKey(ns, name));
     if (it == hpas_.end()) return std::shared_ptr<const api::HorizontalPodAutoscaler>();
@@ -45,7 +45,8 @@ class FakePodLister final : public controller::PodLister {
   void clear() { pods_.clear(); }
   std::optional<Error> error;
 
-  Result<api::SharedPods> list(const std::string& ns, const api::Selector& selector) const override {
+  Result<api::SharedPods> list(const std::string& ns,
+                               const api::Selector& selector) const override {
     if (error) return *error;
     auto out = std::make_shared<std::vector<std::shared_ptr<const api::Pod>>>();
     for (const auto& p : pods_) {
@@ -61,11 +62,13 @@ class FakePodLister final : public controller::PodLister {
 // Controlling owners by "namespace/Kind/name"; `syncing` answers every lookup with an error.
 class FakeOwnerLookup final : public controls::OwnerLookup {
  public:
-  void own(const std::string& ns, const std::string& kind, const std::string& name, const std::string& ownerKind,
-           const std::string& ownerName) {
-    owners[ns + "/" + kind + "/" + name] = api::OwnerReference{"apps/v1", ownerKind, ownerName, "", true};
+  void own(const std::string& ns, const std::string& kind, const std::string& name,
+           const std::string& ownerKind, const std::string& ownerName) {
+    owners[ns + "/" + kind + "/" + name] =
+        api::OwnerReference{"apps/v1", ownerKind, ownerName, "", true};
   }
-  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns, const std::string& kind,
+  Result<std::optional<api::OwnerReference>> controllerOf(const std::string& ns,
+                                                          const std::string& kind,
                                                           const std::string& name) const override {
     if (syncing) return Error::format("the {} cache has not synced yet", kind);
     auto it = owners.find(ns + "/" + kind + "/" + name);
@@ -80,14 +83,15 @@ class FakeOwnerLookup final : public controls::OwnerLookup {
 // custom and external ones) and records the questions asked.
 class FakeMetricsClient final : public metricsclient::MetricsClient {
  public:
-  std::map<std::string, Result<metricsclient::PodMetricsResult>> resource;  // by resource name
-  std::map<std::string, Result<metricsclient::PodMetricsResult>> pods;      // by metric name
-  std::map<std::string, Result<metricsclient::ObjectMetricResult>> objects;  // by metric name
+  std::map<std::string, Result<metricsclient::PodMetricsResult>> resource;      // by resource name
+  std::map<std::string, Result<metricsclient::PodMetricsResult>> pods;          // by metric name
+  std::map<std::string, Result<metricsclient::ObjectMetricResult>> objects;     // by metric name
   std::map<std::string, Result<metricsclient::ExternalMetricResult>> external;  // by metric name
   std::vector<std::string> calls;
   std::vector<Duration> maxAges;  // per pod-metrics call
 
-  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& res, const std::string& ns,
+  Result<metricsclient::PodMetricsResult> getResourceMetric(const std::string& res,
+                                                            const std::string& ns,
                                                             const api::Selector& selector,
                                                             const std::string& container,
                                                             Duration maxAge) override {
@@ -97,28 +101,34 @@ class FakeMetricsClient final : public metricsclient::MetricsClient {
     if (it == resource.end()) return Error::of("no metrics returned from resource metrics API");
     return it->second;
   }
-  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& name, const std::string& ns,
+  Result<metricsclient::PodMetricsResult> getRawMetric(const std::string& name,
+                                                       const std::string& ns,
                                                        const api::Selector& selector,
                                                        const api::Selector& metricSelector,
                                                        Duration maxAge) override {
     maxAges.push_back(maxAge);
-    calls.push_back("pods " + name + " " + ns + " " + selector.toString() + " " + metricSelector.toString());
+    calls.push_back("pods " + name + " " + ns + " " + selector.toString() + " " +
+                    metricSelector.toString());
     auto it = pods.find(name);
     if (it == pods.end()) return Error::of("no metrics returned from custom metrics API");
     return it->second;
   }
-  Result<metricsclient::ObjectMetricResult> getObjectMetric(const std::string& name, const std::string& ns,
-                                                            const api::CrossVersionObjectReference& object,
-                                                            const api::Selector& metricSelector) override {
-    calls.push_back("object " + name + " " + ns + " " + object.kind + "/" + object.name + " " + metricSelector.toString());
+  Result<metricsclient::ObjectMetricResult> getObjectMetric(
+      const std::string& name, const std::string& ns,
+      const api::CrossVersionObjectReference& object,
+      const api::Selector& metricSelector) override {
+    calls.push_back("object " + name + " " + ns + " " + object.kind + "/" + object.name + " " +
+                    metricSelector.toString());
     auto it = objects.find(name);
     if (it == objects.end()) {
-      return Error::of("unable to fetch metrics from custom metrics API: the server could not find the metric");
+      return Error::of(
+          "unable to fetch metrics from custom metrics API: the server could not find the metric");
     }
     return it->second;
   }
-  Result<metricsclient::ExternalMetricResult> getExternalMetric(const std::string& name, const std::string& ns,
-                                                                const api::Selector& metricSelector) override {
+  Result<metricsclient::ExternalMetricResult> getExternalMetric(
+      const std::string& name, const std::string& ns,
+      const api::Selector& metricSelector) override {
     calls.push_back("external " + name + " " + ns + " " + metricSelector.toString());
     auto it = external.find(name);
     if (it == external.end()) return Error::of("no metrics returned from external metrics API");
@@ -133,20 +143,22 @@ class FakeScaleClient final : public controller::ScaleClient {
       {"apps/StatefulSet", {{"apps", "v1", "statefulsets"}}},
       {"/ReplicationController", {{"", "v1", "replicationcontrollers"}}},
   };
-  std::map<std::string, api::Scale> scales;       // "resource/ns/name"
-  std::deque<Error> updateErrors;                 // returned by the next updates, in order
+  std::map<std::string, api::Scale> scales;  // "resource/ns/name"
+  std::deque<Error> updateErrors;            // returned by the next updates, in order
   std::optional<Error> getError;
-  std::vector<api::Scale> updates;                // every PUT attempted
+  std::vector<api::Scale> updates;  // every PUT attempted
   int gets = 0;
 
-  static std::string scaleKey(const std::string& resource, const std::string& ns, const std::string& name) {
+  static std::string scaleKey(const std::string& resource, const std::string& ns,
+                              const std::string& name) {
     return resource + "/" + ns + "/" + name;
   }
 
-  Result<std::vector<controller::GroupVersionResource>> mappingsFor(const std::string& group,
-                                                                    const std::string& kind) override {
+  Result<std::vector<controller::GroupVersionResource>> mappingsFor(
+      const std::string& group, const std::string& kind) override {
     auto it = mappings.find(group + "/" + kind);
-    if (it == mappings.end()) return Error::format("no matches for kind {:?} in group {:?}", kind, group);
+    if (it == mappings.end())
+      return Error::format("no matches for kind {:?} in group {:?}", kind, group);
     return it->second;
   }
   Result<api::Scale> getScale(const std::string& ns, const controller::GroupVersionResource& r,
@@ -155,8 +167,9 @@ class FakeScaleClient final : public controller::ScaleClient {
     if (getError) return *getError;
     auto it = scales.find(scaleKey(r.resource, ns, name));
     if (it == scales.end()) {
-      return Error{fmt::format("{}{} {:?} not found", r.resource, r.group.empty() ? "" : "." + r.group, name), 404,
-                   "NotFound"};
+      return Error{fmt::format("{}{} {:?} not found", r.resource,
+                               r.group.empty() ? "" : "." + r.group, name),
+                   404, "NotFound"};
     }
     return it->second;
   }
@@ -179,7 +192,8 @@ class FakeStatusWriter final : public controller::StatusWriter {
   std::optional<Error> error;
   bool dropObservedGeneration = false;  // behave like a server that predates the field
 
-  Result<api::HorizontalPodAutoscaler> updateStatus(const api::HorizontalPodAutoscaler& hpa) override {
+  Result<api::HorizontalPodAutoscaler> updateStatus(
+      const api::HorizontalPodAutoscaler& hpa) override {
     writes.push_back(hpa);
     if (error) return *error;
     api::HorizontalPodAutoscaler stored = hpa;
@@ -194,8 +208,8 @@ class FakeEventRecorder final : public controller::EventRecorder {
     std::string type, reason, message;
   };
   std::vector<Event> events;
-  void event(const api::HorizontalPodAutoscaler&, const std::string& type, const std::string& reason,
-             const std::string& message) override {
+  void event(const api::HorizontalPodAutoscaler&, const std::string& type,
+             const std::string& reason, const std::string& message) override {
     events.push_back({type, reason, message});
   }
 };

@@ -1,9 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -31,9 +30,12 @@ class FakeApiServer final : public kube::Transport {
     kube::HttpResponse r;
     if (request.method != "GET" || it == responses_.end()) {
       r.status = 404;
-      r.body = nlohmann::json{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"},
+      r.body = nlohmann::json{{"kind", "Status"},
+                              {"apiVersion", "v1"},
+                              {"status", "Failure"},
                               {"message", "the server could not find the requested resource"},
-                              {"reason", "NotFound"}, {"code", 404}}
+                              {"reason", "NotFound"},
+                              {"code", 404}}
                    .dump();
       return r;
     }
@@ -41,7 +43,8 @@ class FakeApiServer final : public kube::Transport {
     r.body = it->second.second.dump();
     return r;
   }
-  Result<std::unique_ptr<kube::ResponseStream>> openStream(const kube::HttpRequest& request) override {
+  Result<std::unique_ptr<kube::ResponseStream>> openStream(
+      const kube::HttpRequest& request) override {
     std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back("WATCH " + request.pathAndQuery);
     return Error::of("no watches here");

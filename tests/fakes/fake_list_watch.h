@@ -1,12 +1,11 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -56,7 +55,8 @@ class FakeListWatch final : public informer::ListerWatcher {
   // Stores any object (keyed by metadata.namespace/name) with the next resourceVersion.
   void putObject(json o) {
     std::lock_guard<std::mutex> lock(mu_);
-    const std::string key = o["metadata"].value("namespace", "") + "/" + o["metadata"].value("name", "");
+    const std::string key =
+        o["metadata"].value("namespace", "") + "/" + o["metadata"].value("name", "");
     bool existed = objects_.count(key) > 0;
     o["metadata"]["resourceVersion"] = std::to_string(++rv_);
     objects_[key] = o;
@@ -72,11 +72,13 @@ class FakeListWatch final : public informer::ListerWatcher {
   }
   void bookmark() {
     std::lock_guard<std::mutex> lock(mu_);
-    broadcast(api::WatchEventType::Bookmark, json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
+    broadcast(api::WatchEventType::Bookmark,
+              json{{"metadata", {{"resourceVersion", std::to_string(++rv_)}}}});
   }
   void goneEvent() {
     std::lock_guard<std::mutex> lock(mu_);
-    broadcast(api::WatchEventType::Error, json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
+    broadcast(api::WatchEventType::Error,
+              json{{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}});
   }
   // An event as given, however malformed.
   void rawEvent(api::WatchEventType t, const json& o) {
@@ -105,7 +107,8 @@ class FakeListWatch final : public informer::ListerWatcher {
     std::vector<json> all;
     for (auto& [k, v] : objects_) all.push_back(v);
     size_t start = o.continueToken.empty() ? 0 : std::stoul(o.continueToken);
-    size_t end = o.limit > 0 ? std::min(all.size(), start + static_cast<size_t>(o.limit)) : all.size();
+    size_t end =
+        o.limit > 0 ? std::min(all.size(), start + static_cast<size_t>(o.limit)) : all.size();
     informer::ListResult r;
     r.items.assign(all.begin() + static_cast<long>(start), all.begin() + static_cast<long>(end));
     r.resourceVersion = std::to_string(rv_);

@@ -1,11 +1,10 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,7 +25,8 @@ class FakeTransport final : public kube::Transport {
     std::lock_guard<std::mutex> lock(mu_);
     routes_[method + " " + pathAndQuery] = std::move(handler);
   }
-  void json(const std::string& method, const std::string& pathAndQuery, const nlohmann::json& body, int status = 200) {
+  void json(const std::string& method, const std::string& pathAndQuery, const nlohmann::json& body,
+            int status = 200) {
     route(method, pathAndQuery, [body, status](const kube::HttpRequest&) {
       return kube::HttpResponse{status, {{"content-type", "application/json"}}, body.dump()};
     });
@@ -41,8 +41,11 @@ class FakeTransport final : public kube::Transport {
       if (it != routes_.end()) handler = it->second;
     }
     if (!handler) {
-      nlohmann::json status{{"kind", "Status"}, {"code", 404}, {"reason", "NotFound"},
-                            {"message", "no route for " + request.method + " " + request.pathAndQuery}};
+      nlohmann::json status{
+          {"kind", "Status"},
+          {"code", 404},
+          {"reason", "NotFound"},
+          {"message", "no route for " + request.method + " " + request.pathAndQuery}};
       return kube::HttpResponse{404, {}, status.dump()};
     }
     return handler(request);
@@ -92,7 +95,8 @@ class CannedTransport final : public kube::Transport {
     return Error::of("CannedTransport: no streams");
   }
   std::shared_ptr<std::mutex> mu = std::make_shared<std::mutex>();
-  std::shared_ptr<std::vector<kube::HttpRequest>> requests = std::make_shared<std::vector<kube::HttpRequest>>();
+  std::shared_ptr<std::vector<kube::HttpRequest>> requests =
+      std::make_shared<std::vector<kube::HttpRequest>>();
 
  private:
   kube::HttpResponse response_;

@@ -55,7 +55,8 @@ class PodBuilder {
     pod_.containers.push_back({std::move(name), {}, false});
     return *this;
   }
-  PodBuilder& initContainer(std::string name, std::int64_t milli, bool sidecar, std::string resource = "cpu") {
+  PodBuilder& initContainer(std::string name, std::int64_t milli, bool sidecar,
+                            std::string resource = "cpu") {
     pod_.initContainers.push_back({std::move(name), {{std::move(resource), milli}}, sidecar});
     return *this;
   }

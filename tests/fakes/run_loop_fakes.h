@@ -41,7 +41,8 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
     std::lock_guard<std::mutex> lock(mu_);
     reconciled_.push_back({api::objectKey(ns, name), clock_.now(), leading_()});
   }
-  void hpaDecided(const std::string& ns, const std::string& name, const report::DecisionOutcome& outcome) override {
+  void hpaDecided(const std::string& ns, const std::string& name,
+                  const report::DecisionOutcome& outcome) override {
     std::lock_guard<std::mutex> lock(mu_);
     decided_[api::objectKey(ns, name)] = outcome;
   }
@@ -92,7 +93,8 @@ class RecordingRunLoopObserver final : public controller::RunLoopObserver {
 // Keeps the histories offered to it; flush() reports how many it holds. Thread-safe.
 class FakeHistoryPersister final : public controller::HistoryPersister {
  public:
-  void persist(const api::HorizontalPodAutoscaler& hpa, const api::AutoscalerHistory& history) override {
+  void persist(const api::HorizontalPodAutoscaler& hpa,
+               const api::AutoscalerHistory& history) override {
     std::lock_guard<std::mutex> lock(mu_);
     offered_[api::objectKey(hpa.metadata.namespace_, hpa.metadata.name)] = history;
   }

@@ -4,9 +4,10 @@
 // what a broken proxy or a hostile metrics adapter sends, which no well-behaved server library
 // lets a test send (a body shorter than its Content-Length, a body that never ends, silence).
 
-#include <boost/asio.hpp>
+#include <sys/socket.h>
 
 #include <atomic>
+#include <boost/asio.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -16,8 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include <sys/socket.h>
-
 namespace hpa::testing {
 
 class ScriptedHttpServer {
@@ -25,7 +24,8 @@ class ScriptedHttpServer {
   // One accepted connection, handed to the script with each request it carries.
   class Connection {
    public:
-    Connection(boost::asio::ip::tcp::socket& socket, ScriptedHttpServer& server) : socket_(socket), server_(server) {}
+    Connection(boost::asio::ip::tcp::socket& socket, ScriptedHttpServer& server)
+        : socket_(socket), server_(server) {}
     // False once the peer is gone or the server stops.
     bool write(std::string_view bytes) {
       boost::system::error_code ec;
@@ -34,8 +34,10 @@ class ScriptedHttpServer {
     }
     // A complete answer with its Content-Length: the connection stays usable.
     bool respond(int status, std::string_view body, std::string_view extraHeaders = "") {
-      return write("HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\nContent-Length: " +
-                   std::to_string(body.size()) + "\r\n" + std::string(extraHeaders) + "\r\n" + std::string(body));
+      return write(
+          "HTTP/1.1 " + std::to_string(status) +
+          " X\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+          "\r\n" + std::string(extraHeaders) + "\r\n" + std::string(body));
     }
     // Waits, unless the server stops first; false then.
     bool pause(std::chrono::milliseconds d) {
@@ -56,7 +58,8 @@ class ScriptedHttpServer {
   using Script = std::function<void(const std::string& head, Connection& connection)>;
 
   explicit ScriptedHttpServer(Script script)
-      : script_(std::move(script)), acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+      : script_(std::move(script)),
+        acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     port_ = acceptor_.local_endpoint().port();
     acceptThread_ = std::thread([this] { acceptLoop(); });
   }
@@ -71,7 +74,8 @@ class ScriptedHttpServer {
     // Wakes the blocking accept.
     boost::system::error_code ec;
     boost::asio::ip::tcp::socket wake(io_);
-    wake.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)}, ec);
+    wake.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)},
+                 ec);
     acceptThread_.join();
     for (auto& t : connectionThreads_) t.join();
   }

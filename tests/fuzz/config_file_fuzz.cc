@@ -11,8 +11,9 @@
 #include "run_flags.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::string path =
-      (std::filesystem::temp_directory_path() / ("hpa-config-fuzz-" + std::to_string(::getpid()) + ".yaml")).string();
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("hpa-config-fuzz-" + std::to_string(::getpid()) + ".yaml"))
+                                      .string();
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   auto valid = hpa::daemon::validate(options);
-  if (!valid.ok()) FUZZ_CHECK(!valid.error().message.empty(), "an invalid option without a message");
+  if (!valid.ok())
+    FUZZ_CHECK(!valid.error().message.empty(), "an invalid option without a message");
   return 0;
 }

@@ -14,8 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace hpa::controls;
   const std::string text(hpa::fuzz::asText(data, size));
   hpa::api::HorizontalPodAutoscaler hpa;
-  for (const char* key : {kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation, kRequestsSourceAnnotation,
-                          kRecordDecisionAnnotation, kFallbackAnnotation, kScheduleAnnotation}) {
+  for (const char* key : {kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
+                          kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
+                          kScheduleAnnotation}) {
     hpa.metadata.annotations[key] = text;
   }
   const HpaControls controls = parseControls(hpa);
@@ -23,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string formatted = formatFallback(*controls.fallback);
     auto again = parseFallback(formatted);
     FUZZ_CHECK(again.ok(), "re-parsing " + formatted + ": " + again.error().message);
-    FUZZ_CHECK(*again == *controls.fallback, "the fallback changes through formatting: " + formatted);
-    FUZZ_CHECK(fallbackReplicas(*controls.fallback, 3) >= 0, "a negative fallback size from " + formatted);
+    FUZZ_CHECK(*again == *controls.fallback,
+               "the fallback changes through formatting: " + formatted);
+    FUZZ_CHECK(fallbackReplicas(*controls.fallback, 3) >= 0,
+               "a negative fallback size from " + formatted);
   }
   if (!controls.schedule.empty()) {
     const auto now = *hpa::parseRFC3339("2026-11-26T10:00:00Z");
@@ -32,10 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(bounds.minReplicas <= bounds.maxReplicas, "a schedule's floor above its ceiling");
     FUZZ_CHECK(bounds.maxReplicas <= 8, "a schedule raised the HPA's own ceiling");
     for (const auto& w : controls.schedule) {
-      if (auto next = nextStart(w, now)) FUZZ_CHECK(*next > now, "a next start that is not after now");
+      if (auto next = nextStart(w, now))
+        FUZZ_CHECK(*next > now, "a next start that is not after now");
     }
   }
-  const nlohmann::json decision{{"time", "2026-11-26T10:00:00Z"}, {"currentReplicas", 2}, {"desiredReplicas", 2}};
+  const nlohmann::json decision{
+      {"time", "2026-11-26T10:00:00Z"}, {"currentReplicas", 2}, {"desiredReplicas", 2}};
   (void)decisionChanged(&text, decision);
   return 0;
 }

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const nlohmann::json once = encodeMetricValueList(*list, version);
       auto again = decodeMetricValueList(once);
       FUZZ_CHECK(again.ok(), "re-decoding " + once.dump() + ": " + again.error().message);
-      FUZZ_CHECK(encodeMetricValueList(*again, version) == once, "MetricValueList encodes differently: " + once.dump());
+      FUZZ_CHECK(encodeMetricValueList(*again, version) == once,
+                 "MetricValueList encodes differently: " + once.dump());
     }
   }
   for (const char* version : {"custom.metrics.k8s.io/v1beta1", "custom.metrics.k8s.io/v1beta2"}) {

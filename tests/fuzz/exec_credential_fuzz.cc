@@ -5,7 +5,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string output(hpa::fuzz::asText(data, size));
-  for (const char* version : {"client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"}) {
+  for (const char* version :
+       {"client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"}) {
     auto credential = hpa::kube::parseExecCredential(output, version);
     if (credential.ok()) FUZZ_CHECK(!credential->token.empty(), "a credential without a token");
   }

@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const nlohmann::json once = encodeExternalMetricValueList(*list);
     auto again = decodeExternalMetricValueList(once);
     FUZZ_CHECK(again.ok(), "re-decoding " + once.dump() + ": " + again.error().message);
-    FUZZ_CHECK(encodeExternalMetricValueList(*again) == once, "list encodes differently: " + once.dump());
+    FUZZ_CHECK(encodeExternalMetricValueList(*again) == once,
+               "list encodes differently: " + once.dump());
   }
   (void)decodeExternalMetricValue(j);
   return 0;

@@ -2,12 +2,11 @@
 
 // Helpers shared by the fuzz targets.
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -17,8 +16,10 @@ namespace hpa::fuzz {
 
 // An invariant of a fuzz target. When it fails the target prints why and aborts, which libFuzzer
 // records as a crash together with the input.
-[[noreturn]] inline void invariantFailed(const char* condition, const char* file, int line, const std::string& detail) {
-  std::fprintf(stderr, "\nFUZZ_CHECK failed at %s:%d: %s\n%s\n", file, line, condition, detail.c_str());
+[[noreturn]] inline void invariantFailed(const char* condition, const char* file, int line,
+                                         const std::string& detail) {
+  std::fprintf(stderr, "\nFUZZ_CHECK failed at %s:%d: %s\n%s\n", file, line, condition,
+               detail.c_str());
   std::abort();
 }
 
@@ -32,7 +33,7 @@ inline nlohmann::json parseJson(std::string_view text) { return parseUntrustedJs
 
 }  // namespace hpa::fuzz
 
-#define FUZZ_CHECK(condition, detail)                                                   \
-  do {                                                                                  \
+#define FUZZ_CHECK(condition, detail)                                                         \
+  do {                                                                                        \
     if (!(condition)) ::hpa::fuzz::invariantFailed(#condition, __FILE__, __LINE__, (detail)); \
   } while (0)

@@ -1,7 +1,8 @@
 // HorizontalPodAutoscaler (autoscaling/v2 and v2beta2) from a response body: the decoder used by
-// the HPA informer, the status writer and explain; and autoscaling/v1 as explain reads it from files. Whatever decodes must encode to JSON that
-// decodes again and encodes identically (encode o decode is a projection), in both wire
-// versions; the status decoder alone must hold the same property.
+// the HPA informer, the status writer and explain; and autoscaling/v1 as explain reads it from
+// files. Whatever decodes must encode to JSON that decodes again and encodes identically (encode o
+// decode is a projection), in both wire versions; the status decoder alone must hold the same
+// property.
 #include "api/codec.h"
 #include "api/hpa_v1_conversion.h"
 #include "fuzz_check.h"
@@ -24,15 +25,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto hpa = decodeHorizontalPodAutoscalerV1(j); hpa.ok()) {
     const nlohmann::json once = encodeHorizontalPodAutoscaler(*hpa, "autoscaling/v2");
     auto again = decodeHorizontalPodAutoscaler(once);
-    FUZZ_CHECK(again.ok(), "re-decoding a converted v1 HPA " + once.dump() + ": " + again.error().message);
-    FUZZ_CHECK(encodeHorizontalPodAutoscaler(*again, "autoscaling/v2") == once, "converted v1 HPA encodes differently");
+    FUZZ_CHECK(again.ok(),
+               "re-decoding a converted v1 HPA " + once.dump() + ": " + again.error().message);
+    FUZZ_CHECK(encodeHorizontalPodAutoscaler(*again, "autoscaling/v2") == once,
+               "converted v1 HPA encodes differently");
   }
   if (j.is_object() && j.contains("status")) {
     if (auto status = decodeHorizontalPodAutoscalerStatus(j["status"]); status.ok()) {
       const nlohmann::json once = encodeHorizontalPodAutoscalerStatus(*status);
       auto again = decodeHorizontalPodAutoscalerStatus(once);
       FUZZ_CHECK(again.ok(), "re-decoding status " + once.dump() + ": " + again.error().message);
-      FUZZ_CHECK(encodeHorizontalPodAutoscalerStatus(*again) == once, "status encodes differently: " + once.dump());
+      FUZZ_CHECK(encodeHorizontalPodAutoscalerStatus(*again) == once,
+                 "status encodes differently: " + once.dump());
     }
   }
   return 0;

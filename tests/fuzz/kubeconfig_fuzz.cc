@@ -8,7 +8,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace hpa::kube;
   const std::vector<std::pair<std::string, std::string>> files{
       {"/nonexistent-hpa-fuzz/kubeconfig", std::string(hpa::fuzz::asText(data, size))}};
-  for (const auto& [context, master] : {std::pair<std::string, std::string>{"", ""}, {"dev", ""}, {"", "https://m:6443"}}) {
+  for (const auto& [context, master] :
+       {std::pair<std::string, std::string>{"", ""}, {"dev", ""}, {"", "https://m:6443"}}) {
     auto config = resolveKubeconfigText(files, context, master);
     if (!config.ok()) {
       FUZZ_CHECK(!config.error().message.empty(), "an error without a message");

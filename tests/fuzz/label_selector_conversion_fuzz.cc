@@ -13,15 +13,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto ls = decodeLabelSelector(j);
   if (!ls.ok()) return 0;
   auto again = decodeLabelSelector(encodeLabelSelector(*ls));
-  FUZZ_CHECK(again.ok() && *again == *ls, "LabelSelector does not survive encoding: " + encodeLabelSelector(*ls).dump());
+  FUZZ_CHECK(again.ok() && *again == *ls,
+             "LabelSelector does not survive encoding: " + encodeLabelSelector(*ls).dump());
   (void)goDebugString(&*ls);
 
   auto selector = Selector::fromLabelSelector(&*ls);
   if (!selector.ok()) return 0;
   const std::string text = selector->toString();
   auto parsed = Selector::parse(text);
-  FUZZ_CHECK(parsed.ok(), "converted selector prints as " + text + ", which does not parse: " + parsed.error().message);
-  FUZZ_CHECK(*parsed == *selector, "converted selector prints as " + text + ", which parses to a different selector");
+  FUZZ_CHECK(parsed.ok(), "converted selector prints as " + text +
+                              ", which does not parse: " + parsed.error().message);
+  FUZZ_CHECK(*parsed == *selector,
+             "converted selector prints as " + text + ", which parses to a different selector");
   (void)selector->matches(Labels::fromMap(ls->matchLabels));
   return 0;
 }

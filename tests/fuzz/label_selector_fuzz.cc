@@ -12,14 +12,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!s.ok()) return 0;
   const std::string canonical = s->toString();
   auto again = Selector::parse(canonical);
-  FUZZ_CHECK(again.ok(), "input " + std::string(text) + " printed as " + canonical + ", which does not parse: " +
-                             again.error().message);
-  FUZZ_CHECK(*again == *s, "input " + std::string(text) + " printed as " + canonical + ", a different selector");
+  FUZZ_CHECK(again.ok(), "input " + std::string(text) + " printed as " + canonical +
+                             ", which does not parse: " + again.error().message);
+  FUZZ_CHECK(*again == *s,
+             "input " + std::string(text) + " printed as " + canonical + ", a different selector");
   FUZZ_CHECK(again->toString() == canonical, "canonical text is not stable: " + canonical);
 
   // Labels made of the selector's own keys and values, so that matching gets past the lookups.
   Labels own;
-  for (const auto& r : s->requirements()) own.set(r.key, r.values.empty() ? std::string() : r.values.front());
+  for (const auto& r : s->requirements())
+    own.set(r.key, r.values.empty() ? std::string() : r.values.front());
   (void)s->matches(own);
   (void)s->matches(Labels{});
   (void)s->matches(Labels{{"app", "web"}, {"version", "3"}});

@@ -21,7 +21,8 @@ class JumpingClock final : public hpa::Clock {
     std::lock_guard<std::mutex> lock(mu_);
     return now_;
   }
-  void waitUntil(std::condition_variable_any&, std::unique_lock<std::mutex>&, hpa::Time deadline) override {
+  void waitUntil(std::condition_variable_any&, std::unique_lock<std::mutex>&,
+                 hpa::Time deadline) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (deadline > now_) now_ = deadline;
   }

@@ -16,13 +16,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)q->asApproximateFloat();
   const std::string canonical = q->toString();
   auto again = Quantity::parse(canonical);
-  FUZZ_CHECK(again.ok(), "input " + std::string(text) + " printed as " + canonical + ", which does not parse");
-  FUZZ_CHECK(*again == *q, "input " + std::string(text) + " printed as " + canonical + ", a different value");
-  FUZZ_CHECK(again->milliValue() == q->milliValue(), "milli-values differ after printing " + canonical);
+  FUZZ_CHECK(again.ok(),
+             "input " + std::string(text) + " printed as " + canonical + ", which does not parse");
+  FUZZ_CHECK(*again == *q,
+             "input " + std::string(text) + " printed as " + canonical + ", a different value");
+  FUZZ_CHECK(again->milliValue() == q->milliValue(),
+             "milli-values differ after printing " + canonical);
   const std::string stable = again->toString();
   auto third = Quantity::parse(stable);
   FUZZ_CHECK(third.ok() && *third == *q && third->toString() == stable,
-             "input " + std::string(text) + " printed as " + canonical + ", then " + stable + ", then " +
-                 (third.ok() ? third->toString() : "an error"));
+             "input " + std::string(text) + " printed as " + canonical + ", then " + stable +
+                 ", then " + (third.ok() ? third->toString() : "an error"));
   return 0;
 }

@@ -94,13 +94,16 @@ int main(int argc, char** argv) {
     std::nth_element(runs.begin(), runs.begin() + runs.size() / 2, runs.end());
     timings.push_back({path.string(), bytes.size(), runs[runs.size() / 2]});
   }
-  std::sort(timings.begin(), timings.end(), [](const Timing& a, const Timing& b) { return a.micros > b.micros; });
+  std::sort(timings.begin(), timings.end(),
+            [](const Timing& a, const Timing& b) { return a.micros > b.micros; });
   double total = 0;
   for (const auto& t : timings) total += t.micros;
-  std::printf("inputs=%zu skipped_over_max_len=%zu repeat=%d total_ms=%.1f mean_us=%.1f\n", timings.size(), skipped,
-              repeat, total / 1000, timings.empty() ? 0.0 : total / static_cast<double>(timings.size()));
+  std::printf("inputs=%zu skipped_over_max_len=%zu repeat=%d total_ms=%.1f mean_us=%.1f\n",
+              timings.size(), skipped, repeat, total / 1000,
+              timings.empty() ? 0.0 : total / static_cast<double>(timings.size()));
   for (std::size_t i = 0; i < std::min(top, timings.size()); ++i) {
-    std::printf("slowest[%zu] us=%.1f bytes=%zu %s\n", i, timings[i].micros, timings[i].size, timings[i].path.c_str());
+    std::printf("slowest[%zu] us=%.1f bytes=%zu %s\n", i, timings[i].micros, timings[i].size,
+                timings[i].path.c_str());
   }
   return 0;
 }

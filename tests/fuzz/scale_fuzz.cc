@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const nlohmann::json once = encodeScale(*scale);
   auto again = decodeScale(once);
   FUZZ_CHECK(again.ok(), "re-decoding " + once.dump() + ": " + again.error().message);
-  FUZZ_CHECK(encodeScale(*again) == once, "Scale encodes differently the second time: " + once.dump());
+  FUZZ_CHECK(encodeScale(*again) == once,
+             "Scale encodes differently the second time: " + once.dump());
   if (auto selector = Selector::parse(scale->selector); selector.ok()) (void)selector->toString();
   return 0;
 }

@@ -4,7 +4,8 @@
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto snapshot = hpa::explain::loadSnapshot({{"snapshot.yaml", std::string(hpa::fuzz::asText(data, size))}});
+  auto snapshot =
+      hpa::explain::loadSnapshot({{"snapshot.yaml", std::string(hpa::fuzz::asText(data, size))}});
   if (!snapshot.ok()) FUZZ_CHECK(!snapshot.error().message.empty(), "an error without a message");
   return 0;
 }

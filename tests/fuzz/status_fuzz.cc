@@ -14,9 +14,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::from_chars(code.data(), code.data() + code.size(), response.status);
   if (newline != std::string_view::npos) response.body = std::string(text.substr(newline + 1));
 
-  auto error = hpa::kube::apiError(response, "GET", "/apis/autoscaling/v2/horizontalpodautoscalers");
+  auto error =
+      hpa::kube::apiError(response, "GET", "/apis/autoscaling/v2/horizontalpodautoscalers");
   FUZZ_CHECK(!error.message.empty(), "an API error without a message");
-  auto body = hpa::kube::parseJsonBody(response, "GET", "/apis/autoscaling/v2/horizontalpodautoscalers");
+  auto body =
+      hpa::kube::parseJsonBody(response, "GET", "/apis/autoscaling/v2/horizontalpodautoscalers");
   if (!body.ok()) FUZZ_CHECK(!body.error().message.empty(), "a body error without a message");
   return 0;
 }

@@ -20,7 +20,8 @@ struct Outcome {
   bool failed = false;
 };
 
-bool sameEvents(const std::vector<hpa::api::WatchEvent>& a, const std::vector<hpa::api::WatchEvent>& b) {
+bool sameEvents(const std::vector<hpa::api::WatchEvent>& a,
+                const std::vector<hpa::api::WatchEvent>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].type != b[i].type || a[i].object != b[i].object) return false;
@@ -35,7 +36,8 @@ class ChunkedStream final : public ResponseStream {
   int status() const override { return status_; }
   hpa::Result<std::optional<std::string>> read() override {
     if (pos_ >= body_.size()) return std::optional<std::string>();
-    const size_t n = std::max<size_t>(1, cuts_.empty() ? body_.size() : cuts_[next_++ % cuts_.size()]);
+    const size_t n =
+        std::max<size_t>(1, cuts_.empty() ? body_.size() : cuts_[next_++ % cuts_.size()]);
     std::string chunk = body_.substr(pos_, n);
     pos_ += chunk.size();
     return std::optional<std::string>(std::move(chunk));
@@ -52,8 +54,11 @@ class ChunkedStream final : public ResponseStream {
 
 class OneStreamTransport final : public Transport {
  public:
-  explicit OneStreamTransport(std::unique_ptr<ResponseStream> stream) : stream_(std::move(stream)) {}
-  hpa::Result<HttpResponse> roundTrip(const HttpRequest&) override { return hpa::Error::of("no round trips here"); }
+  explicit OneStreamTransport(std::unique_ptr<ResponseStream> stream)
+      : stream_(std::move(stream)) {}
+  hpa::Result<HttpResponse> roundTrip(const HttpRequest&) override {
+    return hpa::Error::of("no round trips here");
+  }
   hpa::Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override {
     if (!stream_) return hpa::Error::of("opened twice");
     return std::move(stream_);
@@ -84,7 +89,8 @@ Outcome decodeWhole(const std::string& body, size_t maxEventBytes) {
 }
 
 // The body in chunks straight through a decoder, checking the buffer bound after each chunk.
-Outcome decodeChunks(const std::string& body, const std::vector<size_t>& cuts, size_t maxEventBytes) {
+Outcome decodeChunks(const std::string& body, const std::vector<size_t>& cuts,
+                     size_t maxEventBytes) {
   WatchDecoder d(maxEventBytes);
   ChunkedStream stream(200, body, cuts);
   Outcome out;
@@ -93,7 +99,8 @@ Outcome decodeChunks(const std::string& body, const std::vector<size_t>& cuts, s
     const bool end = !*chunk;
     if (!end) {
       d.feed(**chunk);
-      FUZZ_CHECK(d.buffered() <= maxEventBytes + (**chunk).size() + 1, "the decoder holds more than one event");
+      FUZZ_CHECK(d.buffered() <= maxEventBytes + (**chunk).size() + 1,
+                 "the decoder holds more than one event");
     }
     while (true) {
       auto ev = end ? d.finish() : d.next();
@@ -116,7 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const size_t maxEventBytes = input.ConsumeIntegralInRange<size_t>(16, 70000);
   std::vector<size_t> cuts;
   const size_t cutCount = input.ConsumeIntegralInRange<size_t>(0, 8);
-  for (size_t i = 0; i < cutCount; ++i) cuts.push_back(input.ConsumeIntegralInRange<size_t>(1, 4096));
+  for (size_t i = 0; i < cutCount; ++i)
+    cuts.push_back(input.ConsumeIntegralInRange<size_t>(1, 4096));
   const bool refused = input.ConsumeIntegralInRange<int>(0, 15) == 0;
   const std::string body = input.ConsumeRemainingBytesAsString();
 
@@ -125,9 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Outcome bytewise = decodeChunks(body, {1}, maxEventBytes);
   for (const Outcome* o : {&chunked, &bytewise}) {
     FUZZ_CHECK(o->failed == whole.failed && sameEvents(o->events, whole.events),
-               "splitting the body changes the outcome: " + std::to_string(whole.events.size()) + " events (" +
-                   (whole.failed ? "failed" : "ok") + ") whole, " + std::to_string(o->events.size()) + " (" +
-                   (o->failed ? "failed" : "ok") + ") split");
+               "splitting the body changes the outcome: " + std::to_string(whole.events.size()) +
+                   " events (" + (whole.failed ? "failed" : "ok") + ") whole, " +
+                   std::to_string(o->events.size()) + " (" + (o->failed ? "failed" : "ok") +
+                   ") split");
   }
 
   // The daemon's own path (default event bound): RestClient::watch and its stream.
@@ -135,11 +144,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   RestConfig config;
   config.server = "https://fuzz";
   config.qps = 0;  // no client-side rate limit
-  RestClient client(config, std::make_unique<OneStreamTransport>(std::make_unique<ChunkedStream>(refused ? 403 : 200, body, cuts)),
+  RestClient client(config,
+                    std::make_unique<OneStreamTransport>(
+                        std::make_unique<ChunkedStream>(refused ? 403 : 200, body, cuts)),
                     clock, hpa::Logger::discard());
   auto watch = client.watch("/api/v1/pods?watch=true");
   if (refused) {
-    FUZZ_CHECK(!watch.ok() && !watch.error().message.empty(), "a refused watch must be an error with a message");
+    FUZZ_CHECK(!watch.ok() && !watch.error().message.empty(),
+               "a refused watch must be an error with a message");
     return 0;
   }
   FUZZ_CHECK(watch.ok(), "opening the watch failed: " + watch.error().message);

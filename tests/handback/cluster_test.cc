@@ -15,8 +15,9 @@ namespace {
 using nlohmann::json;
 
 json hpaJson(const std::string& ns, const std::string& name, json annotations) {
-  return json{{"metadata", {{"name", name}, {"namespace", ns}, {"annotations", std::move(annotations)}}},
-              {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", name}}}, {"maxReplicas", 4}}}};
+  return json{
+      {"metadata", {{"name", name}, {"namespace", ns}, {"annotations", std::move(annotations)}}},
+      {"spec", {{"scaleTargetRef", {{"kind", "Deployment"}, {"name", name}}}, {"maxReplicas", 4}}}};
 }
 
 class HandbackCluster : public ::testing::Test {
@@ -26,21 +27,28 @@ class HandbackCluster : public ::testing::Test {
     api_ = api.get();
     // A 1.20 server: autoscaling/v2beta2 is the newest HPA API it serves.
     api_->serve("/api", {{"kind", "APIVersions"}, {"versions", {"v1"}}});
-    api_->serve("/apis", {{"kind", "APIGroupList"},
-                          {"groups",
-                           {{{"name", "autoscaling"},
-                             {"versions", {{{"groupVersion", "autoscaling/v2beta2"}, {"version", "v2beta2"}}}},
-                             {"preferredVersion", {{"groupVersion", "autoscaling/v2beta2"}, {"version", "v2beta2"}}}}}}});
+    api_->serve(
+        "/apis",
+        {{"kind", "APIGroupList"},
+         {"groups",
+          {{{"name", "autoscaling"},
+            {"versions", {{{"groupVersion", "autoscaling/v2beta2"}, {"version", "v2beta2"}}}},
+            {"preferredVersion",
+             {{"groupVersion", "autoscaling/v2beta2"}, {"version", "v2beta2"}}}}}}});
     const json web = hpaJson("shop", "web", {{"hpa-controller.io/paused", "true"}});
     const json report = hpaJson("batch", "report", json::object());
     api_->serve("/apis/autoscaling/v2beta2/horizontalpodautoscalers?limit=500",
-                {{"kind", "HorizontalPodAutoscalerList"}, {"metadata", json::object()}, {"items", {report, web}}});
-    api_->serve("/apis/autoscaling/v2beta2/namespaces/shop/horizontalpodautoscalers?limit=500",
-                {{"kind", "HorizontalPodAutoscalerList"}, {"metadata", json::object()}, {"items", {web}}});
+                {{"kind", "HorizontalPodAutoscalerList"},
+                 {"metadata", json::object()},
+                 {"items", {report, web}}});
+    api_->serve(
+        "/apis/autoscaling/v2beta2/namespaces/shop/horizontalpodautoscalers?limit=500",
+        {{"kind", "HorizontalPodAutoscalerList"}, {"metadata", json::object()}, {"items", {web}}});
     kube::RestConfig config;
     config.server = "https://fake";
-    client_ = std::make_unique<kube::RestClient>(config, std::make_unique<kube::ReadOnlyTransport>(std::move(api)),
-                                                 clock_, Logger::discard());
+    client_ = std::make_unique<kube::RestClient>(
+        config, std::make_unique<kube::ReadOnlyTransport>(std::move(api)), clock_,
+        Logger::discard());
   }
 
   RealClock clock_;
@@ -70,7 +78,8 @@ TEST_F(HandbackCluster, AServerWithoutTheHpaApiIsAnError) {
   api_->serve("/apis", {{"kind", "APIGroupList"}, {"groups", json::array()}});
   auto hpas = listClusterHpas(*client_, "");
   ASSERT_FALSE(hpas.ok());
-  EXPECT_NE(hpas.error().message.find("cannot find the HPA API"), std::string::npos) << hpas.error().message;
+  EXPECT_NE(hpas.error().message.find("cannot find the HPA API"), std::string::npos)
+      << hpas.error().message;
 }
 
 }  // namespace

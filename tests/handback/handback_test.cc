@@ -41,17 +41,19 @@ TEST(Handback, ClassifiesEveryAnnotationOfEachHpaThatCarriesOne) {
                                                  Pair("history", AnnotationKind::Bookkeeping)));
   const auto& worker = report.hpas[1];
   EXPECT_EQ(worker.ns + "/" + worker.name, "shop/worker");
-  EXPECT_THAT(kindsOf(worker), UnorderedElementsAre(Pair("record-decision", AnnotationKind::IdleControl),
-                                                    Pair("last-decision", AnnotationKind::Bookkeeping),
-                                                    Pair("history", AnnotationKind::Bookkeeping)));
+  EXPECT_THAT(kindsOf(worker),
+              UnorderedElementsAre(Pair("record-decision", AnnotationKind::IdleControl),
+                                   Pair("last-decision", AnnotationKind::Bookkeeping),
+                                   Pair("history", AnnotationKind::Bookkeeping)));
   const auto& api = report.hpas[2];
   EXPECT_EQ(api.ns + "/" + api.name, "tools/api");
-  EXPECT_THAT(kindsOf(api), UnorderedElementsAre(Pair("sync-period", AnnotationKind::Control),
-                                                 Pair("pod-selection", AnnotationKind::Control),
-                                                 Pair("requests-source", AnnotationKind::Control),
-                                                 Pair("fallback", AnnotationKind::Control),
-                                                 Pair("record-decision", AnnotationKind::IdleControl),
-                                                 Pair("pasued", AnnotationKind::Unknown)));
+  EXPECT_THAT(kindsOf(api),
+              UnorderedElementsAre(Pair("sync-period", AnnotationKind::Control),
+                                   Pair("pod-selection", AnnotationKind::Control),
+                                   Pair("requests-source", AnnotationKind::Control),
+                                   Pair("fallback", AnnotationKind::Control),
+                                   Pair("record-decision", AnnotationKind::IdleControl),
+                                   Pair("pasued", AnnotationKind::Unknown)));
   EXPECT_TRUE(web.controlsStopApplying());
   EXPECT_FALSE(worker.controlsStopApplying());
   EXPECT_EQ(report.withControlsThatStopApplying(), 2);
@@ -78,7 +80,8 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
     ASSERT_TRUE(handback);
     ASSERT_EQ(handback->annotations.size(), 1u);
     EXPECT_EQ(handback->annotations[0].kind, AnnotationKind::Control) << key;
-    EXPECT_THAT(handback->annotations[0].whenHandedBack, ::testing::Not(::testing::HasSubstr("its effect stops")))
+    EXPECT_THAT(handback->annotations[0].whenHandedBack,
+                ::testing::Not(::testing::HasSubstr("its effect stops")))
         << key << " has no words of its own in handback.cc";
     words.insert(handback->annotations[0].whenHandedBack);
   }

@@ -11,20 +11,26 @@ namespace {
 
 TEST(HandbackRender, TheTableHasALinePerHpaThenTheCounts) {
   const std::string table = handbackTable(handbackReport(annotatedHpas()));
-  EXPECT_EQ(table,
-            "NAMESPACE   NAME     STATUS LAST WRITTEN BY ANOTHER                    NO EFFECT ON DECISIONS"
-            "                                                           CONTROLS THAT STOP APPLYING\n"
-            "shop        web      kube-controller-manager at 2026-11-23T10:00:05Z   history"
-            "                                                                          "
-            "paused: kube-controller-manager scales it again; schedule: its floors and ceilings no longer apply\n"
-            "shop        worker   -                                                 history, last-decision, "
-            "record-decision (no effect now)                          -\n"
-            "tools       api      -                                                 pasued (unknown to "
-            "hpa-controller), record-decision (invalid: ignored already)   "
-            "fallback: a failing metric holds the size again; pod-selection: every pod of the selector counts "
-            "again; requests-source: utilization against spec requests again; sync-period: the global sync period "
-            "applies again\n"
-            "2 HPAs with controls that stop applying, 1 with bookkeeping only\n");
+  EXPECT_EQ(
+      table,
+      "NAMESPACE   NAME     STATUS LAST WRITTEN BY ANOTHER                    NO EFFECT ON "
+      "DECISIONS"
+      "                                                           CONTROLS THAT STOP APPLYING\n"
+      "shop        web      kube-controller-manager at 2026-11-23T10:00:05Z   history"
+      "                                                                          "
+      "paused: kube-controller-manager scales it again; schedule: its floors and ceilings no "
+      "longer apply\n"
+      "shop        worker   -                                                 history, "
+      "last-decision, "
+      "record-decision (no effect now)                          -\n"
+      "tools       api      -                                                 pasued (unknown to "
+      "hpa-controller), record-decision (invalid: ignored already)   "
+      "fallback: a failing metric holds the size again; pod-selection: every pod of the selector "
+      "counts "
+      "again; requests-source: utilization against spec requests again; sync-period: the global "
+      "sync period "
+      "applies again\n"
+      "2 HPAs with controls that stop applying, 1 with bookkeeping only\n");
 }
 
 TEST(HandbackRender, WithoutAnnotatedHpasTheTableSaysSo) {
@@ -39,7 +45,8 @@ TEST(HandbackRender, TheJsonListsEveryAnnotationWithItsKind) {
   EXPECT_EQ(json.at("withBookkeepingOnly"), 1);
   ASSERT_EQ(json.at("hpas").size(), 3u);
   EXPECT_EQ(json.at("hpas")[0].at("otherStatusWriter"),
-            nlohmann::json::parse(R"({"manager": "kube-controller-manager", "time": "2026-11-23T10:00:05Z"})"));
+            nlohmann::json::parse(
+                R"({"manager": "kube-controller-manager", "time": "2026-11-23T10:00:05Z"})"));
   const auto& worker = json.at("hpas")[1];
   EXPECT_TRUE(worker.at("otherStatusWriter").is_null());
   EXPECT_EQ(worker.at("namespace"), "shop");
@@ -55,14 +62,17 @@ TEST(HandbackRender, TheJsonListsEveryAnnotationWithItsKind) {
 }
 
 TEST(HandbackRender, TheCleanupCommandsRemoveEveryAnnotationOfOurs) {
-  EXPECT_EQ(cleanupCommands(handbackReport(annotatedHpas())),
-            "kubectl annotate hpa -n shop web hpa-controller.io/history- hpa-controller.io/paused- "
-            "hpa-controller.io/schedule-\n"
-            "kubectl annotate hpa -n shop worker hpa-controller.io/history- hpa-controller.io/last-decision- "
-            "hpa-controller.io/record-decision-\n"
-            "kubectl annotate hpa -n tools api hpa-controller.io/fallback- hpa-controller.io/pasued- "
-            "hpa-controller.io/pod-selection- hpa-controller.io/record-decision- hpa-controller.io/requests-source- "
-            "hpa-controller.io/sync-period-\n");
+  EXPECT_EQ(
+      cleanupCommands(handbackReport(annotatedHpas())),
+      "kubectl annotate hpa -n shop web hpa-controller.io/history- hpa-controller.io/paused- "
+      "hpa-controller.io/schedule-\n"
+      "kubectl annotate hpa -n shop worker hpa-controller.io/history- "
+      "hpa-controller.io/last-decision- "
+      "hpa-controller.io/record-decision-\n"
+      "kubectl annotate hpa -n tools api hpa-controller.io/fallback- hpa-controller.io/pasued- "
+      "hpa-controller.io/pod-selection- hpa-controller.io/record-decision- "
+      "hpa-controller.io/requests-source- "
+      "hpa-controller.io/sync-period-\n");
   EXPECT_EQ(cleanupCommands(HandbackReport{}), "");
 }
 

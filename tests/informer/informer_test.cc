@@ -4,10 +4,10 @@
 
 #include <deque>
 
-#include "fakes/fake_clock.h"
-#include "fakes/fake_list_watch.h"
 #include "api/codec.h"
 #include "fakes/eventually.h"
+#include "fakes/fake_clock.h"
+#include "fakes/fake_list_watch.h"
 
 namespace hpa::informer {
 namespace {
@@ -24,7 +24,8 @@ struct Item {
 };
 
 Result<Item> decodeItem(const json& j) {
-  if (!j.contains("metadata") || !j["metadata"].contains("name")) return Error::of("no metadata.name");
+  if (!j.contains("metadata") || !j["metadata"].contains("name"))
+    return Error::of("no metadata.name");
   if (j.value("bad", false)) return Error::of("undecodable on purpose");
   return Item{j["metadata"].value("namespace", ""), j["metadata"]["name"], j.value("value", "")};
 }
@@ -37,11 +38,12 @@ class InformerTest : public ::testing::Test {
  protected:
   InformerTest() {
     informer_ = std::make_unique<Informer<Item>>(
-        source_, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock_, Logger::discard(),
-        Duration(0), ListWatchTiming{2, seconds(300)});
-    informer_->addHandlers({[this](const auto& o) { record("add " + o->name + "=" + o->value); },
-                            [this](const auto& a, const auto& b) { record("update " + a->value + "->" + b->value); },
-                            [this](const auto& o) { record("delete " + o->name); }});
+        source_, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock_,
+        Logger::discard(), Duration(0), ListWatchTiming{2, seconds(300)});
+    informer_->addHandlers(
+        {[this](const auto& o) { record("add " + o->name + "=" + o->value); },
+         [this](const auto& a, const auto& b) { record("update " + a->value + "->" + b->value); },
+         [this](const auto& o) { record("delete " + o->name); }});
   }
   void record(std::string s) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -135,8 +137,9 @@ TEST_F(InformerTest, GoneRelistsAndDeliversMissedDeletes) {
   source_.remove("b", /*tell=*/false);
   {
     std::lock_guard<std::mutex> lock(source_.mu_);
-    source_.objects_["ns/c"] = json{{"metadata", {{"name", "c"}, {"namespace", "ns"}, {"resourceVersion", "150"}}},
-                                 {"value", "9"}};
+    source_.objects_["ns/c"] =
+        json{{"metadata", {{"name", "c"}, {"namespace", "ns"}, {"resourceVersion", "150"}}},
+             {"value", "9"}};
   }
   source_.goneEvent();
   ASSERT_TRUE(eventually([&] { return source_.lists == 2 && source_.openWatches() == 1; }));
@@ -152,7 +155,8 @@ TEST_F(InformerTest, GoneRelistsAndDeliversMissedDeletes) {
   }
   source_.closeWatches();
   ASSERT_TRUE(eventually([&] { return source_.lists == 3 && source_.openWatches() == 1; }))
-      << "lists " << source_.lists << " watches " << source_.watches << " open " << source_.openWatches();
+      << "lists " << source_.lists << " watches " << source_.watches << " open "
+      << source_.openWatches();
 }
 
 TEST_F(InformerTest, ExpiredContinueTokenRelistsUnpaged) {
@@ -189,15 +193,18 @@ TEST_F(InformerTest, AnUnreachableServerIsWatchedAgainWithinASecondAnHttpErrorBa
   constexpr int kRefused = 8;
   {
     std::lock_guard<std::mutex> lock(source_.mu_);
-    for (int i = 0; i < kRefused; ++i) source_.watchErrors.push_back(Error{"connection refused", 0, ""});
+    for (int i = 0; i < kRefused; ++i)
+      source_.watchErrors.push_back(Error{"connection refused", 0, ""});
     source_.watchErrors.push_back(Error{"internal error", 500, "InternalError"});
   }
   source_.closeWatches();  // the next watches fail: refused eight times, then a 500
   for (int i = 1; i <= kRefused; ++i) {
-    ASSERT_TRUE(eventually([&] { return source_.watches == 1 + i && clock_.waiterCount() >= 1; })) << i;
+    ASSERT_TRUE(eventually([&] { return source_.watches == 1 + i && clock_.waiterCount() >= 1; }))
+        << i;
     clock_.step(seconds(1));
   }
-  ASSERT_TRUE(eventually([&] { return source_.watches == 2 + kRefused && clock_.waiterCount() >= 1; }));
+  ASSERT_TRUE(
+      eventually([&] { return source_.watches == 2 + kRefused && clock_.waiterCount() >= 1; }));
   clock_.step(seconds(2));  // the 500: far more than a second after nine failures in a row
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(source_.watches, 2 + kRefused);
@@ -241,9 +248,11 @@ TEST(InformerHealth, ALoopEndedByAThrowingHandlerFails) {
   hpa::testing::FakeClock clock;
   FakeSource source;
   source.put("a", "1");
-  Informer<Item> informer(source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock,
-                          Logger::discard());
-  informer.addHandlers({[](const auto&) { throw std::runtime_error("handler broke"); }, nullptr, nullptr});
+  Informer<Item> informer(
+      source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock,
+      Logger::discard());
+  informer.addHandlers(
+      {[](const auto&) { throw std::runtime_error("handler broke"); }, nullptr, nullptr});
   EXPECT_TRUE(informer.health().ok());
   informer.start();
   ASSERT_TRUE(eventually([&] { return !informer.health().ok(); }));
@@ -257,10 +266,11 @@ TEST(InformerResync, ReannouncesEveryObject) {
   FakeSource source;
   source.put("a", "1");
   Informer<Item> informer(
-      source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock, Logger::discard(),
-      seconds(15));
+      source, decodeItem, [](const Item& i) { return std::make_pair(i.ns, i.name); }, clock,
+      Logger::discard(), seconds(15));
   std::atomic<int> updates{0};
-  informer.addHandlers({nullptr, [&](const auto& a, const auto& b) { updates += (a == b) ? 1 : 0; }, nullptr});
+  informer.addHandlers(
+      {nullptr, [&](const auto& a, const auto& b) { updates += (a == b) ? 1 : 0; }, nullptr});
   informer.start();
   ASSERT_TRUE(eventually([&] { return informer.hasSynced() && clock.waiterCount() >= 1; }));
   clock.step(seconds(16));

@@ -20,7 +20,8 @@ struct Unnamed {
 static_assert(NamesItself<api::Pod>);
 static_assert(!NamesItself<Unnamed>);
 
-std::shared_ptr<const api::Pod> pod(const std::string& ns, const std::string& name, const std::string& version) {
+std::shared_ptr<const api::Pod> pod(const std::string& ns, const std::string& name,
+                                    const std::string& version) {
   auto p = PodBuilder(name, ns).build();
   p.resourceVersion = version;
   return std::make_shared<const api::Pod>(std::move(p));
@@ -33,7 +34,9 @@ TEST(ObjectCache, AReplacedPodIsFoundUnderItsNameAfterThePreviousOneIsGone) {
   ObjectCache<api::Pod> cache;
   const std::string name = "web-7d9f8b6c5d-100001";  // longer than a short string's inline buffer
   EXPECT_EQ(cache.put("shop", "shop/" + name, pod("shop", name, "1")), nullptr);
-  EXPECT_EQ(cache.put("shop", "shop/web-7d9f8b6c5d-100000", pod("shop", "web-7d9f8b6c5d-100000", "1")), nullptr);
+  EXPECT_EQ(
+      cache.put("shop", "shop/web-7d9f8b6c5d-100000", pod("shop", "web-7d9f8b6c5d-100000", "1")),
+      nullptr);
   for (int version = 2; version < 6; ++version) {
     auto old = cache.put("shop", "shop/" + name, pod("shop", name, std::to_string(version)));
     ASSERT_NE(old, nullptr);

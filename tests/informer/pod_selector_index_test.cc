@@ -34,7 +34,8 @@ class IndexedPods {
   }
   std::vector<std::string> names(const std::string& ns, const char* selector) {
     std::vector<std::string> out;
-    for (const auto& p : *index.list(ns, *api::Selector::parse(selector), cache)) out.push_back(p->name);
+    for (const auto& p : *index.list(ns, *api::Selector::parse(selector), cache))
+      out.push_back(p->name);
     return out;
   }
   // What the lister did before the index: every pod of the namespace, matched one by one.
@@ -66,7 +67,8 @@ TEST(PodSelectorIndex, FollowsAddsLabelChangesAndDeletesAfterTheFirstScan) {
   EXPECT_EQ(w.index.selectorCount(), 1u);
 
   w.put(PodBuilder("web-a").label("app", "web").build());
-  EXPECT_EQ(w.names("default", "app=web"), (Names{"web-a", "web-b"})) << "in name order, as the scan";
+  EXPECT_EQ(w.names("default", "app=web"), (Names{"web-a", "web-b"}))
+      << "in name order, as the scan";
   w.put(PodBuilder("web-b").label("app", "web-canary").build());  // relabelled: leaves
   EXPECT_EQ(w.names("default", "app=web"), Names{"web-a"});
   w.put(PodBuilder("db-a").label("app", "web").build());  // relabelled: joins
@@ -80,9 +82,11 @@ TEST(PodSelectorIndex, FollowsAddsLabelChangesAndDeletesAfterTheFirstScan) {
 TEST(PodSelectorIndex, HandsOutTheLatestObjectOfAPod) {
   IndexedPods w;
   w.put(PodBuilder("web-a").label("app", "web").phase("Pending").build());
-  ASSERT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase, "Pending");
+  ASSERT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase,
+            "Pending");
   w.put(PodBuilder("web-a").label("app", "web").phase("Running").build());
-  EXPECT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase, "Running");
+  EXPECT_EQ((*w.index.list("default", *api::Selector::parse("app=web"), w.cache))[0]->phase,
+            "Running");
 }
 
 TEST(PodSelectorIndex, AListHeldByAReaderDoesNotChangeUnderIt) {
@@ -91,7 +95,8 @@ TEST(PodSelectorIndex, AListHeldByAReaderDoesNotChangeUnderIt) {
   w.put(PodBuilder("web-a").label("app", "web").phase("Pending").build());
   w.put(PodBuilder("web-c").label("app", "web").build());
   const api::SharedPods held = w.index.list("default", web, w.cache);
-  EXPECT_EQ(w.index.list("default", web, w.cache), held) << "readers share one list while nothing changes";
+  EXPECT_EQ(w.index.list("default", web, w.cache), held)
+      << "readers share one list while nothing changes";
 
   w.put(PodBuilder("web-a").label("app", "web").phase("Running").build());
   w.put(PodBuilder("web-b").label("app", "web").build());
@@ -142,7 +147,10 @@ TEST(PodSelectorIndex, AgreesWithAScanUnderConcurrentEventsAndReads) {
       if (rng() % 5 == 0) {
         w.remove(ns, name);
       } else {
-        w.put(PodBuilder(name, ns).label("app", apps[rng() % apps.size()]).label("tier", rng() % 2 ? "x" : "y").build());
+        w.put(PodBuilder(name, ns)
+                  .label("app", apps[rng() % apps.size()])
+                  .label("tier", rng() % 2 ? "x" : "y")
+                  .build());
       }
     }
     done = true;
@@ -152,7 +160,8 @@ TEST(PodSelectorIndex, AgreesWithAScanUnderConcurrentEventsAndReads) {
     readers.emplace_back([&, r] {
       const char* selectors[] = {"app=web", "app in (db,cache),tier=x", "app!=queue", "tier=y"};
       while (!done) {
-        for (const char* s : selectors) w.index.list(r ? "a" : "b", *api::Selector::parse(s), w.cache);
+        for (const char* s : selectors)
+          w.index.list(r ? "a" : "b", *api::Selector::parse(s), w.cache);
       }
     });
   }

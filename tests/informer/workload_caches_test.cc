@@ -4,9 +4,9 @@
 
 #include <thread>
 
+#include "fakes/eventually.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_list_watch.h"
-#include "fakes/eventually.h"
 
 namespace hpa::informer {
 namespace {
@@ -31,7 +31,8 @@ class WorkloadCachesTest : public ::testing::Test {
                            started_.push_back(w.resource);
                            auto source = std::make_unique<hpa::testing::FakeListWatch>();
                            sources_[w.kind] = source.get();
-                           if (std::string(w.kind) == "Deployment") source->putObject(deployment("web", 2));
+                           if (std::string(w.kind) == "Deployment")
+                             source->putObject(deployment("web", 2));
                            return source;
                          },
                          clock_, Logger::discard()};
@@ -51,7 +52,8 @@ TEST_F(WorkloadCachesTest, AKindStartsOnFirstUseOnly) {
   EXPECT_EQ(web->specReplicas, 2);
   EXPECT_EQ(web->selector, "app=web");
   EXPECT_EQ(caches_.summaries(),
-            (std::map<std::string, CacheSummary>{{"Deployment", {1, fnv1a32("shop/web " + web->resourceVersion)}}}));
+            (std::map<std::string, CacheSummary>{
+                {"Deployment", {1, fnv1a32("shop/web " + web->resourceVersion)}}}));
 }
 
 TEST_F(WorkloadCachesTest, FollowsTheWatch) {

@@ -32,10 +32,13 @@ constexpr auto kPatient = seconds(30);
 constexpr double kEndsWithin = 15.0;
 constexpr std::size_t kMaxBytes = 1 << 20;
 
-bool asks(const std::string& head, const std::string& path) { return head.rfind("GET " + path + " ", 0) == 0; }
+bool asks(const std::string& head, const std::string& path) {
+  return head.rfind("GET " + path + " ", 0) == 0;
+}
 
 struct Client {
-  explicit Client(const ScriptedHttpServer& server, std::optional<Duration> maxRetryWait = std::nullopt,
+  explicit Client(const ScriptedHttpServer& server,
+                  std::optional<Duration> maxRetryWait = std::nullopt,
                   Duration timeout = kPatient) {
     RestConfig config;
     config.server = server.url();
@@ -71,7 +74,8 @@ TimedOutGet getTimingOut(Client& client, const std::string& path) {
   return {r.error(), took};
 }
 
-constexpr const char* kGood = R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","items":[]})";
+constexpr const char* kGood =
+    R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","items":[]})";
 
 // Each hostile script serves /bad; /good always answers well, so the tests can show that the
 // client (and its pooled connections) recovers.
@@ -88,8 +92,8 @@ ScriptedHttpServer::Script serving(std::function<void(Connection&)> bad) {
 TEST(HostileServer, TruncatedBodyIsAnError) {
   ScriptedHttpServer server(serving([](Connection& c) {
     const std::string body = kGood;
-    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-            "\r\n\r\n" + body.substr(0, body.size() / 2));
+    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, body.size() / 2));
     c.hangUp();
   }));
   Client client(server);
@@ -100,7 +104,8 @@ TEST(HostileServer, TruncatedBodyIsAnError) {
 }
 
 TEST(HostileServer, TruncatedJsonIsAClearError) {
-  ScriptedHttpServer server(serving([](Connection& c) { c.respond(200, R"({"kind":"PodMetricsList","items":[{"me)"); }));
+  ScriptedHttpServer server(
+      serving([](Connection& c) { c.respond(200, R"({"kind":"PodMetricsList","items":[{"me)"); }));
   Client client(server);
   auto r = client.rest->get("/bad");
   ASSERT_FALSE(r.ok());
@@ -116,7 +121,8 @@ TEST(HostileServer, BodyAboveTheLimitIsRefusedWithoutReadingIt) {
   auto r = client.rest->get("/bad");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().reason, kResponseTooLarge);
-  EXPECT_NE(r.error().message.find("exceeds 1048576 bytes"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("exceeds 1048576 bytes"), std::string::npos)
+      << r.error().message;
   EXPECT_EQ(server.requests(), 1) << "an oversized answer is not asked for again";
   EXPECT_TRUE(client.rest->get("/good").ok());
 }
@@ -124,7 +130,9 @@ TEST(HostileServer, BodyAboveTheLimitIsRefusedWithoutReadingIt) {
 TEST(HostileServer, ChunkedBodyAboveTheLimitIsCutOffWhileReading) {
   // No Content-Length: chunks until the client gives up (10 MB at most).
   ScriptedHttpServer server(serving([](Connection& c) {
-    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")) return;
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+                 "chunked\r\n\r\n"))
+      return;
     const std::string chunk(64 * 1024, ' ');
     char size[32];
     std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
@@ -142,7 +150,9 @@ TEST(HostileServer, ChunkedBodyAboveTheLimitIsCutOffWhileReading) {
 
 TEST(HostileServer, BodyDrippingForeverIsCancelledAtTheDeadline) {
   ScriptedHttpServer server(serving([](Connection& c) {
-    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n[")) return;
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                 "1000000\r\n\r\n["))
+      return;
     while (c.write(" ") && c.pause(milliseconds(100))) {
     }
     c.hangUp();
@@ -167,8 +177,10 @@ TEST(HostileServer, SilentServerTimesOut) {
 
 TEST(HostileServer, TooManyRequestsStormEndsAfterBoundedAttempts) {
   ScriptedHttpServer server(serving([](Connection& c) {
-    c.respond(429, R"({"kind":"Status","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429})",
-              "Retry-After: 0\r\n");
+    c.respond(
+        429,
+        R"({"kind":"Status","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429})",
+        "Retry-After: 0\r\n");
   }));
   Client client(server);
   auto r = client.rest->get("/bad");
@@ -184,7 +196,8 @@ TEST(HostileServer, RetryAfterIsCappedAtTheClientsLongestWait) {
   std::atomic<int> served{0};
   ScriptedHttpServer server(serving([&](Connection& c) {
     if (served++ == 0) {
-      c.respond(503, R"({"kind":"Status","status":"Failure","message":"starting","code":503})", "Retry-After: 30\r\n");
+      c.respond(503, R"({"kind":"Status","status":"Failure","message":"starting","code":503})",
+                "Retry-After: 30\r\n");
     } else {
       c.respond(200, R"({"kind":"Status","status":"Success"})");
     }
@@ -192,7 +205,8 @@ TEST(HostileServer, RetryAfterIsCappedAtTheClientsLongestWait) {
   Client client(server, std::chrono::milliseconds(300));
   const auto start = std::chrono::steady_clock::now();
   auto r = client.rest->get("/starting");
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(server.requests(), 2);
   EXPECT_LT(took, 5.0) << "waited for the server's 30 s, not the client's 0.3 s";
@@ -209,7 +223,8 @@ TEST(HostileServer, ServerErrorStormEndsAfterBoundedAttempts) {
 
 TEST(HostileServer, MalformedWatchEventEndsTheWatchWithAnError) {
   ScriptedHttpServer server([](const std::string&, Connection& c) {
-    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
     const std::string good = R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a"}}})"
                              "\n";
     const std::string bad = "{\"type\":\"ADDED\",\"object\":{\"kind\":\n";
@@ -236,7 +251,8 @@ TEST(HostileServer, MalformedWatchEventEndsTheWatchWithAnError) {
 
 TEST(HostileServer, WatchThatNeverSpeaksEndsAtTheReadTimeout) {
   ScriptedHttpServer server([](const std::string&, Connection& c) {
-    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
     c.pause(seconds(30));
     c.hangUp();
   });
@@ -245,7 +261,8 @@ TEST(HostileServer, WatchThatNeverSpeaksEndsAtTheReadTimeout) {
   ASSERT_TRUE(watch.ok()) << watch.error().message;
   Result<std::optional<api::WatchEvent>> next = Error::of("not called");
   const double took = timed([&] { next = (*watch)->next(); });
-  EXPECT_TRUE(!next.ok() || !next->has_value()) << "silence ends the watch, so the informer re-lists";
+  EXPECT_TRUE(!next.ok() || !next->has_value())
+      << "silence ends the watch, so the informer re-lists";
   EXPECT_LT(took, kEndsWithin);
 }
 
@@ -282,7 +299,9 @@ TEST(HostileServerUnderLoad, OversizedAnswersRefusedMidBody) {
 
 TEST(HostileServerUnderLoad, ChunkedAnswersCutOffMidBody) {
   ScriptedHttpServer server(serving([](Connection& c) {
-    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")) return;
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+                 "chunked\r\n\r\n"))
+      return;
     const std::string chunk(16 * 1024, ' ');
     char size[32];
     std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
@@ -311,7 +330,9 @@ TEST(HostileServerUnderLoad, DrippingBodiesCancelledAtTheDeadline) {
       return;
     }
     ++bad;
-    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n[")) return;
+    if (!c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                 "1000000\r\n\r\n["))
+      return;
     while (c.write(std::string(64, ' ')) && c.pause(milliseconds(1))) {
     }
     c.hangUp();
@@ -335,7 +356,8 @@ TEST(HostileServerUnderLoad, DrippingBodiesCancelledAtTheDeadline) {
 
 TEST(HostileServer, WatchCutOffMidChunkEndsWithAnError) {
   ScriptedHttpServer server([](const std::string&, Connection& c) {
-    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
     c.write("64\r\n{\"type\":\"ADD");  // a chunk of 100 bytes announced, 13 sent
     c.hangUp();
   });
@@ -352,7 +374,8 @@ TEST(HostileServer, WatchCutOffMidChunkEndsWithAnError) {
 // must end promptly, as the end of the watch, however the threads interleave.
 TEST(HostileServerUnderLoad, WatchesStoppedFromAnotherThreadEndPromptly) {
   ScriptedHttpServer server([](const std::string&, Connection& c) {
-    c.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
     const std::string event = R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a"}}})"
                               "\n";
     char size[32];

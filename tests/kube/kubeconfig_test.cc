@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 class KubeconfigTest : public ::testing::Test {
  protected:
   KubeconfigTest() {
-    dir_ = fs::temp_directory_path() / fs::path("hpa-kubeconfig-" + std::to_string(::getpid()) + "-" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           fs::path("hpa-kubeconfig-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   ~KubeconfigTest() override { fs::remove_all(dir_); }
@@ -28,7 +29,8 @@ class KubeconfigTest : public ::testing::Test {
     std::ofstream(p) << text;
     return p.string();
   }
-  Result<RestConfig> load(const std::string& path, std::string context = "", std::string master = "") {
+  Result<RestConfig> load(const std::string& path, std::string context = "",
+                          std::string master = "") {
     return loadKubeconfig(KubeconfigOptions{path, context, master, "", ""});
   }
 
@@ -91,13 +93,16 @@ TEST_F(KubeconfigTest, ErrorsNameFileAndField) {
   const std::string path = write("config", kBase);  // ca.pem and the certs do not exist
   auto c = load(path);
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().message.rfind(path + ": clusters[0].cluster.certificate-authority: cannot read ", 0), 0u)
+  EXPECT_EQ(c.error().message.rfind(
+                path + ": clusters[0].cluster.certificate-authority: cannot read ", 0),
+            0u)
       << c.error().message;
 
   write("ca.pem", "CA");
   c = load(path);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.error().message.find("users[0].user.client-certificate: cannot read"), std::string::npos)
+  EXPECT_NE(c.error().message.find("users[0].user.client-certificate: cannot read"),
+            std::string::npos)
       << c.error().message;
 
   c = load(path, "nope");
@@ -110,15 +115,23 @@ TEST_F(KubeconfigTest, ErrorsNameFileAndField) {
   };
   for (const auto& bad : {
            Bad{"clusters: 3\n", "clusters: must be a list"},
-           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: h, certificate-authority-data: '!!!'}}]\n",
+           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: "
+               "[{name: c, cluster: {server: h, certificate-authority-data: '!!!'}}]\n",
                "clusters[0].cluster.certificate-authority-data: invalid base64"},
-           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: h, tls-server-name: n}}]\n",
+           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: "
+               "[{name: c, cluster: {server: h, tls-server-name: n}}]\n",
                "clusters[0].cluster.tls-server-name: not supported"},
-           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: {auth-provider: {name: gcp}}}]\n",
+           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: "
+               "u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: "
+               "{auth-provider: {name: gcp}}}]\n",
                "users[0].user.auth-provider: not supported"},
-           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: {client-certificate-data: QQ==}}]\n",
+           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: "
+               "u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: "
+               "{client-certificate-data: QQ==}}]\n",
                "client-certificate and client-key must be given together"},
-           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: {exec: {command: x, apiVersion: client.authentication.k8s.io/v1alpha1}}}]\n",
+           Bad{"current-context: x\ncontexts: [{name: x, context: {cluster: c, user: "
+               "u}}]\nclusters: [{name: c, cluster: {server: h}}]\nusers: [{name: u, user: {exec: "
+               "{command: x, apiVersion: client.authentication.k8s.io/v1alpha1}}}]\n",
                "users[0].user.exec.apiVersion"},
            Bad{"clusters: [\n", "config"},
            Bad{"kind: Config\n", "current-context is not set"},
@@ -133,11 +146,16 @@ TEST_F(KubeconfigTest, ErrorsNameFileAndField) {
 }
 
 TEST_F(KubeconfigTest, KubeconfigEnvMergesFirstWins) {
-  std::string a = write("a", "current-context: one\ncontexts: [{name: one, context: {cluster: c, user: u}}]\n"
-                             "users: [{name: u, user: {username: alice, password: pw}}]\n");
-  std::string b = write("b", "current-context: two\nclusters: [{name: c, cluster: {server: 'http://127.0.0.1:8080', "
-                             "insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: ignored}}]\n");
-  auto c = loadKubeconfig(KubeconfigOptions{"", "", "", a + ":" + (dir_ / "missing").string() + ":" + b, ""});
+  std::string a =
+      write("a",
+            "current-context: one\ncontexts: [{name: one, context: {cluster: c, user: u}}]\n"
+            "users: [{name: u, user: {username: alice, password: pw}}]\n");
+  std::string b =
+      write("b",
+            "current-context: two\nclusters: [{name: c, cluster: {server: 'http://127.0.0.1:8080', "
+            "insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: ignored}}]\n");
+  auto c = loadKubeconfig(
+      KubeconfigOptions{"", "", "", a + ":" + (dir_ / "missing").string() + ":" + b, ""});
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->server, "http://127.0.0.1:8080");
   EXPECT_TRUE(c->insecureSkipTlsVerify);
@@ -147,11 +165,13 @@ TEST_F(KubeconfigTest, KubeconfigEnvMergesFirstWins) {
 
 TEST_F(KubeconfigTest, TokenFileAndExec) {
   write("token", "tok\n");
-  auto c = load(write("config", "current-context: x\ncontexts: [{name: x, context: {cluster: c, user: u}}]\n"
-                                "clusters: [{name: c, cluster: {server: h:6443}}]\n"
-                                "users: [{name: u, user: {tokenFile: token, exec: {command: get-token, args: [a, b], "
-                                "env: [{name: K, value: V}], apiVersion: client.authentication.k8s.io/v1, "
-                                "provideClusterInfo: true}}}]\n"));
+  auto c = load(
+      write("config",
+            "current-context: x\ncontexts: [{name: x, context: {cluster: c, user: u}}]\n"
+            "clusters: [{name: c, cluster: {server: h:6443}}]\n"
+            "users: [{name: u, user: {tokenFile: token, exec: {command: get-token, args: [a, b], "
+            "env: [{name: K, value: V}], apiVersion: client.authentication.k8s.io/v1, "
+            "provideClusterInfo: true}}}]\n"));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->server, "https://h:6443");
   EXPECT_EQ(c->bearerTokenFile, (dir_ / "token").string());
@@ -171,7 +191,8 @@ TEST_F(KubeconfigTest, InCluster) {
   EXPECT_EQ(c->server, "https://10.0.0.1:443");
   EXPECT_EQ(c->caData, "CA");
   EXPECT_EQ(c->defaultNamespace, "kube-system");
-  EXPECT_EQ(inClusterConfig(InClusterEnv{"fd00::1", "443", dir_.string()})->server, "https://[fd00::1]:443");
+  EXPECT_EQ(inClusterConfig(InClusterEnv{"fd00::1", "443", dir_.string()})->server,
+            "https://[fd00::1]:443");
   EXPECT_FALSE(inClusterConfig(InClusterEnv{"", "", dir_.string()}).ok());
 }
 
@@ -194,9 +215,11 @@ TEST(ExecCredential, ParsesAndValidates) {
   EXPECT_EQ(c->token, "t");
   EXPECT_EQ(c->expiration, *parseRFC3339("2026-11-23T10:00:00Z"));
   EXPECT_FALSE(parseExecCredential("not json", "client.authentication.k8s.io/v1").ok());
-  EXPECT_FALSE(parseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})",
-                                   "client.authentication.k8s.io/v1")
-                   .ok());
+  EXPECT_FALSE(
+      parseExecCredential(
+          R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})",
+          "client.authentication.k8s.io/v1")
+          .ok());
   auto cert = parseExecCredential(
       R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"x","clientKeyData":"y"}})",
       "client.authentication.k8s.io/v1");
@@ -211,9 +234,11 @@ TEST(ExecCredential, FieldsOfTheWrongTypeAreErrors) {
   auto kind = parseExecCredential(R"({"kind":{}})", "client.authentication.k8s.io/v1");
   ASSERT_FALSE(kind.ok());
   EXPECT_EQ(kind.error().message, "kind is \"\", want ExecCredential");
-  auto version = parseExecCredential(R"({"kind":"ExecCredential","apiVersion":1})", "client.authentication.k8s.io/v1");
+  auto version = parseExecCredential(R"({"kind":"ExecCredential","apiVersion":1})",
+                                     "client.authentication.k8s.io/v1");
   ASSERT_FALSE(version.ok());
-  EXPECT_EQ(version.error().message, "apiVersion is \"\", want \"client.authentication.k8s.io/v1\"");
+  EXPECT_EQ(version.error().message,
+            "apiVersion is \"\", want \"client.authentication.k8s.io/v1\"");
   auto forever = parseExecCredential(
       R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"9999-12-31T23:59:59Z"}})",
       "client.authentication.k8s.io/v1");
@@ -224,15 +249,19 @@ TEST(ExecCredential, FieldsOfTheWrongTypeAreErrors) {
 TEST_F(KubeconfigTest, ExecPluginRunsAndCachesUntilExpiry) {
   // The plugin counts its runs in a file and hands out a token that expires at a fixed time.
   const std::string counter = (dir_ / "runs").string();
-  const std::string plugin = write("plugin.sh",
-                                   "#!/bin/sh\necho run >> " + counter +
-                                       "\ncase \"$KUBERNETES_EXEC_INFO\" in *'\"interactive\":false'*) ;; *) exit 3;; esac\n"
-                                       "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
-                                       "\"status\":{\"token\":\"'$TOKEN_PREFIX'-1\",\"expirationTimestamp\":\"2026-11-23T10:00:00Z\"}}'\n");
+  const std::string plugin = write(
+      "plugin.sh",
+      "#!/bin/sh\necho run >> " + counter +
+          "\ncase \"$KUBERNETES_EXEC_INFO\" in *'\"interactive\":false'*) ;; *) exit 3;; esac\n"
+          "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+          "\"status\":{\"token\":\"'$TOKEN_PREFIX'-1\",\"expirationTimestamp\":\"2026-11-23T10:00:"
+          "00Z\"}}'\n");
   fs::permissions(plugin, fs::perms::owner_all);
   hpa::testing::FakeClock clock(*parseRFC3339("2026-11-23T09:00:00Z"));
-  ExecCredentialProvider provider(ExecConfig{plugin, {}, {{"TOKEN_PREFIX", "abc"}}, "client.authentication.k8s.io/v1", "", false, ""},
-                                  "https://h", clock);
+  ExecCredentialProvider provider(
+      ExecConfig{
+          plugin, {}, {{"TOKEN_PREFIX", "abc"}}, "client.authentication.k8s.io/v1", "", false, ""},
+      "https://h", clock);
   auto runs = [&] {
     std::ifstream in(counter);
     int n = 0;
@@ -250,14 +279,16 @@ TEST_F(KubeconfigTest, ExecPluginRunsAndCachesUntilExpiry) {
   EXPECT_TRUE(provider.token().ok());
   EXPECT_EQ(runs(), 3);
 
-  ExecCredentialProvider failing(ExecConfig{"/bin/false", {}, {}, "client.authentication.k8s.io/v1", "install it", false, ""},
-                                 "https://h", clock);
+  ExecCredentialProvider failing(
+      ExecConfig{"/bin/false", {}, {}, "client.authentication.k8s.io/v1", "install it", false, ""},
+      "https://h", clock);
   auto err = failing.token();
   ASSERT_FALSE(err.ok());
   EXPECT_NE(err.error().message.find("exit status 1"), std::string::npos) << err.error().message;
   EXPECT_NE(err.error().message.find("install it"), std::string::npos);
-  ExecCredentialProvider missing(ExecConfig{"/no/such/plugin", {}, {}, "client.authentication.k8s.io/v1", "", false, ""},
-                                 "https://h", clock);
+  ExecCredentialProvider missing(
+      ExecConfig{"/no/such/plugin", {}, {}, "client.authentication.k8s.io/v1", "", false, ""},
+      "https://h", clock);
   EXPECT_FALSE(missing.token().ok());
 }
 

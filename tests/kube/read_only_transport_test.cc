@@ -45,7 +45,8 @@ TEST(ReadOnlyTransport, ReadsEachPathOnceAndRecordsWhatItRead) {
   EXPECT_EQ(missing->status, 404);
   transport.roundTrip(request("GET", "/missing")).ok();  // failures are not remembered
 
-  EXPECT_EQ(fake->requests(), (std::vector<std::string>{"GET /b", "GET /a", "GET /missing", "GET /missing"}));
+  EXPECT_EQ(fake->requests(),
+            (std::vector<std::string>{"GET /b", "GET /a", "GET /missing", "GET /missing"}));
   auto read = transport.responses();
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read[0].pathAndQuery, "/b");

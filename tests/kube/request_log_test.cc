@@ -24,15 +24,19 @@ TEST(RequestLog, MasksCredentialHeadersKeepingTheScheme) {
 }
 
 TEST(RequestLog, MasksCredentialFieldsOfJsonBodies) {
-  const std::string review = R"({"kind":"TokenReview","spec":{"token":"s3cret"},"status":{"authenticated":true}})";
-  EXPECT_EQ(maskedBody(review, 1000),
-            R"({"kind":"TokenReview","spec":{"token":"<masked>"},"status":{"authenticated":true}})");
+  const std::string review =
+      R"({"kind":"TokenReview","spec":{"token":"s3cret"},"status":{"authenticated":true}})";
+  EXPECT_EQ(
+      maskedBody(review, 1000),
+      R"({"kind":"TokenReview","spec":{"token":"<masked>"},"status":{"authenticated":true}})");
   const std::string exec =
       R"({"kind":"ExecCredential","status":{"token":"t","clientKeyData":"-----BEGIN EC PRIVATE KEY-----"}})";
   EXPECT_EQ(maskedBody(exec, 1000).find("PRIVATE KEY"), std::string::npos);
   EXPECT_EQ(maskedBody(exec, 1000).find("\"t\""), std::string::npos);
-  const std::string secret = R"({"items":[{"kind":"Secret","data":{"ca.crt":"Y2E=","anything":"c2VjcmV0"}}]})";
-  EXPECT_EQ(maskedBody(secret, 1000), R"({"items":[{"data":{"anything":"<masked>","ca.crt":"<masked>"},"kind":"Secret"}]})");
+  const std::string secret =
+      R"({"items":[{"kind":"Secret","data":{"ca.crt":"Y2E=","anything":"c2VjcmV0"}}]})";
+  EXPECT_EQ(maskedBody(secret, 1000),
+            R"({"items":[{"data":{"anything":"<masked>","ca.crt":"<masked>"},"kind":"Secret"}]})");
   // Not JSON: nothing could be masked inside it, so only its size is told.
   EXPECT_EQ(maskedBody("token=s3cret", 1000), "<12 bytes, not JSON>");
   EXPECT_EQ(maskedBody(R"({"message":"0123456789"})", 10), R"({"message"... (24 bytes))");
@@ -47,7 +51,8 @@ struct TracedClient {
     auto transport = std::make_unique<hpa::testing::CannedTransport>(std::move(answer));
     requests = transport->requests;
     config.server = "https://127.0.0.1:6443";
-    client = std::make_unique<RestClient>(config, std::move(transport), clock, Logger("rest", 10, logger));
+    client = std::make_unique<RestClient>(config, std::move(transport), clock,
+                                          Logger("rest", 10, logger));
   }
   std::ostringstream out;
   hpa::testing::FakeClock clock;
@@ -59,13 +64,16 @@ TEST(RequestLog, RestClientTracesAtHighVerbosityWithoutCredentials) {
   RestConfig config;
   config.bearerToken = "kubeconfig-bearer-token";
   // The server echoes a TokenReview's spec, token included.
-  TracedClient t(config, HttpResponse{201, {}, R"({"kind":"TokenReview","spec":{"token":"scraper-token"}})"});
+  TracedClient t(
+      config, HttpResponse{201, {}, R"({"kind":"TokenReview","spec":{"token":"scraper-token"}})"});
   const nlohmann::json review{{"kind", "TokenReview"}, {"spec", {{"token", "scraper-token"}}}};
   ASSERT_TRUE(t.client->send("POST", "/apis/authentication.k8s.io/v1/tokenreviews", &review).ok());
   const std::string log = t.out.str();
   // The traces are there...
-  EXPECT_NE(log.find("request verb=POST url=https://127.0.0.1:6443/apis/authentication.k8s.io/v1/tokenreviews status=201"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("request verb=POST "
+               "url=https://127.0.0.1:6443/apis/authentication.k8s.io/v1/tokenreviews status=201"),
+      std::string::npos)
       << log;
   EXPECT_NE(log.find("Authorization: Bearer <masked>"), std::string::npos) << log;
   EXPECT_NE(log.find("request body"), std::string::npos) << log;
@@ -79,17 +87,20 @@ TEST(RequestLog, RestClientTracesAtHighVerbosityWithoutCredentials) {
 
 TEST(RequestLog, ExecPluginAndBasicAuthCredentialsStayOutOfTheLog) {
   RestConfig exec;
-  exec.exec = ExecConfig{"sh",
-                         {"-c", R"(echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"exec-plugin-token"}}')"},
-                         {},
-                         "client.authentication.k8s.io/v1",
-                         "",
-                         false,
-                         "Never"};
+  exec.exec = ExecConfig{
+      "sh",
+      {"-c",
+       R"(echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"exec-plugin-token"}}')"},
+      {},
+      "client.authentication.k8s.io/v1",
+      "",
+      false,
+      "Never"};
   TracedClient e(exec, HttpResponse{200, {}, "{}"});
   ASSERT_TRUE(e.client->get("/api").ok());
   bool sent = false;
-  for (const auto& [name, value] : e.requests->front().headers) sent |= value == "Bearer exec-plugin-token";
+  for (const auto& [name, value] : e.requests->front().headers)
+    sent |= value == "Bearer exec-plugin-token";
   EXPECT_TRUE(sent);
   EXPECT_EQ(e.out.str().find("exec-plugin-token"), std::string::npos) << e.out.str();
 

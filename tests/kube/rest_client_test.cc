@@ -21,7 +21,9 @@ class FixedTransport final : public Transport {
  public:
   explicit FixedTransport(HttpResponse r) : response_(std::move(r)) {}
   Result<HttpResponse> roundTrip(const HttpRequest&) override { return response_; }
-  Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override { return Error::of("no streams"); }
+  Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override {
+    return Error::of("no streams");
+  }
 
  private:
   HttpResponse response_;
@@ -32,18 +34,21 @@ Result<informer::ListResult> listFrom(const std::string& body) {
   RestConfig config;
   config.server = "https://test";
   config.qps = 0;
-  RestClient client(config, std::make_unique<FixedTransport>(response(200, body)), clock, Logger::discard());
+  RestClient client(config, std::make_unique<FixedTransport>(response(200, body)), clock,
+                    Logger::discard());
   return RestListWatch(client, "/api/v1/pods").list(informer::ListOptions{});
 }
 
 TEST(ApiError, StatusObjectsGiveMessageCodeAndReason) {
   auto e = apiError(response(410, R"json({"kind":"Status","apiVersion":"v1","status":"Failure",
-    "message":"too old resource version: 1 (2)","reason":"Expired","code":410})json"), "GET", "/api/v1/pods");
+    "message":"too old resource version: 1 (2)","reason":"Expired","code":410})json"),
+                    "GET", "/api/v1/pods");
   EXPECT_EQ(e.message, "too old resource version: 1 (2)");
   EXPECT_EQ(e.httpCode, 410);
   EXPECT_EQ(e.reason, "Expired");
   auto plain = apiError(response(502, "<html>Bad Gateway</html>\n"), "GET", "/api/v1/pods");
-  EXPECT_EQ(plain.message, "the server returned HTTP 502 for GET /api/v1/pods: <html>Bad Gateway</html>");
+  EXPECT_EQ(plain.message,
+            "the server returned HTTP 502 for GET /api/v1/pods: <html>Bad Gateway</html>");
   EXPECT_EQ(plain.httpCode, 502);
 }
 
@@ -53,16 +58,19 @@ TEST(ApiError, StatusObjectsGiveMessageCodeAndReason) {
 TEST(ApiError, FieldsOfTheWrongTypeAreIgnoredNotThrown) {
   auto notKind = apiError(response(500, R"({"kind":0})"), "GET", "/x");
   EXPECT_EQ(notKind.message, "the server returned HTTP 500 for GET /x: {\"kind\":0}");
-  auto badFields = apiError(response(409, R"({"kind":"Status","message":{},"reason":7,"code":"409"})"), "PUT", "/x");
+  auto badFields = apiError(
+      response(409, R"({"kind":"Status","message":{},"reason":7,"code":"409"})"), "PUT", "/x");
   EXPECT_EQ(badFields.message, "the server returned 409 () for PUT /x");
   EXPECT_EQ(badFields.httpCode, 409);
-  auto hugeCode = apiError(response(500, R"({"kind":"Status","message":"m","code":99999999999})"), "GET", "/x");
+  auto hugeCode =
+      apiError(response(500, R"({"kind":"Status","message":"m","code":99999999999})"), "GET", "/x");
   EXPECT_EQ(hugeCode.httpCode, 500);
   EXPECT_FALSE(parseJsonBody(response(404, R"({"kind":[]})"), "GET", "/x").ok());
 }
 
 TEST(RestListWatch, ListEnvelope) {
-  auto list = listFrom(R"({"kind":"PodList","metadata":{"resourceVersion":"12","continue":"c"},"items":[{"a":1},{"b":2}]})");
+  auto list = listFrom(
+      R"({"kind":"PodList","metadata":{"resourceVersion":"12","continue":"c"},"items":[{"a":1},{"b":2}]})");
   ASSERT_TRUE(list.ok()) << list.error().message;
   EXPECT_EQ(list->resourceVersion, "12");
   EXPECT_EQ(list->continueToken, "c");
@@ -88,14 +96,17 @@ TEST(RestListWatch, MetadataOfTheWrongTypeReadsAsAbsent) {
 // Fails its first exchanges with a transport error of one reason, then answers 200.
 class FailingTransport final : public Transport {
  public:
-  FailingTransport(std::string reason, int failures) : reason_(std::move(reason)), failures_(failures) {}
+  FailingTransport(std::string reason, int failures)
+      : reason_(std::move(reason)), failures_(failures) {}
   Result<HttpResponse> roundTrip(const HttpRequest&) override {
     if (++exchanges_ > failures_) return response(200, "{}");
     Error err = Error::of("the exchange failed");
     err.reason = reason_;
     return err;
   }
-  Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override { return Error::of("no streams"); }
+  Result<std::unique_ptr<ResponseStream>> openStream(const HttpRequest&) override {
+    return Error::of("no streams");
+  }
   int exchanges() const { return exchanges_; }
 
  private:
@@ -130,11 +141,12 @@ TEST_P(RestClientResend, OnlyWhereTheTransportSaysItIsSafe) {
   EXPECT_EQ(seen->exchanges(), c.sentAgain ? 2 : 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Reasons, RestClientResend,
-                         ::testing::Values(Resend{kRequestNotSent, "GET", true}, Resend{kRequestNotSent, "POST", true},
-                                           Resend{kConnectionLost, "GET", true}, Resend{kConnectionLost, "PUT", false},
-                                           Resend{kTimedOut, "GET", false}, Resend{kResponseTooLarge, "GET", false},
-                                           Resend{"", "GET", false}, Resend{"", "PATCH", false}));
+INSTANTIATE_TEST_SUITE_P(
+    Reasons, RestClientResend,
+    ::testing::Values(Resend{kRequestNotSent, "GET", true}, Resend{kRequestNotSent, "POST", true},
+                      Resend{kConnectionLost, "GET", true}, Resend{kConnectionLost, "PUT", false},
+                      Resend{kTimedOut, "GET", false}, Resend{kResponseTooLarge, "GET", false},
+                      Resend{"", "GET", false}, Resend{"", "PATCH", false}));
 
 }  // namespace
 }  // namespace hpa::kube

@@ -8,10 +8,14 @@
 namespace hpa::kube {
 namespace {
 
-const std::string kAdded = R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a","resourceVersion":"1"}}})";
-const std::string kModified = R"({"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"a","resourceVersion":"2"}}})";
-const std::string kBookmark = R"({"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"3"}}})";
-const std::string kError = R"({"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}})";
+const std::string kAdded =
+    R"({"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a","resourceVersion":"1"}}})";
+const std::string kModified =
+    R"({"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"a","resourceVersion":"2"}}})";
+const std::string kBookmark =
+    R"({"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"3"}}})";
+const std::string kError =
+    R"({"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}})";
 
 struct Decoded {
   std::vector<api::WatchEvent> events;
@@ -72,12 +76,14 @@ TEST(WatchDecoder, TruncatedEventIsAnError) {
   auto d = decode(body, 5);
   ASSERT_EQ(d.events.size(), 1u);
   ASSERT_TRUE(d.error);
-  EXPECT_EQ(d.error->message.rfind("undecodable watch event: {\"type\":\"MODIFIED\"", 0), 0u) << d.error->message;
+  EXPECT_EQ(d.error->message.rfind("undecodable watch event: {\"type\":\"MODIFIED\"", 0), 0u)
+      << d.error->message;
 }
 
 TEST(WatchDecoder, BadEventsAreErrorsAndTheDecoderStaysFailed) {
-  for (const std::string bad : {R"({"type":"RESIZED","object":{}})", R"({"object":{}})", R"({"type":3})", "[1,2]",
-                                "not json", R"({"type":"ADDED"} {"type":"ADDED"})"}) {
+  for (const std::string bad :
+       {R"({"type":"RESIZED","object":{}})", R"({"object":{}})", R"({"type":3})", "[1,2]",
+        "not json", R"({"type":"ADDED"} {"type":"ADDED"})"}) {
     WatchDecoder d;
     d.feed(bad + "\n" + kAdded + "\n");
     auto ev = d.next();
@@ -96,7 +102,8 @@ TEST(WatchDecoder, BadEventsAreErrorsAndTheDecoderStaysFailed) {
 }
 
 TEST(WatchDecoder, DeeplyNestedEventIsAnError) {
-  const std::string deep = R"({"type":"ADDED","object":)" + std::string(5000, '[') + std::string(5000, ']') + "}";
+  const std::string deep =
+      R"({"type":"ADDED","object":)" + std::string(5000, '[') + std::string(5000, ']') + "}";
   auto d = decode(kAdded + "\n" + deep + "\n", 4096);
   EXPECT_EQ(d.events.size(), 1u);
   ASSERT_TRUE(d.error);

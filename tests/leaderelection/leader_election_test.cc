@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "fakes/fake_clock.h"
 #include "fakes/eventually.h"
+#include "fakes/fake_clock.h"
 
 namespace hpa::leaderelection {
 namespace {
@@ -65,7 +65,8 @@ class FakeLeaseStore final : public LeaseStore {
   Status update(const LeaseRecord& r) override {
     std::lock_guard<std::mutex> lock(mu);
     if (failing) return Error{"etcd unavailable", 500, ""};
-    if (!lease || lease->resourceVersion != r.resourceVersion) return Error{"conflict", 409, "Conflict"};
+    if (!lease || lease->resourceVersion != r.resourceVersion)
+      return Error{"conflict", 409, "Conflict"};
     lease = r;
     lease->resourceVersion = std::to_string(++version);
     changed.notify_all();
@@ -83,13 +84,17 @@ class FakeLeaseStore final : public LeaseStore {
   int hung = 0;
 };
 
-LeaderElectionConfig config(const std::string& id) { return {id, seconds(15), seconds(10), seconds(2)}; }
+LeaderElectionConfig config(const std::string& id) {
+  return {id, seconds(15), seconds(10), seconds(2)};
+}
 
 TEST(LeaderElection, OnlyOneHolderUntilTheLeaseExpiresUnobserved) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   EXPECT_TRUE(a.tryAcquireOrRenew());
   EXPECT_FALSE(b.tryAcquireOrRenew());
   EXPECT_EQ(store.lease->holderIdentity, "a");
@@ -115,7 +120,8 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   FakeLeaseStore store;
   std::atomic<int> started{0};
   std::atomic<int> stopped{0};
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [&] { ++started; }, [&] { ++stopped; });
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [&] { ++started; }, [&] { ++stopped; });
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   // isLeader() turns true just before the callback runs on the elector's thread.
@@ -123,14 +129,16 @@ TEST(LeaderElection, RunCallsBackAndReleasesOnStop) {
   a.stop();
   EXPECT_EQ(stopped, 1);
   EXPECT_EQ(store.lease->holderIdentity, "");  // released: a successor need not wait
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   EXPECT_TRUE(b.tryAcquireOrRenew());
 }
 
 TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
   hpa::testing::FakeClock clock;  // never stepped: only the watch can wake the standby
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   auto gets = [&] {
@@ -139,12 +147,14 @@ TEST(LeaderElection, StandbyTakesAReleasedLeaseAtOnceThroughItsWatch) {
   };
   std::atomic<bool> bStarted{false};
   const int before = gets();
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [&] { bStarted = true; }, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [&] { bStarted = true; }, [] {});
   b.start();
   ASSERT_TRUE(eventually([&] { return gets() > before; }));  // b tried once, and sleeps
   EXPECT_FALSE(b.isLeader());
   a.stop();  // graceful: releases the Lease
-  ASSERT_TRUE(eventually([&] { return b.isLeader(); })) << "the standby waited for its retry period";
+  ASSERT_TRUE(eventually([&] { return b.isLeader(); }))
+      << "the standby waited for its retry period";
   EXPECT_TRUE(eventually([&] { return bStarted.load(); }));  // the callback follows isLeader()
   EXPECT_EQ(store.lease->holderIdentity, "b");
   EXPECT_EQ(store.lease->leaseTransitions, 1);
@@ -155,14 +165,16 @@ TEST(LeaderElection, WithoutAWatchTheStandbyTakesAReleasedLeaseOnItsNextRetry) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
   store.watchable = false;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   const int before = [&] {
     std::lock_guard<std::mutex> lock(store.mu);
     return store.gets;
   }();
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   b.start();
   ASSERT_TRUE(eventually([&] {
     std::lock_guard<std::mutex> lock(store.mu);
@@ -182,7 +194,8 @@ TEST(LeaderElection, WithoutAWatchTheStandbyTakesAReleasedLeaseOnItsNextRetry) {
 TEST(LeaderElection, NeverReleasesALeaseSomeoneElseHolds) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   {
@@ -199,7 +212,8 @@ TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
   std::atomic<int> stopped{0};
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   {
@@ -207,10 +221,12 @@ TEST(LeaderElection, LosesLeadershipWhenRenewalsFailPastTheDeadline) {
     store.failing = true;
   }
   for (int i = 0; i < 20 && a.isLeader(); ++i) {
-    ASSERT_TRUE(eventually([&] { return clock.waiterCount() > 0 || !a.isLeader(); }));  // waiting to renew
+    ASSERT_TRUE(
+        eventually([&] { return clock.waiterCount() > 0 || !a.isLeader(); }));  // waiting to renew
     const auto waits = clock.waitsBegun();
     clock.step(seconds(2));
-    ASSERT_TRUE(eventually([&] { return clock.waitsBegun() > waits || !a.isLeader(); }));  // tried, waits again
+    ASSERT_TRUE(eventually(
+        [&] { return clock.waitsBegun() > waits || !a.isLeader(); }));  // tried, waits again
   }
   EXPECT_TRUE(eventually([&] { return !a.isLeader(); }));
   EXPECT_TRUE(eventually([&] { return stopped == 1; }));  // the callback follows isLeader()
@@ -226,7 +242,8 @@ TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
   FakeLeaseStore store;
   std::atomic<int> stopped{0};
   const Time acquired = clock.now();
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [&] { ++stopped; });
   // Destroyed before a: whatever fails below, the hung renewal is let go, so a's threads end.
   struct LetTheRenewalGo {
     FakeLeaseStore& store;
@@ -258,7 +275,8 @@ TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
   EXPECT_EQ(stopped, 0);
   clock.set(acquired + seconds(10));
   EXPECT_FALSE(a.isLeader()) << "past the renew deadline, whatever the renewal in flight does";
-  EXPECT_TRUE(eventually([&] { return stopped == 1; })) << "onStoppedLeading waited for the hung renewal";
+  EXPECT_TRUE(eventually([&] { return stopped == 1; }))
+      << "onStoppedLeading waited for the hung renewal";
   {
     std::lock_guard<std::mutex> lock(store.mu);
     // The Lease still names a, renewed when it was acquired: no standby could take it before
@@ -277,8 +295,10 @@ TEST(LeaderElection, ARenewalThatHangsEndsLeadershipAtTheRenewDeadline) {
 TEST(LeaderElection, HealthzFailsAHolderPastTheLeaseDurationPlus20sWithoutARenewal) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   EXPECT_TRUE(a.check(kLeaderHealthzTolerance).ok()) << "not holding yet";
   EXPECT_FALSE(a.lastRenewal());
   ASSERT_TRUE(a.tryAcquireOrRenew());
@@ -301,7 +321,8 @@ TEST(LeaderElection, HealthzFailsAHolderPastTheLeaseDurationPlus20sWithoutARenew
 TEST(LeaderElection, AHolderThatReleasedTheLeasePassesHealthz) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
   a.start();
   ASSERT_TRUE(eventually([&] { return a.isLeader(); }));
   a.stop();
@@ -313,8 +334,10 @@ TEST(LeaderElection, AHolderThatReleasedTheLeasePassesHealthz) {
 TEST(LeaderElection, KnowsTheLeaseTransitionsAsLastSeen) {
   hpa::testing::FakeClock clock;
   FakeLeaseStore store;
-  LeaderElector a(store, config("a"), clock, Logger::discard(), [] {}, [] {});
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector a(
+      store, config("a"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   EXPECT_FALSE(a.leaseTransitions()) << "absent until seen";
   ASSERT_TRUE(a.tryAcquireOrRenew());
   EXPECT_EQ(a.leaseTransitions(), 0);
@@ -333,7 +356,8 @@ TEST(LeaderElection, AStandbyLearnsTheLeaseTransitionsFromItsWatch) {
   store.lease = LeaseRecord{"a", 15, clock.now(), clock.now(), 7, ""};
   store.lease->resourceVersion = std::to_string(++store.version);
   store.failing = true;  // its reads fail: only the watch shows the Lease
-  LeaderElector b(store, config("b"), clock, Logger::discard(), [] {}, [] {});
+  LeaderElector b(
+      store, config("b"), clock, Logger::discard(), [] {}, [] {});
   b.start();
   ASSERT_TRUE(eventually([&] { return b.leaseTransitions() == 7; }));
   b.stop();

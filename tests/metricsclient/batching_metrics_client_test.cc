@@ -16,8 +16,8 @@ namespace {
 
 constexpr Duration kMaxAge = std::chrono::seconds(7);
 
-using nlohmann::json;
 using hpa::testing::PodBuilder;
+using nlohmann::json;
 
 constexpr const char* kShopPods = "/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods";
 constexpr const char* kShopQps = "/apis/custom.metrics.k8s.io/v1beta1/namespaces/shop/pods/*/qps";
@@ -30,7 +30,8 @@ json podMetrics(const std::string& name, const std::string& cpu) {
 }
 
 json customValue(const std::string& pod, const std::string& value) {
-  return json{{"describedObject", {{"kind", "Pod"}, {"namespace", "shop"}, {"name", pod}, {"apiVersion", "/v1"}}},
+  return json{{"describedObject",
+               {{"kind", "Pod"}, {"namespace", "shop"}, {"name", pod}, {"apiVersion", "/v1"}}},
               {"metricName", "qps"},
               {"timestamp", "2026-11-23T10:00:00Z"},
               {"value", value}};
@@ -42,21 +43,25 @@ class BatchingMetricsClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
     transport_->json("GET", "/api", json{{"versions", {"v1"}}});
-    transport_->json("GET", "/apis",
-                     json{{"groups",
-                           {{{"name", "metrics.k8s.io"}, {"versions", {{{"version", "v1beta1"}}}}},
-                            {{"name", "custom.metrics.k8s.io"}, {"versions", {{{"version", "v1beta1"}}}}}}}});
+    transport_->json(
+        "GET", "/apis",
+        json{{"groups",
+              {{{"name", "metrics.k8s.io"}, {"versions", {{{"version", "v1beta1"}}}}},
+               {{"name", "custom.metrics.k8s.io"}, {"versions", {{{"version", "v1beta1"}}}}}}}});
     transport_->json("GET", kShopPods,
                      json{{"kind", "PodMetricsList"},
                           {"apiVersion", "metrics.k8s.io/v1beta1"},
-                          {"items", {podMetrics("web-1", "100m"), podMetrics("web-2", "300m"), podMetrics("db-1", "7")}}});
+                          {"items",
+                           {podMetrics("web-1", "100m"), podMetrics("web-2", "300m"),
+                            podMetrics("db-1", "7")}}});
     transport_->json("GET", kShopQps,
                      json{{"kind", "MetricValueList"},
                           {"apiVersion", "custom.metrics.k8s.io/v1beta1"},
                           {"items", {customValue("web-1", "10"), customValue("db-1", "99")}}});
-    pods_ = {std::make_shared<const api::Pod>(PodBuilder("web-1", "shop").label("app", "web").build()),
-             std::make_shared<const api::Pod>(PodBuilder("web-2", "shop").label("app", "web").build()),
-             std::make_shared<const api::Pod>(PodBuilder("db-1", "shop").label("app", "db").build())};
+    pods_ = {
+        std::make_shared<const api::Pod>(PodBuilder("web-1", "shop").label("app", "web").build()),
+        std::make_shared<const api::Pod>(PodBuilder("web-2", "shop").label("app", "web").build()),
+        std::make_shared<const api::Pod>(PodBuilder("db-1", "shop").label("app", "db").build())};
   }
   std::optional<api::Labels> labels(const std::string& ns, const std::string& name) {
     for (const auto& p : pods_) {
@@ -72,8 +77,8 @@ class BatchingMetricsClientTest : public ::testing::Test {
   RestMetricsClient api_{*rest_, discovery_};
   std::vector<std::shared_ptr<const api::Pod>> pods_;
   BatchingMetricsClient client_{
-      api_, [this](const std::string& ns, const std::string& name) { return labels(ns, name); }, clock_,
-      std::chrono::seconds(14)};
+      api_, [this](const std::string& ns, const std::string& name) { return labels(ns, name); },
+      clock_, std::chrono::seconds(14)};
 };
 
 TEST_F(BatchingMetricsClientTest, EachCallerReusesAnAnswerOnlyWhileItIsYoungerThanItAccepts) {
@@ -90,7 +95,8 @@ TEST_F(BatchingMetricsClientTest, EachCallerReusesAnAnswerOnlyWhileItIsYoungerTh
   clock_.step(std::chrono::seconds(5));
   ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", global).ok());
   EXPECT_EQ(transport_->count("GET", kShopPods), 2) << "5 s old: young enough for the 60 s HPA";
-  ASSERT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", Duration::zero()).ok());
+  ASSERT_TRUE(
+      client_.getResourceMetric("cpu", "shop", selector("app=web"), "", Duration::zero()).ok());
   EXPECT_EQ(transport_->count("GET", kShopPods), 3) << "zero: always read";
 }
 
@@ -133,15 +139,17 @@ TEST_F(BatchingMetricsClientTest, NoSelectedPodWithMetricsIsUpstreamsEmptyAnswer
 }
 
 TEST_F(BatchingMetricsClientTest, AFailedListFailsTheHpasThatNeededItWithUpstreamsText) {
-  transport_->json("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/other/pods",
-                   json{{"kind", "Status"}, {"code", 403}, {"reason", "Forbidden"}, {"message", "denied"}}, 403);
+  transport_->json(
+      "GET", "/apis/metrics.k8s.io/v1beta1/namespaces/other/pods",
+      json{{"kind", "Status"}, {"code", 403}, {"reason", "Forbidden"}, {"message", "denied"}}, 403);
   auto failed = client_.getResourceMetric("cpu", "other", selector("app=web"), "", kMaxAge);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.error().message, "unable to fetch metrics from resource metrics API: denied");
   auto again = client_.getResourceMetric("cpu", "other", selector("app=x"), "", kMaxAge);
   ASSERT_FALSE(again.ok());  // the same window: the same answer, not a second request
   EXPECT_EQ(transport_->count("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/other/pods"), 1);
-  EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());  // others unaffected
+  EXPECT_TRUE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge)
+                  .ok());  // others unaffected
 }
 
 // A failure is shared for a second, not for the caller's whole age: an API that recovers (the
@@ -149,9 +157,14 @@ TEST_F(BatchingMetricsClientTest, AFailedListFailsTheHpasThatNeededItWithUpstrea
 // serves the next HPAs within that second. (404, not 503: the REST client retries a 503 on the
 // clock, which this test steps by hand.)
 TEST_F(BatchingMetricsClientTest, AFailureIsReusedForASecondOnly) {
-  const json list{{"kind", "PodMetricsList"}, {"apiVersion", "metrics.k8s.io/v1beta1"}, {"items", {podMetrics("web-1", "100m")}}};
+  const json list{{"kind", "PodMetricsList"},
+                  {"apiVersion", "metrics.k8s.io/v1beta1"},
+                  {"items", {podMetrics("web-1", "100m")}}};
   transport_->json("GET", kShopPods,
-                   json{{"kind", "Status"}, {"code", 404}, {"message", "the server could not find the requested resource"}}, 404);
+                   json{{"kind", "Status"},
+                        {"code", 404},
+                        {"message", "the server could not find the requested resource"}},
+                   404);
   ASSERT_FALSE(client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok());
   EXPECT_EQ(transport_->count("GET", kShopPods), 1);
   clock_.step(std::chrono::milliseconds(900));
@@ -175,7 +188,9 @@ TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
   std::condition_variable cv;
   bool release = false;
   int arrived = 0;
-  const json list{{"kind", "PodMetricsList"}, {"apiVersion", "metrics.k8s.io/v1beta1"}, {"items", {podMetrics("web-1", "1")}}};
+  const json list{{"kind", "PodMetricsList"},
+                  {"apiVersion", "metrics.k8s.io/v1beta1"},
+                  {"items", {podMetrics("web-1", "1")}}};
   transport_->route("GET", kShopPods, [&](const kube::HttpRequest&) {
     std::unique_lock<std::mutex> lock(mu);
     ++arrived;
@@ -186,7 +201,9 @@ TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
   std::vector<std::thread> callers;
   std::atomic<int> ok{0};
   for (int i = 0; i < 5; ++i) {
-    callers.emplace_back([&] { ok += client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok(); });
+    callers.emplace_back([&] {
+      ok += client_.getResourceMetric("cpu", "shop", selector("app=web"), "", kMaxAge).ok();
+    });
   }
   {
     std::unique_lock<std::mutex> lock(mu);
@@ -204,11 +221,13 @@ TEST_F(BatchingMetricsClientTest, ConcurrentCallersWaitForTheOneListInFlight) {
 }
 
 TEST_F(BatchingMetricsClientTest, CustomPodMetricsAreBatchedPerNamespaceAndMetric) {
-  auto web = client_.getRawMetric("qps", "shop", selector("app=web"), api::Selector::everything(), kMaxAge);
+  auto web = client_.getRawMetric("qps", "shop", selector("app=web"), api::Selector::everything(),
+                                  kMaxAge);
   ASSERT_TRUE(web.ok()) << web.error().message;
   ASSERT_EQ(web->metrics.size(), 1u);  // db-1's value is another workload's
   EXPECT_EQ(web->metrics.at("web-1").value, 10000);
-  auto db = client_.getRawMetric("qps", "shop", selector("app=db"), api::Selector::everything(), kMaxAge);
+  auto db =
+      client_.getRawMetric("qps", "shop", selector("app=db"), api::Selector::everything(), kMaxAge);
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(db->metrics.at("db-1").value, 99000);
   EXPECT_EQ(transport_->count("GET", kShopQps), 1);

@@ -25,19 +25,23 @@ constexpr const char* kGroups = R"({"kind":"APIGroupList","groups":[{"name":"met
   "preferredVersion":{"groupVersion":"metrics.k8s.io/v1beta1","version":"v1beta1"}}]})";
 
 std::string podMetrics(const std::string& name, const std::string& containersJson) {
-  return R"({"metadata":{"name":")" + name + R"(","namespace":"shop"},"timestamp":"2026-11-23T10:00:00Z",
-    "window":"30s","containers":)" + containersJson + "}";
+  return R"({"metadata":{"name":")" + name +
+         R"(","namespace":"shop"},"timestamp":"2026-11-23T10:00:00Z",
+    "window":"30s","containers":)" +
+         containersJson + "}";
 }
 
 std::string listOf(const std::string& itemsJson, const std::string& kind = "PodMetricsList") {
-  return R"({"kind":")" + kind + R"(","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[)" + itemsJson + "]}";
+  return R"({"kind":")" + kind +
+         R"(","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[)" + itemsJson + "]}";
 }
 
 // Serves discovery, and `podMetricsBody` for the namespace's PodMetrics.
 class Adapter {
  public:
   explicit Adapter(std::string podMetricsBody)
-      : body_(std::move(podMetricsBody)), server_([this](const std::string& head, ScriptedHttpServer::Connection& c) {
+      : body_(std::move(podMetricsBody)),
+        server_([this](const std::string& head, ScriptedHttpServer::Connection& c) {
           if (head.rfind("GET /api ", 0) == 0) {
             c.respond(200, kCoreVersions);
           } else if (head.rfind("GET /apis ", 0) == 0) {
@@ -45,7 +49,8 @@ class Adapter {
           } else if (head.rfind("GET /apis/metrics.k8s.io/v1beta1/namespaces/shop/pods", 0) == 0) {
             c.respond(200, body_);
           } else {
-            c.respond(404, R"({"kind":"Status","status":"Failure","message":"not found","code":404})");
+            c.respond(404,
+                      R"({"kind":"Status","status":"Failure","message":"not found","code":404})");
           }
         }) {
     kube::RestConfig config;
@@ -59,7 +64,10 @@ class Adapter {
     metrics_ = std::make_unique<RestMetricsClient>(*rest_, *discovery_);
   }
 
-  Result<PodMetricsResult> cpu() { return metrics_->getResourceMetric("cpu", "shop", api::Selector::everything(), "", Duration::zero()); }
+  Result<PodMetricsResult> cpu() {
+    return metrics_->getResourceMetric("cpu", "shop", api::Selector::everything(), "",
+                                       Duration::zero());
+  }
 
  private:
   std::string body_;
@@ -71,7 +79,8 @@ class Adapter {
 };
 
 TEST(HostileMetricsApi, WellFormedAnswerIsRead) {
-  Adapter adapter(listOf(podMetrics("a", R"([{"name":"c","usage":{"cpu":"250m","memory":"1Mi"}}])")));
+  Adapter adapter(
+      listOf(podMetrics("a", R"([{"name":"c","usage":{"cpu":"250m","memory":"1Mi"}}])")));
   auto r = adapter.cpu();
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->metrics.size(), 1u);
@@ -82,16 +91,19 @@ TEST(HostileMetricsApi, WrongKindIsAFetchError) {
   Adapter adapter(listOf(podMetrics("a", R"([{"name":"c","usage":{"cpu":"250m"}}])"), "PodList"));
   auto r = adapter.cpu();
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("unable to fetch metrics from resource metrics API"), std::string::npos);
+  EXPECT_NE(r.error().message.find("unable to fetch metrics from resource metrics API"),
+            std::string::npos);
   EXPECT_NE(r.error().message.find("PodList"), std::string::npos) << r.error().message;
 }
 
 TEST(HostileMetricsApi, NotANumberQuantityIsAFetchError) {
   for (const char* q : {"NaN", "nan", "Inf", "-Inf", "1e", "", "0x10", "1.5.5"}) {
-    Adapter adapter(listOf(podMetrics("a", std::string(R"([{"name":"c","usage":{"cpu":")") + q + R"("}}])")));
+    Adapter adapter(
+        listOf(podMetrics("a", std::string(R"([{"name":"c","usage":{"cpu":")") + q + R"("}}])")));
     auto r = adapter.cpu();
     ASSERT_FALSE(r.ok()) << "quantity " << q;
-    EXPECT_NE(r.error().message.find("unable to fetch metrics from resource metrics API"), std::string::npos)
+    EXPECT_NE(r.error().message.find("unable to fetch metrics from resource metrics API"),
+              std::string::npos)
         << r.error().message;
   }
 }
@@ -112,7 +124,8 @@ TEST(HostileMetricsApi, DuplicatePodsCountOnce) {
   auto r = adapter.cpu();
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->metrics.size(), 2u) << "one sample per pod, as upstream's map by pod name";
-  EXPECT_EQ(r->metrics.at("a").value, 300) << "the last sample of a pod wins, as upstream's map assignment";
+  EXPECT_EQ(r->metrics.at("a").value, 300)
+      << "the last sample of a pod wins, as upstream's map assignment";
   EXPECT_EQ(r->metrics.at("b").value, 200);
 }
 
@@ -120,7 +133,8 @@ TEST(HostileMetricsApi, HugeUsageSaturatesInsteadOfOverflowing) {
   // Each container's usage is at the largest milli-value; their sum would overflow int64 (UB in
   // C++). It saturates: the pod reads as enormously loaded, which scales to maxReplicas at most.
   Adapter adapter(listOf(podMetrics(
-      "a", R"([{"name":"c1","usage":{"cpu":"9223372036854775807"}},{"name":"c2","usage":{"cpu":"9223372036854775807"}},
+      "a",
+      R"([{"name":"c1","usage":{"cpu":"9223372036854775807"}},{"name":"c2","usage":{"cpu":"9223372036854775807"}},
               {"name":"c3","usage":{"cpu":"9223372036854775807"}}])")));
   auto r = adapter.cpu();
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -43,13 +43,15 @@ World randomWorld(std::mt19937& rng) {
       api::ContainerMetrics cm;
       cm.name = containerNames[rng() % containerNames.size()];
       for (const auto& r : resources) {
-        if (rng() % 4) cm.usage[r] = api::Quantity::fromMilli(static_cast<std::int64_t>(rng() % 2000));
+        if (rng() % 4)
+          cm.usage[r] = api::Quantity::fromMilli(static_cast<std::int64_t>(rng() % 2000));
       }
       m.containers.push_back(cm);
     }
     w.list.items.push_back(m);
     if (rng() % 3) {  // the cache knows the pod, maybe with other labels than the item's
-      auto b = hpa::testing::PodBuilder(name, "shop").label("app", rng() % 4 ? app : apps[rng() % apps.size()]);
+      auto b = hpa::testing::PodBuilder(name, "shop")
+                   .label("app", rng() % 4 ? app : apps[rng() % apps.size()]);
       if (rng() % 2) b.label("tier", rng() % 2 ? "a" : "b");
       w.cache[name] = std::make_shared<const api::Pod>(b.build());
     }
@@ -84,9 +86,18 @@ std::vector<std::string> names(const std::vector<const api::PodMetrics*>& items)
 }
 
 TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
-  const std::vector<std::string> selectors = {"",           "app=web",        "app==db",       "app in (web,cache)",
-                                              "app=web,tier=a", "tier",       "tier=b,app!=db", "app!=web",
-                                              "app notin (web)", "!tier",     "app=nobody",     "app in (db),tier in (a,b)",
+  const std::vector<std::string> selectors = {"",
+                                              "app=web",
+                                              "app==db",
+                                              "app in (web,cache)",
+                                              "app=web,tier=a",
+                                              "tier",
+                                              "tier=b,app!=db",
+                                              "app!=web",
+                                              "app notin (web)",
+                                              "!tier",
+                                              "app=nobody",
+                                              "app in (db),tier in (a,b)",
                                               "bad selector ("};
   std::mt19937 rng(11);
   int nonEmpty = 0;
@@ -116,8 +127,8 @@ TEST(IndexedPodMetrics, SelectsWhatThePlainRuleSelects) {
 // The samples built from the compact records are the conversion of the selected items, for every
 // resource (recorded or not) and container choice.
 TEST(IndexedPodMetrics, ResourceMetricsAreTheConversionOfTheSelection) {
-  const std::vector<std::string> selectors = {"", "app=web", "app in (web,cache)", "tier", "app!=web", "app=nobody",
-                                              "bad selector ("};
+  const std::vector<std::string> selectors = {
+      "", "app=web", "app in (web,cache)", "tier", "app!=web", "app=nobody", "bad selector ("};
   const std::vector<std::string> resources = {"cpu", "memory", "gpu", "absent"};
   const std::vector<std::string> containers = {"", "app", "side"};
   std::mt19937 rng(12);
@@ -145,7 +156,8 @@ TEST(IndexedPodMetrics, ResourceMetricsAreTheConversionOfTheSelection) {
             continue;
           }
           EXPECT_EQ(got->timestamp, want->timestamp);
-          EXPECT_EQ(got->metrics, want->metrics) << s << " " << resource << " " << container << " round " << round;
+          EXPECT_EQ(got->metrics, want->metrics)
+              << s << " " << resource << " " << container << " round " << round;
           compared += static_cast<int>(want->metrics.size());
         }
       }

@@ -97,7 +97,8 @@ TEST(ReplayCommand, WithoutFilesTheHpaComesFromTheCluster) {
   r.connection.context = "staging";
   auto missing = replayRequest(r, inputs.reader(), noCluster());
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "give the HPA with -f FILE, or --hpa namespace/name to read it from the cluster");
+  EXPECT_EQ(missing.error().message,
+            "give the HPA with -f FILE, or --hpa namespace/name to read it from the cluster");
 
   r.hpa = "demo/web";
   std::string asked;
@@ -158,7 +159,9 @@ TEST(ReplayCommand, APlotThatFailsIsExitOneAfterTheOutput) {
   }
   EXPECT_EQ(outcome.exitCode, kExitPlotFailed);
   EXPECT_FALSE(outcome.output.empty());
-  EXPECT_THAT(outcome.messages, HasSubstr("hpa-controller replay: --plot replay.png: cannot create a temporary file"));
+  EXPECT_THAT(
+      outcome.messages,
+      HasSubstr("hpa-controller replay: --plot replay.png: cannot create a temporary file"));
 }
 
 }  // namespace

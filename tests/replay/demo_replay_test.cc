@@ -46,7 +46,8 @@ TEST(DemoReplay, GivesTheTrajectoryTheDaemonRecorded) {
   ASSERT_TRUE(hpa.ok()) << hpa.error().message;
   auto target = targetFor(**hpa, *snapshot, {});
   ASSERT_TRUE(target.ok()) << target.error().message;
-  auto trace = readCsvTrace("demo-trajectory.csv", readFile(std::string(HPA_REPLAY_FIXTURES) + "/demo-trajectory.csv"));
+  auto trace = readCsvTrace("demo-trajectory.csv",
+                            readFile(std::string(HPA_REPLAY_FIXTURES) + "/demo-trajectory.csv"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
 
   // As hack/demo.sh runs the daemon; hpa-sim makes a pod Ready 1 s + 2 s after its creation.
@@ -67,12 +68,13 @@ TEST(DemoReplay, GivesTheTrajectoryTheDaemonRecorded) {
     const std::int32_t want = r.replicas();
     bool seen = false;
     // The replica counts the replay had from one sync period before the sample to one after.
-    for (Duration at = std::max(Duration{0}, r.at - options.controller.syncPeriod); at <= r.at + options.controller.syncPeriod;
-         at += std::chrono::milliseconds(100)) {
+    for (Duration at = std::max(Duration{0}, r.at - options.controller.syncPeriod);
+         at <= r.at + options.controller.syncPeriod; at += std::chrono::milliseconds(100)) {
       seen = seen || replicasAt(*run, at) == want;
     }
-    EXPECT_TRUE(seen) << "recorded " << want << " replicas at " << std::chrono::duration<double>(r.at).count()
-                      << " s; the replay had " << replicasAt(*run, r.at);
+    EXPECT_TRUE(seen) << "recorded " << want << " replicas at "
+                      << std::chrono::duration<double>(r.at).count() << " s; the replay had "
+                      << replicasAt(*run, r.at);
   }
 
   // The daemon's rescales were 2 -> 4 -> 6 (between the samples at 33 and 41 s), -> 10

@@ -1,10 +1,11 @@
+#include "replay/live_source.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "fakes/fake_clock.h"
-#include "replay/live_source.h"
 #include "replay/target.h"
 
 namespace hpa::replay {
@@ -20,8 +21,10 @@ class TableTransport final : public kube::Transport {
     requests.push_back(request.method + " " + request.pathAndQuery);
     auto it = bodies_.find(request.pathAndQuery);
     if (request.method != "GET" || it == bodies_.end()) {
-      return kube::HttpResponse{404, {{"content-type", "application/json"}},
-                                R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"not found","reason":"NotFound","code":404})"};
+      return kube::HttpResponse{
+          404,
+          {{"content-type", "application/json"}},
+          R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"not found","reason":"NotFound","code":404})"};
     }
     return kube::HttpResponse{200, {{"content-type", "application/json"}}, it->second};
   }
@@ -39,17 +42,21 @@ constexpr const char* kApis = R"({"groups":[
   {"name":"apps","preferredVersion":{"version":"v1"},"versions":[{"version":"v1"}]},
   {"name":"example.com","preferredVersion":{"version":"v1"},"versions":[{"version":"v1"}]}]})";
 
-std::map<std::string, std::string> cluster(const std::string& targetKind, const std::string& targetApiVersion) {
+std::map<std::string, std::string> cluster(const std::string& targetKind,
+                                           const std::string& targetApiVersion) {
   return {
       {"/api", R"({"versions":["v1"]})"},
       {"/apis", kApis},
-      {"/apis/apps/v1", R"({"resources":[{"name":"deployments","kind":"Deployment","namespaced":true},
+      {"/apis/apps/v1",
+       R"({"resources":[{"name":"deployments","kind":"Deployment","namespaced":true},
                                          {"name":"deployments/scale","kind":"Scale","namespaced":true}]})"},
-      {"/apis/example.com/v1", R"({"resources":[{"name":"workers","kind":"Worker","namespaced":true},
+      {"/apis/example.com/v1",
+       R"({"resources":[{"name":"workers","kind":"Worker","namespaced":true},
                                                {"name":"workers/scale","kind":"Scale","namespaced":true}]})"},
       {"/apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/web",
-       R"({"metadata":{"name":"web","namespace":"demo"},"spec":{"scaleTargetRef":{"apiVersion":")" + targetApiVersion +
-           R"(","kind":")" + targetKind + R"(","name":"web"},"minReplicas":2,"maxReplicas":10,
+       R"({"metadata":{"name":"web","namespace":"demo"},"spec":{"scaleTargetRef":{"apiVersion":")" +
+           targetApiVersion + R"(","kind":")" + targetKind +
+           R"(","name":"web"},"minReplicas":2,"maxReplicas":10,
            "metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]},
            "status":{"currentReplicas":3,"desiredReplicas":3}})"},
       {"/apis/apps/v1/namespaces/demo/deployments/web",
@@ -85,7 +92,8 @@ TEST(LiveSource, ReadsTheHpaAndItsDeployment) {
   ASSERT_EQ(snapshot->hpas.size(), 1u);
   EXPECT_EQ(snapshot->hpas[0].first.apiVersion, "autoscaling/v2beta2");
   EXPECT_EQ(snapshot->hpas[0].second.file,
-            "https://cluster.example/apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/web");
+            "https://cluster.example/apis/autoscaling/v2beta2/namespaces/demo/"
+            "horizontalpodautoscalers/web");
   auto target = targetFor(snapshot->hpas[0].first, *snapshot, {});
   ASSERT_TRUE(target.ok()) << target.error().message;
   EXPECT_EQ(target->scale.specReplicas, 3);
@@ -106,12 +114,15 @@ TEST(LiveSource, ErrorsNameWhatFailed) {
   auto missing = fetch(cluster("Deployment", "apps/v1"), "demo/api");
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message,
-              HasSubstr("https://cluster.example: GET /apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/api: "
+              HasSubstr("https://cluster.example: GET "
+                        "/apis/autoscaling/v2beta2/namespaces/demo/horizontalpodautoscalers/api: "
                         "not found"));
   auto noTarget = fetch(cluster("Gadget", "apps/v1"), "demo/web");
   ASSERT_FALSE(noTarget.ok());
-  EXPECT_THAT(noTarget.error().message, HasSubstr("the HPA's target Gadget web: no matches for kind \"Gadget\""));
-  EXPECT_EQ(fetch(cluster("Deployment", "apps/v1"), "web").error().message, "--hpa \"web\": expected namespace/name");
+  EXPECT_THAT(noTarget.error().message,
+              HasSubstr("the HPA's target Gadget web: no matches for kind \"Gadget\""));
+  EXPECT_EQ(fetch(cluster("Deployment", "apps/v1"), "web").error().message,
+            "--hpa \"web\": expected namespace/name");
   EXPECT_EQ(fetch(cluster("Deployment", "apps/v1"), "demo/web/x").error().message,
             "--hpa \"demo/web/x\": expected namespace/name");
 }
@@ -127,7 +138,8 @@ TEST(LiveSource, TheClientReplayReadsWithRefusesWrites) {
   const std::size_t reads = raw->requests.size();
   const nlohmann::json scale{{"spec", {{"replicas", 9}}}};
   for (const char* method : {"PUT", "PATCH", "POST", "DELETE"}) {
-    auto write = client.client().send(method, "/apis/apps/v1/namespaces/demo/deployments/web/scale", &scale);
+    auto write =
+        client.client().send(method, "/apis/apps/v1/namespaces/demo/deployments/web/scale", &scale);
     ASSERT_FALSE(write.ok()) << method;
     EXPECT_EQ(write.error().reason, kube::kRefusedReadOnly) << method;
   }

@@ -1,10 +1,11 @@
+#include "replay/replay.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "api/codec.h"
 #include "common/yaml_json.h"
 #include "replay/overrides.h"
-#include "replay/replay.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
 
@@ -23,15 +24,17 @@ api::HorizontalPodAutoscaler hpaFromYaml(const std::string& yaml) {
 }
 
 // An HPA on Deployment web: cpu at 50 % of a 100m request unless `metrics` says otherwise.
-api::HorizontalPodAutoscaler webHpa(int minReplicas, int maxReplicas, const std::string& behavior = "",
-                                    const std::string& metrics =
-                                        "  - type: Resource\n"
-                                        "    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n") {
-  return hpaFromYaml(fmt::format("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
-                                 "metadata: {{name: web, namespace: demo}}\n"
-                                 "spec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}}\n"
-                                 "  minReplicas: {}\n  maxReplicas: {}\n  metrics:\n{}{}",
-                                 minReplicas, maxReplicas, metrics, behavior));
+api::HorizontalPodAutoscaler webHpa(
+    int minReplicas, int maxReplicas, const std::string& behavior = "",
+    const std::string& metrics =
+        "  - type: Resource\n"
+        "    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n") {
+  return hpaFromYaml(
+      fmt::format("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+                  "metadata: {{name: web, namespace: demo}}\n"
+                  "spec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}}\n"
+                  "  minReplicas: {}\n  maxReplicas: {}\n  metrics:\n{}{}",
+                  minReplicas, maxReplicas, metrics, behavior));
 }
 
 constexpr const char* kRpsMetric =
@@ -51,7 +54,8 @@ ReplayTarget webTarget(std::int32_t replicas) {
 }
 
 // A trace of one metric: (offset seconds, milli) steps.
-Trace trace(const std::string& metric, SeriesKind kind, std::initializer_list<std::pair<int, std::int64_t>> steps) {
+Trace trace(const std::string& metric, SeriesKind kind,
+            std::initializer_list<std::pair<int, std::int64_t>> steps) {
   Series s{metric, kind, {}, "test.csv"};
   for (auto [at, milli] : steps) s.samples.push_back({seconds(at), milli});
   Trace t;
@@ -69,13 +73,14 @@ ReplayOptions options(Duration sync = seconds(15)) {
 std::vector<std::tuple<int, int, int>> changes(const ReplayRun& run) {
   std::vector<std::tuple<int, int, int>> out;
   for (const auto& c : run.changes) {
-    out.emplace_back(static_cast<int>(std::chrono::duration_cast<seconds>(c.at).count()), c.from, c.to);
+    out.emplace_back(static_cast<int>(std::chrono::duration_cast<seconds>(c.at).count()), c.from,
+                     c.to);
   }
   return out;
 }
 
-ReplayRun mustReplay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target, const Trace& t,
-                     const ReplayOptions& o) {
+ReplayRun mustReplay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
+                     const Trace& t, const ReplayOptions& o) {
   auto run = replay(hpa, target, t, o);
   EXPECT_TRUE(run.ok()) << run.error().message;
   return run.ok() ? *run : ReplayRun{};
@@ -122,12 +127,15 @@ TEST(SimulatedWorkload, NewPodsTurnReadyAfterTheDelayAndScaleDownTakesUnreadyThe
 // --- the metrics APIs the controller reads
 
 TEST(SimulatedMetrics, TotalsSpreadOverReadyPodsPerPodValuesAsIs) {
-  auto hpa = webHpa(1, 10, "", std::string("  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, "
-                                           "averageUtilization: 50}}\n") +
-                                   kRpsMetric);
+  auto hpa = webHpa(
+      1, 10, "",
+      std::string("  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, "
+                  "averageUtilization: 50}}\n") +
+          kRpsMetric);
   Trace t = trace("cpu", SeriesKind::Total, {{0, 300}});
   t.series.push_back({"rps", SeriesKind::PerPod, {{seconds(0), 7000}}, "test.csv"});
-  SimulatedWorkload::Spec spec{"demo", "web", webTarget(2).podTemplate, 2, seconds(30), std::chrono::hours(1)};
+  SimulatedWorkload::Spec spec{"demo", "web",       webTarget(2).podTemplate,
+                               2,      seconds(30), std::chrono::hours(1)};
   const Time now = fromUnixSeconds(1'000'000);
   SimulatedWorkload w(spec, now);
   w.scale(3, now);  // the third is not Ready: it reports nothing
@@ -143,7 +151,8 @@ TEST(SimulatedMetrics, TotalsSpreadOverReadyPodsPerPodValuesAsIs) {
   EXPECT_EQ(world.customMetrics[1].value.value.milliValue(), 7000);
 
   // Before a series' first sample its metric has no values.
-  publishMetrics(hpa, trace("cpu", SeriesKind::Total, {{10, 300}}), {seconds(5), now, seconds(30)}, w.pods(), world);
+  publishMetrics(hpa, trace("cpu", SeriesKind::Total, {{10, 300}}), {seconds(5), now, seconds(30)},
+                 w.pods(), world);
   EXPECT_TRUE(world.podMetrics.empty());
 }
 
@@ -151,14 +160,17 @@ TEST(SimulatedMetrics, EveryMetricNeedsASeriesOfAUsableKind) {
   auto hpa = webHpa(1, 10, "", kRpsMetric);
   auto missing = checkTraceCovers(hpa, trace("cpu", SeriesKind::Total, {{0, 1}}));
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "spec.metrics[0] (Pods rps) has no series in the trace; the trace has: cpu (test.csv)");
-  auto external = webHpa(1, 10, "",
-                         "  - type: External\n"
-                         "    external: {metric: {name: queue}, target: {type: Value, value: 10}}\n");
+  EXPECT_EQ(missing.error().message,
+            "spec.metrics[0] (Pods rps) has no series in the trace; the trace has: cpu (test.csv)");
+  auto external =
+      webHpa(1, 10, "",
+             "  - type: External\n"
+             "    external: {metric: {name: queue}, target: {type: Value, value: 10}}\n");
   auto perPod = checkTraceCovers(external, trace("queue", SeriesKind::PerPod, {{0, 1}}));
   ASSERT_FALSE(perPod.ok());
   EXPECT_EQ(perPod.error().message,
-            "spec.metrics[0] (External queue) is one value for the whole workload; series queue of test.csv is per-pod");
+            "spec.metrics[0] (External queue) is one value for the whole workload; series queue of "
+            "test.csv is per-pod");
 }
 
 // --- upstream's cases, replayed
@@ -169,7 +181,8 @@ TEST(ReplayUpstreamCases, DownscaleStabilizationHoldsTheHighestRecommendationFor
   auto o = options();
   o.controller.downscaleStabilizationWindow = seconds(60);
   // 4 pods at exactly 50 % until 30 s, then 40m in all (10 %): a proposal of 1.
-  auto run = mustReplay(webHpa(1, 10), webTarget(4), trace("cpu", SeriesKind::Total, {{0, 200}, {30, 40}, {120, 40}}), o);
+  auto run = mustReplay(webHpa(1, 10), webTarget(4),
+                        trace("cpu", SeriesKind::Total, {{0, 200}, {30, 40}, {120, 40}}), o);
   // Syncs come 15 s plus the reconcile's duration apart, so the recommendation of the sync at
   // 15 s is out of the 60 s window 4 syncs later (75 s and a little): the scale-down.
   EXPECT_THAT(changes(run), ElementsAre(std::tuple{75, 4, 1}));
@@ -185,7 +198,8 @@ TEST(ReplayUpstreamCases, DownscaleStabilizationHoldsTheHighestRecommendationFor
   // With syncs exactly a period apart (no reconcile time) the recommendation exactly one window
   // old still counts, as upstream's stabilization keeps all but those before the cutoff.
   o.reconcileDuration = seconds(0);
-  auto exact = mustReplay(webHpa(1, 10), webTarget(4), trace("cpu", SeriesKind::Total, {{0, 200}, {30, 40}, {120, 40}}), o);
+  auto exact = mustReplay(webHpa(1, 10), webTarget(4),
+                          trace("cpu", SeriesKind::Total, {{0, 200}, {30, 40}, {120, 40}}), o);
   EXPECT_THAT(changes(exact), ElementsAre(std::tuple{90, 4, 1}));
   EXPECT_EQ(run.peakReplicas, 4);
   EXPECT_EQ(run.finalReplicas, 1);
@@ -197,9 +211,10 @@ TEST(ReplayUpstreamCases, PodsPolicyCapsEachStep) {
                     "  behavior:\n    scaleUp:\n      stabilizationWindowSeconds: 0\n"
                     "      policies: [{type: Pods, value: 2, periodSeconds: 60}]\n",
                     kRpsMetric);
-  auto run = mustReplay(hpa, webTarget(2), trace("rps", SeriesKind::Total, {{0, 1000000}, {240, 1000000}}), options());
-  EXPECT_THAT(changes(run), ElementsAre(std::tuple{0, 2, 4}, std::tuple{60, 4, 6}, std::tuple{120, 6, 8},
-                                        std::tuple{180, 8, 10}));
+  auto run = mustReplay(hpa, webTarget(2),
+                        trace("rps", SeriesKind::Total, {{0, 1000000}, {240, 1000000}}), options());
+  EXPECT_THAT(changes(run), ElementsAre(std::tuple{0, 2, 4}, std::tuple{60, 4, 6},
+                                        std::tuple{120, 6, 8}, std::tuple{180, 8, 10}));
   EXPECT_EQ(run.ticks[1].proposed, 100);
   EXPECT_EQ(run.ticks[1].desiredReplicas, 4);
   EXPECT_EQ(run.ticks[1].limitedReason, "ScaleUpLimit");
@@ -207,11 +222,13 @@ TEST(ReplayUpstreamCases, PodsPolicyCapsEachStep) {
 
 TEST(ReplayUpstreamCases, PercentPolicyDoublesPerPeriod) {
   auto hpa = webHpa(1, 10,
-                    "  behavior:\n    scaleUp:\n      policies: [{type: Percent, value: 100, periodSeconds: 15}]\n",
+                    "  behavior:\n    scaleUp:\n      policies: [{type: Percent, value: 100, "
+                    "periodSeconds: 15}]\n",
                     kRpsMetric);
-  auto run = mustReplay(hpa, webTarget(1), trace("rps", SeriesKind::Total, {{0, 1000000}, {90, 1000000}}), options());
-  EXPECT_THAT(changes(run), ElementsAre(std::tuple{0, 1, 2}, std::tuple{15, 2, 4}, std::tuple{30, 4, 8},
-                                        std::tuple{45, 8, 10}));
+  auto run = mustReplay(hpa, webTarget(1),
+                        trace("rps", SeriesKind::Total, {{0, 1000000}, {90, 1000000}}), options());
+  EXPECT_THAT(changes(run), ElementsAre(std::tuple{0, 1, 2}, std::tuple{15, 2, 4},
+                                        std::tuple{30, 4, 8}, std::tuple{45, 8, 10}));
 }
 
 struct SelectPolicyCase {
@@ -233,13 +250,15 @@ TEST_P(ReplaySelectPolicy, PicksTheStep) {
                                 "{{type: Percent, value: 100, periodSeconds: 15}}]\n",
                                 GetParam().select),
                     kRpsMetric);
-  auto run = mustReplay(hpa, webTarget(2), trace("rps", SeriesKind::Total, {{0, 1000000}, {60, 1000000}}), options());
+  auto run = mustReplay(hpa, webTarget(2),
+                        trace("rps", SeriesKind::Total, {{0, 1000000}, {60, 1000000}}), options());
   EXPECT_EQ(changes(run), GetParam().changes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ReplaySelectPolicy,
                          ::testing::Values(SelectPolicyCase{"Max", {{0, 2, 6}, {15, 6, 10}}},
-                                           SelectPolicyCase{"Min", {{0, 2, 4}, {15, 4, 8}, {30, 8, 10}}},
+                                           SelectPolicyCase{"Min",
+                                                            {{0, 2, 4}, {15, 4, 8}, {30, 8, 10}}},
                                            SelectPolicyCase{"Disabled", {}}),
                          [](const auto& info) { return std::string(info.param.select); });
 
@@ -251,13 +270,16 @@ TEST(ReplayUpstreamCases, Tolerance) {
   EXPECT_TRUE(mustReplay(webHpa(1, 10), webTarget(4), t, o).changes.empty());
 
   RunSettings flag{webHpa(1, 10), options()};
-  ASSERT_TRUE(applyOverrides(flag, {*parseOverride("horizontal-pod-autoscaler-tolerance=0.05")}).ok());
-  EXPECT_THAT(changes(mustReplay(flag.hpa, webTarget(4), t, flag.options)), ElementsAre(std::tuple{0, 4, 5}));
+  ASSERT_TRUE(
+      applyOverrides(flag, {*parseOverride("horizontal-pod-autoscaler-tolerance=0.05")}).ok());
+  EXPECT_THAT(changes(mustReplay(flag.hpa, webTarget(4), t, flag.options)),
+              ElementsAre(std::tuple{0, 4, 5}));
 
   RunSettings perHpa{webHpa(1, 10), options()};
   auto s = applyOverrides(perHpa, {*parseOverride("behavior.scaleUp.tolerance=0.05")});
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_THAT(changes(mustReplay(perHpa.hpa, webTarget(4), t, perHpa.options)), ElementsAre(std::tuple{0, 4, 5}));
+  EXPECT_THAT(changes(mustReplay(perHpa.hpa, webTarget(4), t, perHpa.options)),
+              ElementsAre(std::tuple{0, 4, 5}));
 }
 
 // New pods' cpu counts only from their Ready time plus the metric window (cpu initialization):
@@ -269,11 +291,13 @@ TEST(ReplayUpstreamCases, NewPodsCpuCountsOnlyAfterReadinessAndAWindow) {
   o.controller.downscaleStabilizationWindow = seconds(300);
   // 2 pods at 150 % ask for 6, the limit without behavior (twice the replicas, at least 4)
   // allows 4; 5 s later the 2 new pods, not Ready, are assumed at 0 %: 75 %, 6 pods.
-  auto run = mustReplay(webHpa(2, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {20, 800}, {90, 800}}), o);
+  auto run = mustReplay(webHpa(2, 10), webTarget(2),
+                        trace("cpu", SeriesKind::Total, {{0, 300}, {20, 800}, {90, 800}}), o);
   // From 20 s, 800m over 6 pods is 133 % each, but the new pods' cpu counts only from their
   // Ready time plus the window (40 s and 45 s): the 2 old pods at 133 % and 4 new ones assumed
   // at 0 % average 44 %, no scale-up; at 40 s, 4 pods at 133 % and 2 at 0 % ask for 11.
-  EXPECT_THAT(changes(run), ElementsAre(std::tuple{0, 2, 4}, std::tuple{5, 4, 6}, std::tuple{40, 6, 10}));
+  EXPECT_THAT(changes(run),
+              ElementsAre(std::tuple{0, 2, 4}, std::tuple{5, 4, 6}, std::tuple{40, 6, 10}));
   for (const auto& t : run.ticks) {
     if (t.at >= seconds(20) && t.at < seconds(40)) {
       EXPECT_EQ(t.metrics[0].utilization, 133) << "at " << t.at.count();
@@ -286,14 +310,16 @@ TEST(ReplayUpstreamCases, NewPodsCpuCountsOnlyAfterReadinessAndAWindow) {
 TEST(Replay, HonoursTheHpasControls) {
   auto hpa = webHpa(1, 10);
   hpa.metadata.annotations["hpa-controller.io/sync-period"] = "30s";
-  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {90, 300}}), options());
+  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {90, 300}}),
+                        options());
   ASSERT_EQ(run.ticks.size(), 4u);
   EXPECT_EQ(run.ticks[1].at, seconds(30) + options().reconcileDuration);
   EXPECT_EQ(run.ticks[3].at, 3 * (seconds(30) + options().reconcileDuration));
 
   auto paused = webHpa(1, 10);
   paused.metadata.annotations["hpa-controller.io/paused"] = "true";
-  auto held = mustReplay(paused, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {60, 300}}), options());
+  auto held = mustReplay(paused, webTarget(2),
+                         trace("cpu", SeriesKind::Total, {{0, 300}, {60, 300}}), options());
   EXPECT_TRUE(held.changes.empty());
   EXPECT_EQ(held.finalReplicas, 2);
   EXPECT_EQ(held.ticks[0].desiredReplicas, 4);
@@ -329,8 +355,11 @@ TEST(Replay, RejectsATargetThatIsNotTheHpasAndAZeroSyncPeriod) {
   target.scale.metadata.name = "api";
   auto run = replay(webHpa(1, 10), target, trace("cpu", SeriesKind::Total, {{0, 1}}), options());
   ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.error().message, "the target Deployment api is not the HPA's scaleTargetRef (Deployment web)");
-  EXPECT_FALSE(replay(webHpa(1, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 1}}), options(seconds(0))).ok());
+  EXPECT_EQ(run.error().message,
+            "the target Deployment api is not the HPA's scaleTargetRef (Deployment web)");
+  EXPECT_FALSE(replay(webHpa(1, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 1}}),
+                      options(seconds(0)))
+                   .ok());
 }
 
 // A built-in workload is its group and kind: a custom resource that happens to be called
@@ -338,14 +367,16 @@ TEST(Replay, RejectsATargetThatIsNotTheHpasAndAZeroSyncPeriod) {
 TEST(Replay, ACustomResourceOfABuiltinKindsNameIsScaledThroughItsScale) {
   auto hpa = webHpa(1, 10);
   hpa.spec.scaleTargetRef.apiVersion = "example.com/v1";
-  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}), options());
+  auto run = mustReplay(hpa, webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}),
+                        options());
   ASSERT_EQ(run.ticks.size(), 2u);
   EXPECT_EQ(run.ticks[0].branch, "metrics") << run.ticks[0].error;
   EXPECT_EQ(run.ticks[0].replicas, 4);
 }
 
 TEST(Replay, TicksCarryWhatTheControllerSawAndTheEvents) {
-  auto run = mustReplay(webHpa(1, 10), webTarget(2), trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}), options());
+  auto run = mustReplay(webHpa(1, 10), webTarget(2),
+                        trace("cpu", SeriesKind::Total, {{0, 300}, {15, 300}}), options());
   ASSERT_EQ(run.ticks.size(), 2u);
   const Tick& t = run.ticks[0];
   EXPECT_EQ(t.at, seconds(0));
@@ -364,7 +395,8 @@ TEST(Replay, TicksCarryWhatTheControllerSawAndTheEvents) {
   EXPECT_EQ(t.branch, "metrics");
   ASSERT_EQ(t.events.size(), 1u);
   EXPECT_EQ(t.events[0].reason, "SuccessfulRescale");
-  EXPECT_EQ(t.events[0].message, "New size: 4; reason: cpu resource utilization (percentage of request) above target");
+  EXPECT_EQ(t.events[0].message,
+            "New size: 4; reason: cpu resource utilization (percentage of request) above target");
   EXPECT_EQ(run.changes.front().message, t.events[0].message);
   // The status written in one sync is what the next reads.
   EXPECT_EQ(run.ticks[1].currentReplicas, 4);

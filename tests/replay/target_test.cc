@@ -1,7 +1,7 @@
+#include "replay/target.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include "replay/target.h"
 
 namespace hpa::replay {
 namespace {
@@ -13,17 +13,20 @@ explain::Snapshot load(const std::string& yaml) {
 }
 
 constexpr const char* kHpa =
-    "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: demo}\n"
-    "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 3\n"
+    "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: "
+    "demo}\n"
+    "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: "
+    "3\n"
     "  maxReplicas: 10\n  metrics:\n  - type: Resource\n"
     "    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n";
 
 TEST(ReplayTarget, FromTheDeploymentOfTheSnapshot) {
-  auto s = load(std::string(kHpa) +
-                "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n"
-                "  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n"
-                "    metadata: {labels: {app: web, tier: front}}\n"
-                "    spec: {containers: [{name: app, resources: {requests: {cpu: 100m}}}]}\n");
+  auto s = load(
+      std::string(kHpa) +
+      "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n"
+      "  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n"
+      "    metadata: {labels: {app: web, tier: front}}\n"
+      "    spec: {containers: [{name: app, resources: {requests: {cpu: 100m}}}]}\n");
   auto t = targetFor(s.hpas.front().first, s, {});
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->kind, "Deployment");
@@ -52,26 +55,31 @@ TEST(ReplayTarget, WithoutAWorkloadFromTheFlags) {
   auto none = targetFor(s.hpas.front().first, s, {});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message,
-            "spec.metrics[0] (cpu utilization) needs the pods' cpu request (missing request for cpu in container app "
-            "of Pod web-0): give the target Deployment with its pod template (-f) or --cpu-request / --memory-request");
+            "spec.metrics[0] (cpu utilization) needs the pods' cpu request (missing request for "
+            "cpu in container app "
+            "of Pod web-0): give the target Deployment with its pod template (-f) or --cpu-request "
+            "/ --memory-request");
 }
 
 TEST(ReplayTarget, LabelsFromAScaleSelector) {
-  auto s = load(std::string(kHpa) +
-                "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: demo}\n"
-                "spec: {replicas: 4}\nstatus: {replicas: 4, selector: 'app=web,tier in (front)'}\n");
+  auto s =
+      load(std::string(kHpa) +
+           "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: demo}\n"
+           "spec: {replicas: 4}\nstatus: {replicas: 4, selector: 'app=web,tier in (front)'}\n");
   auto t = targetFor(s.hpas.front().first, s, {std::nullopt, 100, std::nullopt});
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->scale.specReplicas, 4);
   EXPECT_EQ(t->podTemplate.labels.get("app"), "web");
   EXPECT_EQ(t->podTemplate.labels.get("tier"), "front");
 
-  auto bad = load(std::string(kHpa) +
-                  "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: demo}\n"
-                  "spec: {replicas: 4}\nstatus: {replicas: 4, selector: 'app=web,gen>1'}\n");
+  auto bad =
+      load(std::string(kHpa) +
+           "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: demo}\n"
+           "spec: {replicas: 4}\nstatus: {replicas: 4, selector: 'app=web,gen>1'}\n");
   auto refused = targetFor(bad.hpas.front().first, bad, {std::nullopt, 100, std::nullopt});
   ASSERT_FALSE(refused.ok());
-  EXPECT_THAT(refused.error().message, ::testing::HasSubstr("cannot make pods that the target's selector"));
+  EXPECT_THAT(refused.error().message,
+              ::testing::HasSubstr("cannot make pods that the target's selector"));
 }
 
 }  // namespace

@@ -30,9 +30,11 @@ TEST(DecisionRules, EachReleaseHasExactlyTheRulesOfItsRelease) {
   for (int minor = kOldestRulesMinor; minor <= kNewestRulesMinor; ++minor) {
     const DecisionRules rules = decisionRulesOf(minor);
     EXPECT_EQ(rules.minor, minor);
-    for (const auto& [rule, release] : since) EXPECT_EQ(rules.*rule, minor >= release) << "1." << minor;
+    for (const auto& [rule, release] : since)
+      EXPECT_EQ(rules.*rule, minor >= release) << "1." << minor;
   }
-  EXPECT_EQ(decisionRulesOf(kNewestRulesMinor), DecisionRules{}) << "the default is the newest release";
+  EXPECT_EQ(decisionRulesOf(kNewestRulesMinor), DecisionRules{})
+      << "the default is the newest release";
   EXPECT_EQ(decisionRulesOf(20).release(), "1.20");
 }
 
@@ -59,8 +61,9 @@ TEST(DecisionRules, ServerReleasesOutsideTheKnownOnesTakeTheNearest) {
 
 TEST(FeatureGates, GivenGatesOverrideTheReleaseAndLockedOnesRefuseOff) {
   std::vector<std::string> ignored;
-  auto rules = withFeatureGates(decisionRulesOf(34), {{"HPAConfigurableTolerance", true}, {"PodLevelResources", false}},
-                                ignored);
+  auto rules =
+      withFeatureGates(decisionRulesOf(34),
+                       {{"HPAConfigurableTolerance", true}, {"PodLevelResources", false}}, ignored);
   ASSERT_TRUE(rules.ok());
   EXPECT_TRUE(rules->gates.hpaConfigurableTolerance);
   EXPECT_FALSE(rules->gates.podLevelResources);
@@ -70,26 +73,37 @@ TEST(FeatureGates, GivenGatesOverrideTheReleaseAndLockedOnesRefuseOff) {
 
   // A gate the release does not know yet, one no decision depends on, one never decided by.
   rules = withFeatureGates(decisionRulesOf(30),
-                           {{"HPAConfigurableTolerance", true}, {"CronJobsScheduledAnnotation", true},
+                           {{"HPAConfigurableTolerance", true},
+                            {"CronJobsScheduledAnnotation", true},
                             {"StaleControllerConsistencyHPA", false}},
                            ignored);
   ASSERT_TRUE(rules.ok());
   EXPECT_FALSE(rules->gates.hpaConfigurableTolerance);
   ASSERT_EQ(ignored.size(), 3u);
-  EXPECT_EQ(ignored[0], "feature gate HPAConfigurableTolerance: kube-controller-manager 1.30 does not know it (it came "
-                        "in 1.33); ignored");
-  EXPECT_EQ(ignored[1], "feature gate CronJobsScheduledAnnotation: no HPA decision depends on it; ignored");
-  EXPECT_EQ(ignored[2], "feature gate StaleControllerConsistencyHPA: hpa-controller always works as with it on; ignored");
+  EXPECT_EQ(ignored[0],
+            "feature gate HPAConfigurableTolerance: kube-controller-manager 1.30 does not know it "
+            "(it came "
+            "in 1.33); ignored");
+  EXPECT_EQ(ignored[1],
+            "feature gate CronJobsScheduledAnnotation: no HPA decision depends on it; ignored");
+  EXPECT_EQ(ignored[2],
+            "feature gate StaleControllerConsistencyHPA: hpa-controller always works as with it "
+            "on; ignored");
 
-  auto locked = withFeatureGates(decisionRulesOf(37), {{"HPAConfigurableTolerance", false}}, ignored);
+  auto locked =
+      withFeatureGates(decisionRulesOf(37), {{"HPAConfigurableTolerance", false}}, ignored);
   ASSERT_FALSE(locked.ok());
   EXPECT_EQ(locked.error().message,
-            "feature gate HPAConfigurableTolerance is GA in kube-controller-manager 1.37 and locked to true; it cannot "
+            "feature gate HPAConfigurableTolerance is GA in kube-controller-manager 1.37 and "
+            "locked to true; it cannot "
             "be set to false");
-  EXPECT_TRUE(withFeatureGates(decisionRulesOf(36), {{"HPAConfigurableTolerance", false}}, ignored).ok())
+  EXPECT_TRUE(
+      withFeatureGates(decisionRulesOf(36), {{"HPAConfigurableTolerance", false}}, ignored).ok())
       << "beta in 1.36: may be turned off";
-  EXPECT_FALSE(withFeatureGates(decisionRulesOf(30), {{"HPAContainerMetrics", false}}, ignored).ok());
-  EXPECT_TRUE(withFeatureGates(decisionRulesOf(29), {{"HPAContainerMetrics", false}}, ignored).ok());
+  EXPECT_FALSE(
+      withFeatureGates(decisionRulesOf(30), {{"HPAContainerMetrics", false}}, ignored).ok());
+  EXPECT_TRUE(
+      withFeatureGates(decisionRulesOf(29), {{"HPAContainerMetrics", false}}, ignored).ok());
 }
 
 }  // namespace

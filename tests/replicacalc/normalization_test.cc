@@ -1,11 +1,11 @@
 #include "replicacalc/normalization.h"
-#include "replicacalc/tolerances.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "api/defaults.h"
+#include "replicacalc/tolerances.h"
 
 namespace hpa::replicacalc {
 namespace {
@@ -15,7 +15,8 @@ using std::chrono::seconds;
 
 const Time kNow = Time(seconds(1'700'000'000));
 
-NormalizationInput input(std::int32_t current, std::int32_t proposed, std::int32_t min = 1, std::int32_t max = 100) {
+NormalizationInput input(std::int32_t current, std::int32_t proposed, std::int32_t min = 1,
+                         std::int32_t max = 100) {
   return NormalizationInput{current, proposed, min, max, kNow};
 }
 
@@ -24,9 +25,10 @@ TEST(WithoutBehavior, ScaleDownWaitsForTheWindow) {
   auto r = normalizeWithoutBehavior(recs, input(8, 3), minutes(5));
   EXPECT_EQ(r.stabilized, 8);
   EXPECT_EQ(r.desired, 8);
-  EXPECT_EQ(r.ableToScale, (ConditionOutcome{"True", "ScaleDownStabilized",
-                                             "recent recommendations were higher than current one, applying the "
-                                             "highest recent recommendation"}));
+  EXPECT_EQ(r.ableToScale,
+            (ConditionOutcome{"True", "ScaleDownStabilized",
+                              "recent recommendations were higher than current one, applying the "
+                              "highest recent recommendation"}));
   EXPECT_EQ(r.scalingLimited.status, "False");
   EXPECT_EQ(r.scalingLimited.reason, "DesiredWithinRange");
   ASSERT_EQ(recs.size(), 3u);  // appended: no entry older than the window
@@ -76,9 +78,10 @@ TEST(WithBehavior, DefaultScaleUpDoublesOrAddsFour) {
   auto r = normalizeWithBehavior(recs, {}, {}, defaultBehavior(), input(10, 50), minutes(5));
   EXPECT_EQ(r.desired, 20);
   EXPECT_EQ(r.scaleUpLimit, 20);
-  EXPECT_EQ(r.scalingLimited, (ConditionOutcome{"True", "ScaleUpLimit",
-                                                "the desired replica count is increasing faster than the maximum "
-                                                "scale rate"}));
+  EXPECT_EQ(r.scalingLimited,
+            (ConditionOutcome{"True", "ScaleUpLimit",
+                              "the desired replica count is increasing faster than the maximum "
+                              "scale rate"}));
   recs.clear();
   r = normalizeWithBehavior(recs, {}, {}, defaultBehavior(), input(1, 50), minutes(5));
   EXPECT_EQ(r.desired, 5);  // Pods policy: 1 + 4
@@ -101,7 +104,8 @@ TEST(WithBehavior, RecentScaleUpEventsConsumeThePeriod) {
 TEST(WithBehavior, StabilizationWindowsBothWays) {
   auto b = defaultBehavior();
   b.scaleUp->stabilizationWindowSeconds = 60;
-  std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(30)}, {12, kNow - seconds(90)}};
+  std::vector<api::TimestampedRecommendation> recs{{4, kNow - seconds(30)},
+                                                   {12, kNow - seconds(90)}};
   // Scale-up held to the lowest recommendation of the last 60 s.
   auto r = normalizeWithBehavior(recs, {}, {}, b, input(3, 8), minutes(5));
   EXPECT_EQ(r.stabilized, 4);
@@ -196,7 +200,8 @@ TEST(WithBehavior, OneWindowStabilizationOf120TakesTheWindowOfTheProposalsDirect
   NormalizationInput in = input(2, 1);
   in.rules = decisionRulesOf(20);
   auto r = normalizeWithBehavior(recs, {}, {}, windows30And60(), in, minutes(5));
-  EXPECT_EQ(r.stabilized, 4) << "1.20: the highest of the scale-down window, above the current size";
+  EXPECT_EQ(r.stabilized, 4)
+      << "1.20: the highest of the scale-down window, above the current size";
   EXPECT_EQ(r.desired, 4);
   EXPECT_EQ(r.ableToScale.reason, "ScaleDownStabilized");
   ASSERT_EQ(recs.size(), 2u);
@@ -228,7 +233,8 @@ TEST(WithBehavior, PoliciesBefore125CountOnlyTheirOwnDirection) {
   up.policies = std::vector<api::HPAScalingPolicy>{{"Pods", 2, 30}};
   const std::vector<api::TimestampedScaleEvent> down{{3, kNow - seconds(20), false}};
   EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow), 8) << "today: the period started at 6";
-  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, decisionRulesOf(25)), 8) << "1.25: the period started at 6";
+  EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, decisionRulesOf(25)), 8)
+      << "1.25: the period started at 6";
   EXPECT_EQ(scaleUpLimit(3, {}, down, up, kNow, decisionRulesOf(24)), 5) << "1.24: at 3";
 }
 

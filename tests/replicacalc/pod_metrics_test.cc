@@ -17,7 +17,8 @@ PodMetric sample(std::int64_t v) { return PodMetric{v, kNow, std::chrono::minute
 
 std::string names(const PodMetricsInfo& m) {
   std::string out;
-  for (const auto& [name, metric] : m) out += std::string(name) + "=" + std::to_string(metric.value) + " ";
+  for (const auto& [name, metric] : m)
+    out += std::string(name) + "=" + std::to_string(metric.value) + " ";
   return out;
 }
 
@@ -60,7 +61,8 @@ TEST(PodMetricsInfo, KeptNamesLiveAsLongAsTheSamplesThatKeepTheirOwner) {
   PodMetricsInfo copy;
   std::weak_ptr<const void> watched;
   {
-    auto storage = std::make_shared<std::string>("web-b-a-name-longer-than-a-small-string|web-a-another-long-name");
+    auto storage = std::make_shared<std::string>(
+        "web-b-a-name-longer-than-a-small-string|web-a-another-long-name");
     watched = storage;
     const std::string_view text = *storage;
     PodMetricsInfo::Builder b;
@@ -74,7 +76,8 @@ TEST(PodMetricsInfo, KeptNamesLiveAsLongAsTheSamplesThatKeepTheirOwner) {
     copy = built;                     // a copy owns its names
     moved = std::move(built);
   }
-  EXPECT_EQ(names(moved), "web-a-another-long-name=1 web-b-a-name-longer-than-a-small-string=2 web-c=3 ");
+  EXPECT_EQ(names(moved),
+            "web-a-another-long-name=1 web-b-a-name-longer-than-a-small-string=2 web-c=3 ");
   EXPECT_EQ(names(copy), names(moved));
   moved = PodMetricsInfo();
   EXPECT_TRUE(watched.expired());

@@ -22,7 +22,8 @@ struct Scenario {
   std::vector<api::Pod> pods;
   PodMetricsInfo metrics;
 
-  Scenario& pod(PodBuilder b, std::optional<std::int64_t> metric, Time sampled = kNow - seconds(30)) {
+  Scenario& pod(PodBuilder b, std::optional<std::int64_t> metric,
+                Time sampled = kNow - seconds(30)) {
     api::Pod p = b.build();
     if (metric) metrics[p.name] = PodMetric{*metric, sampled, minutes(1)};
     pods.push_back(std::move(p));
@@ -33,18 +34,31 @@ struct Scenario {
     for (const auto& p : pods) out.push_back(&p);
     return out;
   }
-  ResourceUtilizationInput utilization(std::int32_t current, std::int32_t target, Time now = kNow) const {
-    return ResourceUtilizationInput{current, target, "cpu", "", kDefaultTolerance, pointers(), metrics, kNow, now,
-                                    CalculatorOptions{minutes(5), seconds(30), true}};
+  ResourceUtilizationInput utilization(std::int32_t current, std::int32_t target,
+                                       Time now = kNow) const {
+    return ResourceUtilizationInput{
+        current,    target,  "cpu", "",  kDefaultTolerance,
+        pointers(), metrics, kNow,  now, CalculatorOptions{minutes(5), seconds(30), true}};
   }
-  PlainMetricInput plain(std::int32_t current, std::int64_t target, std::string resource = "") const {
-    return PlainMetricInput{current, target, std::move(resource), kDefaultTolerance, pointers(), metrics, kNow, kNow,
+  PlainMetricInput plain(std::int32_t current, std::int64_t target,
+                         std::string resource = "") const {
+    return PlainMetricInput{current,
+                            target,
+                            std::move(resource),
+                            kDefaultTolerance,
+                            pointers(),
+                            metrics,
+                            kNow,
+                            kNow,
                             CalculatorOptions{minutes(5), seconds(30), true}};
   }
 };
 
 PodBuilder cpuPod(const std::string& name, std::int64_t request = 1000) {
-  return PodBuilder(name).startTime(kStart).ready("True", kStart + seconds(10)).container("app", request);
+  return PodBuilder(name)
+      .startTime(kStart)
+      .ready("True", kStart + seconds(10))
+      .container("app", request);
 }
 
 // docs/behavior.md, section 5, worked example 1.
@@ -67,11 +81,13 @@ TEST(ResourceUtilization, UpstreamScaleUpAndDownTables) {
     std::int32_t expectedReplicas;
     std::int32_t expectedUtilization;
   };
-  for (const auto& c : {Case{{300, 500, 700}, 30, 5, 50}, Case{{100, 300, 500, 250, 250}, 50, 3, 28},
-                        Case{{1010, 1030, 1020}, 100, 3, 102}, Case{{0, 0, 0}, 50, 0, 0}}) {
+  for (const auto& c :
+       {Case{{300, 500, 700}, 30, 5, 50}, Case{{100, 300, 500, 250, 250}, 50, 3, 28},
+        Case{{1010, 1030, 1020}, 100, 3, 102}, Case{{0, 0, 0}, 50, 0, 0}}) {
     Scenario s;
     for (size_t i = 0; i < c.usage.size(); ++i) s.pod(cpuPod("p" + std::to_string(i)), c.usage[i]);
-    auto calc = calcResourceUtilizationReplicas(s.utilization(static_cast<std::int32_t>(c.usage.size()), c.target));
+    auto calc = calcResourceUtilizationReplicas(
+        s.utilization(static_cast<std::int32_t>(c.usage.size()), c.target));
     ASSERT_TRUE(calc.ok()) << calc.error().message;
     EXPECT_EQ(calc->replicas, c.expectedReplicas);
     EXPECT_EQ(calc->utilization, c.expectedUtilization);
@@ -96,7 +112,9 @@ TEST(ResourceUtilization, MissingPodOnScaleDownAssumedAtRequest) {
 // docs/behavior.md, section 5, worked example 3: a Pending pod counts as idle on scale-up.
 TEST(ResourceUtilization, UnreadyPodOnScaleUpAssumedIdle) {
   Scenario s;
-  s.pod(cpuPod("a", 100), 200).pod(cpuPod("b", 100), 200).pod(cpuPod("c", 100).phase("Pending"), std::nullopt);
+  s.pod(cpuPod("a", 100), 200)
+      .pod(cpuPod("b", 100), 200)
+      .pod(cpuPod("c", 100).phase("Pending"), std::nullopt);
   auto calc = calcResourceUtilizationReplicas(s.utilization(3, 50));
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->utilization, 200);
@@ -107,7 +125,8 @@ TEST(ResourceUtilization, UnreadyPodOnScaleUpAssumedIdle) {
 TEST(ResourceUtilization, UnreadyPodsIgnoredOnScaleDown) {
   Scenario s;
   s.pod(cpuPod("a"), 100).pod(cpuPod("b"), 300).pod(cpuPod("c"), 500);
-  s.pod(cpuPod("d").ready("False", kStart + seconds(5)), 250).pod(cpuPod("e").ready("False", kStart + seconds(5)), 250);
+  s.pod(cpuPod("d").ready("False", kStart + seconds(5)), 250)
+      .pod(cpuPod("e").ready("False", kStart + seconds(5)), 250);
   auto calc = calcResourceUtilizationReplicas(s.utilization(5, 50));
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->utilization, 30);
@@ -116,7 +135,9 @@ TEST(ResourceUtilization, UnreadyPodsIgnoredOnScaleDown) {
 
 TEST(ResourceUtilization, UnreadyPodsDampenScaleUp) {
   Scenario s;
-  s.pod(cpuPod("a").ready("False", kStart + seconds(5)), 300).pod(cpuPod("b"), 500).pod(cpuPod("c"), 700);
+  s.pod(cpuPod("a").ready("False", kStart + seconds(5)), 300)
+      .pod(cpuPod("b"), 500)
+      .pod(cpuPod("c"), 700);
   auto calc = calcResourceUtilizationReplicas(s.utilization(3, 30));
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->utilization, 60);
@@ -169,8 +190,8 @@ TEST(ResourceUtilization, CpuReadinessRulesDuringInitialization) {
   ASSERT_TRUE(calc.ok()) << calc.error().message;
   std::vector<PodGroup> groups;
   for (const auto& p : calc->pods) groups.push_back(p.group);
-  EXPECT_EQ(groups, (std::vector<PodGroup>{PodGroup::Ready, PodGroup::Unready, PodGroup::Unready, PodGroup::Ready,
-                                           PodGroup::Unready}));
+  EXPECT_EQ(groups, (std::vector<PodGroup>{PodGroup::Ready, PodGroup::Unready, PodGroup::Unready,
+                                           PodGroup::Ready, PodGroup::Unready}));
   EXPECT_EQ(calc->readyPodCount, 2);
   EXPECT_EQ(calc->utilization, 50);  // only the two ready pods
 }
@@ -189,7 +210,9 @@ TEST(ResourceUtilization, CpuReadinessAfterInitialization) {
 
 TEST(ResourceUtilization, IgnoresDeletedAndFailedPods) {
   Scenario s;
-  s.pod(cpuPod("a"), 500).pod(cpuPod("gone").deleting(kNow), 5000).pod(cpuPod("dead").phase("Failed"), 5000);
+  s.pod(cpuPod("a"), 500)
+      .pod(cpuPod("gone").deleting(kNow), 5000)
+      .pod(cpuPod("dead").phase("Failed"), 5000);
   auto calc = calcResourceUtilizationReplicas(s.utilization(1, 50));
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->utilization, 50);
@@ -220,13 +243,17 @@ TEST(ResourceUtilization, ErrorsCarryUpstreamTexts) {
 
 TEST(ResourceUtilization, ContainerAndPodLevelRequests) {
   Scenario s;
-  s.pod(PodBuilder("a").container("app", 200).container("sidecar", 800).initContainer("log", 1000, true)
+  s.pod(PodBuilder("a")
+            .container("app", 200)
+            .container("sidecar", 800)
+            .initContainer("log", 1000, true)
             .initContainer("setup", 5000, false),
         1000);
   auto input = s.utilization(1, 50);
   auto calc = calcResourceUtilizationReplicas(input);
   ASSERT_TRUE(calc.ok());
-  EXPECT_EQ(calc->pods[0].request, 2000);  // containers + restartable init container, not ordinary init
+  EXPECT_EQ(calc->pods[0].request,
+            2000);  // containers + restartable init container, not ordinary init
 
   input.container = "app";
   calc = calcResourceUtilizationReplicas(input);
@@ -234,10 +261,13 @@ TEST(ResourceUtilization, ContainerAndPodLevelRequests) {
   EXPECT_EQ(calc->pods[0].request, 200);
 
   input.container = "nope";
-  EXPECT_EQ(calcResourceUtilizationReplicas(input).error().message, "container nope not found in Pod a");
+  EXPECT_EQ(calcResourceUtilizationReplicas(input).error().message,
+            "container nope not found in Pod a");
 
   Scenario podLevel;
-  podLevel.pod(PodBuilder("p").containerWithoutRequests("app").podRequest("cpu", 400).overhead("cpu", 100), 250);
+  podLevel.pod(
+      PodBuilder("p").containerWithoutRequests("app").podRequest("cpu", 400).overhead("cpu", 100),
+      250);
   calc = calcResourceUtilizationReplicas(podLevel.utilization(1, 50));
   ASSERT_TRUE(calc.ok()) << calc.error().message;
   EXPECT_EQ(calc->pods[0].request, 500);
@@ -267,7 +297,8 @@ TEST(PlainMetric, MissingPodsOnScaleDownCountAtTarget) {
 
 TEST(PlainMetric, ReadinessIsIgnoredForCustomMetricsButNotForCpuAverageValue) {
   Scenario s;
-  s.pod(PodBuilder("a").ready("False", kStart + seconds(5)).container("app", 1000), 3000).pod(cpuPod("b"), 3000);
+  s.pod(PodBuilder("a").ready("False", kStart + seconds(5)).container("app", 1000), 3000)
+      .pod(cpuPod("b"), 3000);
   auto custom = calcPlainMetricReplicas(s.plain(2, 1000));
   ASSERT_TRUE(custom.ok());
   EXPECT_EQ(custom->readyPodCount, 2);
@@ -284,7 +315,8 @@ TEST(ObjectValue, ScalesRunningReadyPodsByTheRatio) {
   for (auto n : {"a", "b", "c", "d"}) s.pod(PodBuilder(n), std::nullopt);
   s.pod(PodBuilder("pending").phase("Pending"), std::nullopt);
   // Worked example 5 of docs/behavior.md, section 5, has the same arithmetic for external metrics.
-  auto calc = calcObjectValueReplicas({4, 30000, 10000, kDefaultTolerance, s.pointers(), std::nullopt});
+  auto calc =
+      calcObjectValueReplicas({4, 30000, 10000, kDefaultTolerance, s.pointers(), std::nullopt});
   ASSERT_TRUE(calc.ok());
   EXPECT_EQ(calc->replicas, 12);
   EXPECT_EQ(calc->readyPodCount, 4);
@@ -302,11 +334,13 @@ TEST(ObjectValue, FromZeroAndListErrors) {
 
   auto failed = calcObjectValueReplicas({4, 3000, 1000, kDefaultTolerance, {}, Error::of("boom")});
   ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(failed.error().message,
-            "unable to calculate ready pods: unable to get pods while calculating replica count: boom");
+  EXPECT_EQ(
+      failed.error().message,
+      "unable to calculate ready pods: unable to get pods while calculating replica count: boom");
   auto empty = calcObjectValueReplicas({4, 3000, 1000, kDefaultTolerance, {}, std::nullopt});
   EXPECT_EQ(empty.error().message,
-            "unable to calculate ready pods: no pods returned by selector while calculating replica count");
+            "unable to calculate ready pods: no pods returned by selector while calculating "
+            "replica count");
 }
 
 TEST(ObjectPerPod, DividesByTheTargetPerPod) {
@@ -324,7 +358,8 @@ TEST(ObjectPerPod, DividesByTheTargetPerPod) {
 TEST(External, SumsSeriesAndSaturates) {
   Scenario s;
   for (auto n : {"a", "b", "c", "d"}) s.pod(PodBuilder(n), std::nullopt);
-  auto value = calcExternalValueReplicas({4, {10000, 20000}, 10000, kDefaultTolerance, s.pointers(), std::nullopt});
+  auto value = calcExternalValueReplicas(
+      {4, {10000, 20000}, 10000, kDefaultTolerance, s.pointers(), std::nullopt});
   ASSERT_TRUE(value.ok());
   EXPECT_EQ(value->replicas, 12);
   EXPECT_EQ(value->usage, 30000);
@@ -358,7 +393,8 @@ TEST(Tolerances, PerDirectionOverridesFromBehavior) {
 
 TEST(CeilToInt32, Saturates) {
   EXPECT_EQ(ceilToInt32(1e12), std::numeric_limits<std::int32_t>::max());
-  EXPECT_EQ(ceilToInt32(std::numeric_limits<double>::infinity()), std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(ceilToInt32(std::numeric_limits<double>::infinity()),
+            std::numeric_limits<std::int32_t>::max());
   EXPECT_EQ(ceilToInt32(std::nan("")), 0);
   EXPECT_EQ(ceilToInt32(2.0000001), 3);
 }

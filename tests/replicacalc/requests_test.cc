@@ -18,8 +18,13 @@ const Time kNow = kStart + minutes(10);
 
 TEST(PodRequest, ActuatedRequestsReplaceSpecOnlyWhenAsked) {
   // app is being resized from 250m to 500m; the sidecar was resized from 100m to 50m.
-  api::Pod pod = PodBuilder("p").container("app", 500).actuated("app", 250).initContainer("proxy", 50, true)
-                     .actuated("proxy", 100).initContainer("setup", 1000, false).build();
+  api::Pod pod = PodBuilder("p")
+                     .container("app", 500)
+                     .actuated("app", 250)
+                     .initContainer("proxy", 50, true)
+                     .actuated("proxy", 100)
+                     .initContainer("setup", 1000, false)
+                     .build();
   EXPECT_EQ(podRequest(pod, "", "cpu").value(), 550);
   EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Actuated).value(), 350);
   EXPECT_EQ(podRequest(pod, "app", "cpu", RequestsSource::Actuated).value(), 250);
@@ -33,16 +38,19 @@ TEST(PodRequest, ActuatedRequestsReplaceSpecOnlyWhenAsked) {
 
 TEST(PodRequest, PodsNotBeingResizedGiveTheSameAnswerEitherWay) {
   api::Pod pod = PodBuilder("p").container("app", 300).container("log", 100).build();
-  EXPECT_EQ(podRequest(pod, "", "cpu").value(), podRequest(pod, "", "cpu", RequestsSource::Actuated).value());
+  EXPECT_EQ(podRequest(pod, "", "cpu").value(),
+            podRequest(pod, "", "cpu", RequestsSource::Actuated).value());
   EXPECT_FALSE(resizeInProgress(pod, "", "cpu"));
   // The kubelet reporting what spec says keeps nothing extra.
-  api::Pod same = PodBuilder("p").container("app", 300).actuated("app", 300).container("log", 100).build();
+  api::Pod same =
+      PodBuilder("p").container("app", 300).actuated("app", 300).container("log", 100).build();
   EXPECT_EQ(same, pod);
 }
 
 TEST(PodRequest, ActuatedValueWithoutSpecRequestAndMissingRequests) {
   api::Pod pod = PodBuilder("p").containerWithoutRequests("app").actuated("app", 200).build();
-  EXPECT_EQ(podRequest(pod, "", "cpu").error().message, "missing request for cpu in container app of Pod p");
+  EXPECT_EQ(podRequest(pod, "", "cpu").error().message,
+            "missing request for cpu in container app of Pod p");
   EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Actuated).value(), 200);
   api::Pod none = PodBuilder("q").containerWithoutRequests("app").build();
   EXPECT_EQ(podRequest(none, "", "cpu", RequestsSource::Actuated).error().message,
@@ -51,8 +59,11 @@ TEST(PodRequest, ActuatedValueWithoutSpecRequestAndMissingRequests) {
 
 TEST(PodRequest, PodLevelRequestsStaySpecButTheirContainerFallbackFollowsTheSource) {
   // Pod-level cpu wins; memory is not set at pod level and falls back to the containers.
-  api::Pod pod = PodBuilder("p").container("app", 2048, "memory").actuated("app", 1024, "memory")
-                     .podRequest("cpu", 400).build();
+  api::Pod pod = PodBuilder("p")
+                     .container("app", 2048, "memory")
+                     .actuated("app", 1024, "memory")
+                     .podRequest("cpu", 400)
+                     .build();
   EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Actuated).value(), 400);
   EXPECT_EQ(podRequest(pod, "", "memory").value(), 2048);
   EXPECT_EQ(podRequest(pod, "", "memory", RequestsSource::Actuated).value(), 1024);
@@ -66,7 +77,10 @@ struct MidResize {
   MidResize() {
     for (int i = 0; i < 4; ++i) {
       const std::string name = "p" + std::to_string(i);
-      PodBuilder b = PodBuilder(name).startTime(kStart).ready("True", kStart + seconds(10)).container("app", i < 2 ? 500 : 250);
+      PodBuilder b = PodBuilder(name)
+                         .startTime(kStart)
+                         .ready("True", kStart + seconds(10))
+                         .container("app", i < 2 ? 500 : 250);
       if (i < 2) b.actuated("app", 250);
       pods.push_back(b.build());
       metrics[name] = PodMetric{200, kNow - seconds(30), minutes(1)};
@@ -76,8 +90,8 @@ struct MidResize {
     std::vector<const api::Pod*> pointers;
     for (const auto& p : pods) pointers.push_back(&p);
     CalculatorOptions options{minutes(5), seconds(30), true, source};
-    return calcResourceUtilizationReplicas(
-        ResourceUtilizationInput{4, 80, "cpu", "", Tolerances{0.1, 0.1}, pointers, metrics, kNow, kNow, options});
+    return calcResourceUtilizationReplicas(ResourceUtilizationInput{
+        4, 80, "cpu", "", Tolerances{0.1, 0.1}, pointers, metrics, kNow, kNow, options});
   }
 };
 
@@ -101,15 +115,19 @@ TEST(PendingResize, AVerticalScaleDownInFlightDoesNotTriggerAScaleOut) {
   PodMetricsInfo metrics;
   for (int i = 0; i < 2; ++i) {
     const std::string name = "q" + std::to_string(i);
-    pods.push_back(PodBuilder(name).startTime(kStart).ready("True", kStart + seconds(10)).container("app", 200)
-                       .actuated("app", 400).build());
+    pods.push_back(PodBuilder(name)
+                       .startTime(kStart)
+                       .ready("True", kStart + seconds(10))
+                       .container("app", 200)
+                       .actuated("app", 400)
+                       .build());
     metrics[name] = PodMetric{300, kNow - seconds(30), minutes(1)};
   }
   std::vector<const api::Pod*> pointers{&pods[0], &pods[1]};
   auto run = [&](RequestsSource source) {
-    return calcResourceUtilizationReplicas(ResourceUtilizationInput{
-        2, 75, "cpu", "", Tolerances{0.1, 0.1}, pointers, metrics, kNow, kNow,
-        CalculatorOptions{minutes(5), seconds(30), false, source}});
+    return calcResourceUtilizationReplicas(
+        ResourceUtilizationInput{2, 75, "cpu", "", Tolerances{0.1, 0.1}, pointers, metrics, kNow,
+                                 kNow, CalculatorOptions{minutes(5), seconds(30), false, source}});
   };
   EXPECT_EQ(run(RequestsSource::Spec)->replicas, 4);      // 150 %: doubles
   EXPECT_EQ(run(RequestsSource::Actuated)->replicas, 2);  // 75 %: on target

@@ -11,8 +11,9 @@ const Time kNow = Time(std::chrono::seconds(1'700'000'000));
 
 // A metrics-branch report: the metric proposed `proposed`, normalization kept `stabilized` and
 // `limitReason` ("" for none) made it `desired`.
-ReconcileReport report(std::int32_t current, std::int32_t proposed, std::int32_t stabilized, std::int32_t desired,
-                       const std::string& limitReason = "", bool behavior = false) {
+ReconcileReport report(std::int32_t current, std::int32_t proposed, std::int32_t stabilized,
+                       std::int32_t desired, const std::string& limitReason = "",
+                       bool behavior = false) {
   ReconcileReport r;
   r.branch = ReconcileBranch::Metrics;
   r.currentReplicas = current;
@@ -27,21 +28,27 @@ ReconcileReport report(std::int32_t current, std::int32_t proposed, std::int32_t
   n.desired = desired;
   n.behaviorPolicies = behavior;
   n.ableToScale = {"True", stabilized > proposed ? "ScaleDownStabilized" : "ReadyForNewScale", ""};
-  n.scalingLimited = {limitReason.empty() ? "False" : "True", limitReason.empty() ? "DesiredWithinRange" : limitReason,
-                      ""};
+  n.scalingLimited = {limitReason.empty() ? "False" : "True",
+                      limitReason.empty() ? "DesiredWithinRange" : limitReason, ""};
   r.normalization = n;
   r.desiredReplicas = desired;
-  controller::setCondition(r.status, api::kScalingActive, api::kConditionTrue, "ValidMetricFound", "", kNow);
+  controller::setCondition(r.status, api::kScalingActive, api::kConditionTrue, "ValidMetricFound",
+                           "", kNow);
   return r;
 }
 
 TEST(DecisionOutcome, NamesTheLimitTheReconcileReported) {
   EXPECT_EQ(outcomeOf(report(4, 4, 4, 4), kNow).limitedBy, DecisionLimit::None);
-  EXPECT_EQ(outcomeOf(report(10, 14, 14, 10, "TooManyReplicas"), kNow).limitedBy, DecisionLimit::MaxReplicas);
-  EXPECT_EQ(outcomeOf(report(2, 1, 1, 2, "TooFewReplicas"), kNow).limitedBy, DecisionLimit::MinReplicas);
-  EXPECT_EQ(outcomeOf(report(2, 9, 9, 4, "ScaleUpLimit"), kNow).limitedBy, DecisionLimit::ScaleUpLimit);
-  EXPECT_EQ(outcomeOf(report(2, 9, 9, 4, "ScaleUpLimit", true), kNow).limitedBy, DecisionLimit::BehaviorPolicy);
-  EXPECT_EQ(outcomeOf(report(8, 2, 2, 6, "ScaleDownLimit", true), kNow).limitedBy, DecisionLimit::BehaviorPolicy);
+  EXPECT_EQ(outcomeOf(report(10, 14, 14, 10, "TooManyReplicas"), kNow).limitedBy,
+            DecisionLimit::MaxReplicas);
+  EXPECT_EQ(outcomeOf(report(2, 1, 1, 2, "TooFewReplicas"), kNow).limitedBy,
+            DecisionLimit::MinReplicas);
+  EXPECT_EQ(outcomeOf(report(2, 9, 9, 4, "ScaleUpLimit"), kNow).limitedBy,
+            DecisionLimit::ScaleUpLimit);
+  EXPECT_EQ(outcomeOf(report(2, 9, 9, 4, "ScaleUpLimit", true), kNow).limitedBy,
+            DecisionLimit::BehaviorPolicy);
+  EXPECT_EQ(outcomeOf(report(8, 2, 2, 6, "ScaleDownLimit", true), kNow).limitedBy,
+            DecisionLimit::BehaviorPolicy);
   EXPECT_EQ(outcomeOf(report(4, 2, 4, 4), kNow).limitedBy, DecisionLimit::StabilizationWindow);
 
   auto paused = report(2, 3, 3, 3);
@@ -51,7 +58,8 @@ TEST(DecisionOutcome, NamesTheLimitTheReconcileReported) {
   auto scheduled = report(2, 2, 2, 5);
   scheduled.controls.schedule = controls::ControlsReport::Schedule{};
   scheduled.controls.schedule->held = true;
-  controller::setCondition(scheduled.status, api::kScalingLimited, api::kConditionTrue, "ScheduledMinReplicas", "", kNow);
+  controller::setCondition(scheduled.status, api::kScalingLimited, api::kConditionTrue,
+                           "ScheduledMinReplicas", "", kNow);
   EXPECT_EQ(outcomeOf(scheduled, kNow).limitedBy, DecisionLimit::ScheduleWindow);
 
   ReconcileReport above;
@@ -89,7 +97,8 @@ TEST(DecisionOutcome, CarriesTheSizesTheConditionAndTheReadTime) {
   MetricReport m;
   m.error = "no metrics returned";
   failed.metrics.push_back(m);
-  controller::setCondition(failed.status, api::kScalingActive, api::kConditionFalse, "FailedGetResourceMetric", "", kNow);
+  controller::setCondition(failed.status, api::kScalingActive, api::kConditionFalse,
+                           "FailedGetResourceMetric", "", kNow);
   o = outcomeOf(failed, kNow);
   EXPECT_FALSE(o.scalingActive);
   EXPECT_FALSE(o.proposedReplicas);
@@ -98,9 +107,11 @@ TEST(DecisionOutcome, CarriesTheSizesTheConditionAndTheReadTime) {
 }
 
 TEST(DecisionOutcome, LimitNamesAreTheFixedVocabulary) {
-  const char* names[] = {"none",           "minReplicas",    "maxReplicas", "scaleUpLimit", "behaviorPolicy",
-                         "stabilizationWindow", "scheduleWindow", "paused",      "fallback"};
-  for (int i = 0; i < kDecisionLimitCount; ++i) EXPECT_STREQ(limitName(static_cast<DecisionLimit>(i)), names[i]);
+  const char* names[] = {"none",           "minReplicas",    "maxReplicas",
+                         "scaleUpLimit",   "behaviorPolicy", "stabilizationWindow",
+                         "scheduleWindow", "paused",         "fallback"};
+  for (int i = 0; i < kDecisionLimitCount; ++i)
+    EXPECT_STREQ(limitName(static_cast<DecisionLimit>(i)), names[i]);
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ ReconcileReport metricsReport(std::int32_t current, std::int32_t proposed, std::
   n.desired = desired;
   n.ableToScale = {"True", stabilized != proposed ? "ScaleDownStabilized" : "ReadyForNewScale", ""};
   n.scalingLimited = {desired != stabilized ? "True" : "False",
-                      desired != stabilized ? (desired == 10 ? "TooManyReplicas" : "ScaleUpLimit") : "DesiredWithinRange",
+                      desired != stabilized ? (desired == 10 ? "TooManyReplicas" : "ScaleUpLimit")
+                                            : "DesiredWithinRange",
                       ""};
   r.normalization = n;
   r.desiredReplicas = desired;
@@ -42,7 +43,8 @@ TEST(DecisionSummary, FailedMetricsKeepTheSizeAndNameTheFailure) {
   r.desiredReplicas = 0;
   MetricReport m;
   m.type = "Resource";
-  m.error = "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned";
+  m.error =
+      "failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned";
   m.conditionReason = "FailedGetResourceMetric";
   r.metrics.push_back(m);
   auto s = summarize(r);
@@ -58,7 +60,8 @@ TEST(DecisionSummary, WhyItKeepsTheSize) {
   tolerance.metrics[0].calculation->withinTolerance = true;
   EXPECT_EQ(summarize(tolerance).why, "within tolerance");
   EXPECT_EQ(summarize(metricsReport(4, 4, 4, 4)).why, "metrics at target");
-  EXPECT_EQ(summarize(metricsReport(4, 2, 4, 4)).why, "ScaleDownStabilized (proposed 2, window keeps 4)");
+  EXPECT_EQ(summarize(metricsReport(4, 2, 4, 4)).why,
+            "ScaleDownStabilized (proposed 2, window keeps 4)");
   EXPECT_EQ(summarize(metricsReport(10, 14, 14, 10)).why, "TooManyReplicas (max 10)");
   auto s = summarize(metricsReport(4, 4, 4, 4));
   EXPECT_EQ(s.next, 4);
@@ -71,7 +74,9 @@ TEST(DecisionSummary, WhyItScales) {
   auto s = summarize(r);
   EXPECT_TRUE(s.rescale);
   EXPECT_EQ(s.next, 4);
-  EXPECT_EQ(s.why, "cpu resource utilization (percentage of request) above target; ScaleUpLimit (at most 4)");
+  EXPECT_EQ(
+      s.why,
+      "cpu resource utilization (percentage of request) above target; ScaleUpLimit (at most 4)");
 
   // The metrics propose the current 8; the window's earlier 13, capped at the maximum, moves it.
   EXPECT_EQ(summarize(metricsReport(8, 8, 13, 10)).why, "TooManyReplicas (max 10)");
@@ -82,7 +87,9 @@ TEST(DecisionSummary, WhyItScales) {
   paused.controls.pausedScaleTo = 3;
   auto p = summarize(paused);
   EXPECT_EQ(p.next, 2);
-  EXPECT_EQ(p.why, "paused (would scale to 3: cpu resource utilization (percentage of request) above target)");
+  EXPECT_EQ(
+      p.why,
+      "paused (would scale to 3: cpu resource utilization (percentage of request) above target)");
 
   ReconcileReport failed;
   failed.branch = ReconcileBranch::FailedGetScale;
@@ -97,10 +104,11 @@ TEST(DecisionSummary, AScheduleWindowThatHeldTheSizeIsTheReason) {
   r.maxReplicas = 6;
   r.controls.schedule = controls::ControlsReport::Schedule{};
   r.controls.schedule->held = true;
-  r.status.conditions.push_back({api::kScalingLimited, api::kConditionTrue, std::nullopt, api::kScheduledMaxReplicas,
-                                 "the desired replica count is more than the maximum replica count 6 of schedule "
-                                 "window weekday-cap",
-                                 std::nullopt});
+  r.status.conditions.push_back(
+      {api::kScalingLimited, api::kConditionTrue, std::nullopt, api::kScheduledMaxReplicas,
+       "the desired replica count is more than the maximum replica count 6 of schedule "
+       "window weekday-cap",
+       std::nullopt});
   EXPECT_EQ(summarize(r).why, "ScheduledMaxReplicas (max 6)");
   r.controls.schedule->held = false;
   EXPECT_EQ(summarize(r).why, "metrics at target");

@@ -14,7 +14,8 @@ class CountingTokens final : public TokenReviewer {
   Result<TokenReviewResult> review(const std::string& token) override {
     ++calls;
     if (failing) return Error::of("TokenReview failed: 503");
-    return TokenReviewResult{token == "good", UserInfo{token == "good" ? "alice" : "", "", {}, {}}, ""};
+    return TokenReviewResult{token == "good", UserInfo{token == "good" ? "alice" : "", "", {}, {}},
+                             ""};
   }
   int calls = 0;
   bool failing = false;
@@ -85,7 +86,8 @@ TEST(CachingAccessReviewer, AllowedAndDeniedHaveTheirOwnTtl) {
   // Another path, verb or group is another question.
   EXPECT_TRUE(cache.review(alice, NonResourceAccess{"/metrics", "post"}).ok());
   EXPECT_TRUE(cache.review(alice, NonResourceAccess{"/debug", "get"}).ok());
-  EXPECT_TRUE(cache.review(UserInfo{"alice", "", {"system:authenticated", "admins"}, {}}, metrics).ok());
+  EXPECT_TRUE(
+      cache.review(UserInfo{"alice", "", {"system:authenticated", "admins"}, {}}, metrics).ok());
   EXPECT_EQ(inner.calls, 6);
 }
 

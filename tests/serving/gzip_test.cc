@@ -45,8 +45,8 @@ TEST(AcceptsGzip, ReadsTheHeaderAsRfc9110Does) {
 TEST(GzipCompress, InflatesToTheSameText) {
   std::string text;
   for (int i = 0; i < 5000; ++i) {
-    text += "hpa_controller_desired_replicas{namespace=\"team-" + std::to_string(i % 100) + "\",name=\"web-" +
-            std::to_string(i) + "\"} " + std::to_string(i % 40) + "\n";
+    text += "hpa_controller_desired_replicas{namespace=\"team-" + std::to_string(i % 100) +
+            "\",name=\"web-" + std::to_string(i) + "\"} " + std::to_string(i % 40) + "\n";
   }
   const auto gzipped = gzipCompress(text);
   ASSERT_TRUE(gzipped.has_value());
@@ -57,14 +57,16 @@ TEST(GzipCompress, InflatesToTheSameText) {
 
 TEST(MetricsEndpoint, GzipsForAScraperThatAcceptsIt) {
   const std::string scrape = "# TYPE up gauge\nup 1\n";
-  EndpointHandlers h{{}, [] { return std::make_pair(true, std::string()); }, [&] { return scrape; }};
+  EndpointHandlers h{
+      {}, [] { return std::make_pair(true, std::string()); }, [&] { return scrape; }};
   ServerRequest request{"GET", "/metrics", "", std::nullopt, ""};
   request.acceptEncoding = "gzip";
   const auto gzipped = routeEndpoint(request, h, Logger::discard());
   EXPECT_EQ(gzipped.status, 200);
   EXPECT_EQ(gzipped.contentType, "text/plain; version=0.0.4; charset=utf-8");
   ASSERT_EQ(gzipped.headers.size(), 2u);
-  EXPECT_EQ(gzipped.headers[0], std::make_pair(std::string("Content-Encoding"), std::string("gzip")));
+  EXPECT_EQ(gzipped.headers[0],
+            std::make_pair(std::string("Content-Encoding"), std::string("gzip")));
   EXPECT_EQ(gunzip(gzipped.body), scrape);
 
   request.acceptEncoding = "identity";

@@ -8,7 +8,8 @@
 namespace hpa::serving {
 namespace {
 
-ServerResponse get(const std::string& path, const EndpointHandlers& h, std::map<std::string, std::string> query = {}) {
+ServerResponse get(const std::string& path, const EndpointHandlers& h,
+                   std::map<std::string, std::string> query = {}) {
   ServerRequest request{"GET", path, "", std::nullopt, ""};
   request.query = std::move(query);
   return routeEndpoint(request, h, Logger::discard());
@@ -37,15 +38,16 @@ TEST(Endpoints, Routes) {
 // The reason goes to the log only: /healthz is open to anonymous callers, and a reason names HPAs.
 TEST(Endpoints, AFailingCheckFailsHealthzWithEachChecksLine) {
   std::atomic<bool> stalled{true};
-  EndpointHandlers h{{{"leaderElection", [] { return Status(); }},
-                      {"runLoop",
-                       [&]() -> Status {
-                         if (stalled) return Error::of("stalled: 3 keys ready, none taken for 2m1s (limit 2m0s)");
-                         return Status();
-                       }},
-                      {"informers", [] { return Status(); }}},
-                     [] { return std::make_pair(true, std::string()); },
-                     [] { return std::string(); }};
+  EndpointHandlers h{
+      {{"leaderElection", [] { return Status(); }},
+       {"runLoop",
+        [&]() -> Status {
+          if (stalled) return Error::of("stalled: 3 keys ready, none taken for 2m1s (limit 2m0s)");
+          return Status();
+        }},
+       {"informers", [] { return Status(); }}},
+      [] { return std::make_pair(true, std::string()); },
+      [] { return std::string(); }};
   const auto failed = get("/healthz", h);
   EXPECT_EQ(failed.status, 500);
   EXPECT_EQ(failed.body,
@@ -64,8 +66,9 @@ TEST(Endpoints, AFailingCheckFailsHealthzWithEachChecksLine) {
   EXPECT_EQ(passing.body, "ok");
   const auto verbose = get("/healthz", h, {{"verbose", ""}});
   EXPECT_EQ(verbose.status, 200);
-  EXPECT_EQ(verbose.body,
-            "[+]ping ok\n[+]leaderElection ok\n[+]runLoop ok\n[+]informers ok\nhealthz check passed\n");
+  EXPECT_EQ(
+      verbose.body,
+      "[+]ping ok\n[+]leaderElection ok\n[+]runLoop ok\n[+]informers ok\nhealthz check passed\n");
 }
 
 TEST(Endpoints, ServingTlsFromFilesOrSelfSigned) {

@@ -1,12 +1,11 @@
 // The server's limits and what reaches the handler, over raw sockets: a client library would
 // hide what the server does at the edges (a refusal, a closed connection).
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <optional>
@@ -58,7 +57,8 @@ class RawConnection {
     const std::string header = received_.substr(0, headerEnd);
     const int status = std::stoi(header.substr(9, 3));
     std::size_t length = 0;
-    if (auto at = header.find("Content-Length: "); at != std::string::npos) length = std::stoul(header.substr(at + 16));
+    if (auto at = header.find("Content-Length: "); at != std::string::npos)
+      length = std::stoul(header.substr(at + 16));
     while (received_.size() < headerEnd + length) {
       if (!receive()) return {0, ""};
     }
@@ -101,12 +101,13 @@ std::unique_ptr<HttpServer> start(const ServerOptions& options, Recorder& record
 }
 
 std::string getWithHeaderOf(std::size_t padding) {
-  return "GET /x HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + std::string(padding, 'p') + "\r\n\r\n";
+  return "GET /x HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + std::string(padding, 'p') +
+         "\r\n\r\n";
 }
 
 std::string post(const std::string& body, const std::string& extraHeaders = "") {
-  return "POST /set HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
-         extraHeaders + "\r\n" + body;
+  return "POST /set HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n" + extraHeaders + "\r\n" + body;
 }
 
 TEST(HttpServerLimits, DefaultsAreTheDocumentedOnes) {
@@ -151,7 +152,8 @@ TEST(HttpServerLimits, ABodyBeyondTheLimitIsRefusedWith413) {
 
   // A chunked body is counted as it arrives.
   RawConnection chunked(server->port());
-  std::string request = "POST /set HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n";
+  std::string request =
+      "POST /set HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 3; ++i) request += "8000\r\n" + std::string(0x8000, 'c') + "\r\n";
   ASSERT_TRUE(chunked.send(request + "0\r\n\r\n"));
   EXPECT_EQ(chunked.response().first, 413);
@@ -176,8 +178,9 @@ TEST(HttpServerLimits, TheBodyLimitIsAnOptionAndExpectContinueIsAnswered) {
 
   // A declared body beyond the limit is refused before the client sends it.
   RawConnection tooLarge(server->port());
-  ASSERT_TRUE(tooLarge.send("POST /set HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4194305\r\n"
-                            "Expect: 100-continue\r\n\r\n"));
+  ASSERT_TRUE(
+      tooLarge.send("POST /set HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4194305\r\n"
+                    "Expect: 100-continue\r\n\r\n"));
   EXPECT_EQ(tooLarge.response().first, 413);
   EXPECT_EQ(recorder.count(), 1u);
 }
@@ -239,20 +242,24 @@ TEST(HttpServerLimits, QueryAndBodyReachTheHandler) {
   auto server = start(plain(), recorder);
   ASSERT_TRUE(server);
   RawConnection c(server->port());
-  ASSERT_TRUE(c.send("POST /apis/x/pods/%2A/m?labelSelector=app%3Dweb&a=1&a=2&sp=x+y%2Bz&flag&bad=%zz HTTP/1.1\r\n"
-                     "Host: localhost\r\nContent-Length: 7\r\n\r\n{\"k\":1}"));
+  ASSERT_TRUE(c.send(
+      "POST /apis/x/pods/%2A/m?labelSelector=app%3Dweb&a=1&a=2&sp=x+y%2Bz&flag&bad=%zz HTTP/1.1\r\n"
+      "Host: localhost\r\nContent-Length: 7\r\n\r\n{\"k\":1}"));
   EXPECT_EQ(c.response().first, 200);
   const ServerRequest seen = recorder.last();
   EXPECT_EQ(seen.method, "POST");
   EXPECT_EQ(seen.path, "/apis/x/pods/%2A/m");  // as sent: the handler decodes where it means to
-  EXPECT_EQ(seen.query, (std::map<std::string, std::string>{{"labelSelector", "app=web"}, {"a", "2"}, {"sp", "x y+z"}, {"flag", ""}}));
+  EXPECT_EQ(seen.query,
+            (std::map<std::string, std::string>{
+                {"labelSelector", "app=web"}, {"a", "2"}, {"sp", "x y+z"}, {"flag", ""}}));
   EXPECT_EQ(seen.body, "{\"k\":1}");
 }
 
 TEST(PercentDecode, DecodesEscapesAndRefusesMalformedOnes) {
   EXPECT_EQ(percentDecode("/pods/%2A/m%c3%A9tric+x"), "/pods/*/m\xc3\xa9tric+x");
   EXPECT_EQ(percentDecode(""), "");
-  for (const char* bad : {"%", "%2", "a%zz", "%%41"}) EXPECT_EQ(percentDecode(bad), std::nullopt) << bad;
+  for (const char* bad : {"%", "%2", "a%zz", "%%41"})
+    EXPECT_EQ(percentDecode(bad), std::nullopt) << bad;
 }
 
 }  // namespace

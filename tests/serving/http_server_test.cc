@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "serving/self_signed_cert.h"
-#include "serving/recording_handler.h"
 #include "kube/transport.h"
+#include "serving/recording_handler.h"
+#include "serving/self_signed_cert.h"
 
 namespace hpa::serving {
 namespace {
@@ -12,15 +12,15 @@ namespace {
 using std::chrono::seconds;
 
 serving::PemCertificate certificate(const std::string& cn, const std::string& usage,
-                                 std::vector<std::string> organizations = {}) {
-  auto pem = serving::makeSelfSignedCertificate(
-      serving::SelfSignedRequest{cn, {"localhost"}, {"127.0.0.1"}, std::chrono::hours(1), std::move(organizations), usage});
+                                    std::vector<std::string> organizations = {}) {
+  auto pem = serving::makeSelfSignedCertificate(serving::SelfSignedRequest{
+      cn, {"localhost"}, {"127.0.0.1"}, std::chrono::hours(1), std::move(organizations), usage});
   EXPECT_TRUE(pem.ok()) << pem.error().message;
   return *pem;
 }
 
-Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings& tls, const std::string& path,
-                               const std::string& authorization = "") {
+Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings& tls,
+                               const std::string& path, const std::string& authorization = "") {
   auto transport = kube::makeCpprestTransport(base, tls, {seconds(60), seconds(60)});
   if (!transport.ok()) return transport.error();
   kube::HttpRequest request;
@@ -31,7 +31,8 @@ Result<kube::HttpResponse> get(const std::string& base, const kube::TlsSettings&
 
 TEST(HttpServer, PlainRequestsReachTheHandler) {
   Recorder recorder;
-  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, std::nullopt}, recorder.handler(), Logger::discard());
+  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, std::nullopt}, recorder.handler(),
+                                Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "http://127.0.0.1:" + std::to_string((*server)->port());
   auto transport = kube::makeCpprestTransport(base, {}, {seconds(5), seconds(5)});
@@ -58,11 +59,14 @@ TEST(HttpServer, TlsWithoutClientCaAsksForNoCertificate) {
   Recorder recorder;
   const auto serving = certificate("server", "serverAuth");
   const auto alice = certificate("alice", "clientAuth");
-  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, serving.privateKey, ""}},
-                                recorder.handler(), Logger::discard());
+  auto server = startHttpServer(
+      ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, serving.privateKey, ""}},
+      recorder.handler(), Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
-  auto r = get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey}, "/healthz");
+  auto r =
+      get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey},
+          "/healthz");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 200);
   EXPECT_FALSE(recorder.last().clientCertificate);
@@ -77,13 +81,17 @@ TEST(HttpServer, ClientCertificatesAreVerifiedAgainstTheClientCa) {
   const auto alice = certificate("alice", "clientAuth", {"team-a", "team-b"});
   const auto bob = certificate("bob", "serverAuth");  // trusted, but not for client authentication
   const auto mallory = certificate("mallory", "clientAuth");  // not trusted
-  auto server = startHttpServer(
-      ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, serving.privateKey, alice.certificate + bob.certificate}},
-      recorder.handler(), Logger::discard());
+  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0,
+                                              ServerTls{serving.certificate, serving.privateKey,
+                                                        alice.certificate + bob.certificate}},
+                                recorder.handler(), Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
 
-  ASSERT_TRUE(get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey}, "/a").ok());
+  ASSERT_TRUE(
+      get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey},
+          "/a")
+          .ok());
   auto seen = recorder.last().clientCertificate;
   ASSERT_TRUE(seen);
   EXPECT_TRUE(seen->verified) << seen->verifyError;
@@ -97,7 +105,9 @@ TEST(HttpServer, ClientCertificatesAreVerifiedAgainstTheClientCa) {
 
   // Untrusted, or trusted for the wrong purpose: presented, not verified; the handler decides.
   for (const auto* who : {&mallory, &bob}) {
-    auto r = get(base, kube::TlsSettings{serving.certificate, false, who->certificate, who->privateKey}, "/c");
+    auto r =
+        get(base, kube::TlsSettings{serving.certificate, false, who->certificate, who->privateKey},
+            "/c");
     ASSERT_TRUE(r.ok()) << r.error().message;
     auto cert = recorder.last().clientCertificate;
     ASSERT_TRUE(cert);
@@ -113,11 +123,14 @@ TEST(HttpServer, ARequiredClientCertificateIsEnforcedAtTheHandshake) {
   const auto bob = certificate("bob", "serverAuth");  // trusted, but not for client authentication
   const auto mallory = certificate("mallory", "clientAuth");  // not trusted
   ServerTls tls{serving.certificate, serving.privateKey, alice.certificate + bob.certificate, true};
-  auto server = startHttpServer(ServerOptions{"127.0.0.1", 0, tls}, recorder.handler(), Logger::discard());
+  auto server =
+      startHttpServer(ServerOptions{"127.0.0.1", 0, tls}, recorder.handler(), Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
 
-  auto r = get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey}, "/a");
+  auto r =
+      get(base, kube::TlsSettings{serving.certificate, false, alice.certificate, alice.privateKey},
+          "/a");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 200);
   ASSERT_TRUE(recorder.last().clientCertificate);
@@ -127,7 +140,10 @@ TEST(HttpServer, ARequiredClientCertificateIsEnforcedAtTheHandshake) {
   // No certificate, an untrusted one, or one not for client authentication: no request is read.
   EXPECT_FALSE(get(base, kube::TlsSettings{serving.certificate, false, "", ""}, "/b").ok());
   for (const auto* who : {&mallory, &bob}) {
-    EXPECT_FALSE(get(base, kube::TlsSettings{serving.certificate, false, who->certificate, who->privateKey}, "/c").ok());
+    EXPECT_FALSE(
+        get(base, kube::TlsSettings{serving.certificate, false, who->certificate, who->privateKey},
+            "/c")
+            .ok());
   }
   EXPECT_EQ(recorder.count(), 1u);
 }
@@ -136,25 +152,34 @@ TEST(HttpServer, RefusesUnusableSettings) {
   const auto serving = certificate("server", "serverAuth");
   const auto other = certificate("other", "serverAuth");
   auto noop = [](const ServerRequest&) { return ServerResponse{}; };
-  auto badCert = startHttpServer(ServerOptions{"127.0.0.1", 0, ServerTls{"not pem", serving.privateKey, ""}}, noop,
-                                 Logger::discard());
+  auto badCert =
+      startHttpServer(ServerOptions{"127.0.0.1", 0, ServerTls{"not pem", serving.privateKey, ""}},
+                      noop, Logger::discard());
   ASSERT_FALSE(badCert.ok());
-  EXPECT_NE(badCert.error().message.find("serving certificate"), std::string::npos) << badCert.error().message;
-  auto mismatch = startHttpServer(ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, other.privateKey, ""}},
-                                  noop, Logger::discard());
+  EXPECT_NE(badCert.error().message.find("serving certificate"), std::string::npos)
+      << badCert.error().message;
+  auto mismatch = startHttpServer(
+      ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, other.privateKey, ""}}, noop,
+      Logger::discard());
   ASSERT_FALSE(mismatch.ok());
-  EXPECT_NE(mismatch.error().message.find("matching the serving certificate"), std::string::npos) << mismatch.error().message;
-  auto badCa = startHttpServer(ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, serving.privateKey, "x"}},
-                               noop, Logger::discard());
+  EXPECT_NE(mismatch.error().message.find("matching the serving certificate"), std::string::npos)
+      << mismatch.error().message;
+  auto badCa = startHttpServer(
+      ServerOptions{"127.0.0.1", 0, ServerTls{serving.certificate, serving.privateKey, "x"}}, noop,
+      Logger::discard());
   EXPECT_FALSE(badCa.ok());
-  auto badAddress = startHttpServer(ServerOptions{"localhost", 0, std::nullopt}, noop, Logger::discard());
+  auto badAddress =
+      startHttpServer(ServerOptions{"localhost", 0, std::nullopt}, noop, Logger::discard());
   ASSERT_FALSE(badAddress.ok());
   EXPECT_NE(badAddress.error().message.find("not an IP address"), std::string::npos);
-  auto first = startHttpServer(ServerOptions{"127.0.0.1", 0, std::nullopt}, noop, Logger::discard());
+  auto first =
+      startHttpServer(ServerOptions{"127.0.0.1", 0, std::nullopt}, noop, Logger::discard());
   ASSERT_TRUE(first.ok());
-  auto taken = startHttpServer(ServerOptions{"127.0.0.1", (*first)->port(), std::nullopt}, noop, Logger::discard());
+  auto taken = startHttpServer(ServerOptions{"127.0.0.1", (*first)->port(), std::nullopt}, noop,
+                               Logger::discard());
   ASSERT_FALSE(taken.ok());
-  EXPECT_NE(taken.error().message.find("cannot listen on 127.0.0.1:"), std::string::npos) << taken.error().message;
+  EXPECT_NE(taken.error().message.find("cannot listen on 127.0.0.1:"), std::string::npos)
+      << taken.error().message;
 }
 
 }  // namespace

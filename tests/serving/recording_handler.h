@@ -15,7 +15,8 @@ class Recorder {
     return [this](const ServerRequest& r) {
       std::lock_guard<std::mutex> lock(mu_);
       seen_.push_back(r);
-      return ServerResponse{200, "text/plain", "hello " + r.path, {{"X-Seen", std::to_string(seen_.size())}}};
+      return ServerResponse{
+          200, "text/plain", "hello " + r.path, {{"X-Seen", std::to_string(seen_.size())}}};
     };
   }
   ServerRequest last() {

@@ -14,8 +14,12 @@ class FakeTokens final : public TokenReviewer {
   Result<TokenReviewResult> review(const std::string& token) override {
     seen.push_back(token);
     if (down) return Error::of("TokenReview failed: connection refused");
-    if (token == "scraper-token") return TokenReviewResult{true, UserInfo{"system:serviceaccount:mon:prom", "u1", {"system:serviceaccounts"}, {}}, ""};
-    if (token == "admin-token") return TokenReviewResult{true, UserInfo{"admin", "", {"system:masters"}, {}}, ""};
+    if (token == "scraper-token")
+      return TokenReviewResult{
+          true, UserInfo{"system:serviceaccount:mon:prom", "u1", {"system:serviceaccounts"}, {}},
+          ""};
+    if (token == "admin-token")
+      return TokenReviewResult{true, UserInfo{"admin", "", {"system:masters"}, {}}, ""};
     return TokenReviewResult{false, {}, "token lookup failed"};
   }
   std::vector<std::string> seen;
@@ -44,12 +48,16 @@ class RequestAuthTest : public ::testing::Test {
   static ServerRequest get(const std::string& path, const std::string& authorization = "") {
     return ServerRequest{"GET", path, authorization, std::nullopt, "127.0.0.1"};
   }
-  static ServerRequest withCert(ServerRequest r, bool verified, std::string cn, std::vector<std::string> orgs = {}) {
-    r.clientCertificate = ClientCertificate{verified, verified ? "" : "unable to get local issuer certificate", std::move(cn),
-                                            std::move(orgs)};
+  static ServerRequest withCert(ServerRequest r, bool verified, std::string cn,
+                                std::vector<std::string> orgs = {}) {
+    r.clientCertificate =
+        ClientCertificate{verified, verified ? "" : "unable to get local issuer certificate",
+                          std::move(cn), std::move(orgs)};
     return r;
   }
-  static std::string message(const ServerResponse& r) { return nlohmann::json::parse(r.body).value("message", ""); }
+  static std::string message(const ServerResponse& r) {
+    return nlohmann::json::parse(r.body).value("message", "");
+  }
 };
 
 TEST_F(RequestAuthTest, AnonymousScrapeIsForbiddenWithUpstreamsMessage) {
@@ -65,7 +73,8 @@ TEST_F(RequestAuthTest, AnonymousScrapeIsForbiddenWithUpstreamsMessage) {
 }
 
 TEST_F(RequestAuthTest, HealthEndpointsNeedNoReview) {
-  for (const char* path : {"/healthz", "/readyz", "/livez"}) EXPECT_FALSE(auth.check(get(path))) << path;
+  for (const char* path : {"/healthz", "/readyz", "/livez"})
+    EXPECT_FALSE(auth.check(get(path))) << path;
   EXPECT_TRUE(access.reviews.empty());
 }
 
@@ -75,7 +84,8 @@ TEST_F(RequestAuthTest, AllowedTokenReadsMetricsAsAnAuthenticatedUser) {
   const UserInfo& user = access.reviews[0].first;
   EXPECT_EQ(user.name, "system:serviceaccount:mon:prom");
   EXPECT_EQ(user.uid, "u1");
-  EXPECT_EQ(user.groups, (std::vector<std::string>{"system:serviceaccounts", "system:authenticated"}));
+  EXPECT_EQ(user.groups,
+            (std::vector<std::string>{"system:serviceaccounts", "system:authenticated"}));
   // The scheme is case-insensitive, as upstream's.
   EXPECT_FALSE(auth.check(get("/metrics", "bearer scraper-token")));
 }
@@ -86,7 +96,8 @@ TEST_F(RequestAuthTest, TokenWithoutThePermissionIsForbidden) {
   auto refusal = auth.check(get("/metrics", "Bearer scraper-token"));
   ASSERT_TRUE(refusal);
   EXPECT_EQ(refusal->status, 403);
-  EXPECT_EQ(message(*refusal), "forbidden: User \"system:serviceaccount:mon:prom\" cannot get path \"/metrics\"");
+  EXPECT_EQ(message(*refusal),
+            "forbidden: User \"system:serviceaccount:mon:prom\" cannot get path \"/metrics\"");
 }
 
 TEST_F(RequestAuthTest, BadOrUnverifiableTokenIsUnauthorizedNotAnonymous) {
@@ -117,7 +128,8 @@ TEST_F(RequestAuthTest, VerifiedClientCertificateIsCommonNameAndOrganizations) {
   ASSERT_TRUE(authn.ok());
   EXPECT_EQ(authn->method, "x509");
   EXPECT_EQ(authn->user.name, "alice");
-  EXPECT_EQ(authn->user.groups, (std::vector<std::string>{"team-a", "team-b", "system:authenticated"}));
+  EXPECT_EQ(authn->user.groups,
+            (std::vector<std::string>{"team-a", "team-b", "system:authenticated"}));
   EXPECT_FALSE(auth.check(withCert(get("/metrics"), true, "alice")));
   auto refusal = auth.check(withCert(get("/metrics"), true, "bob"));
   ASSERT_TRUE(refusal);

@@ -28,8 +28,12 @@ class CauseTest : public ShadowComparerTest {
   void twoPodsAtThirtyAndOneTheyDidNotCount() {
     setScale(3);
     setPods(2, 30);
-    pods_.add(PodBuilder("web-new").label("app", "web").startTime(kPodStart).ready("True", kPodStart + seconds(5))
-                  .container("app", 100).build());
+    pods_.add(PodBuilder("web-new")
+                  .label("app", "web")
+                  .startTime(kPodStart)
+                  .ready("True", kPodStart + seconds(5))
+                  .container("app", 100)
+                  .build());
   }
 };
 
@@ -38,7 +42,8 @@ TEST_F(CauseTest, TheSameDecisionIsAgree) {
   setPods(3, 150);
   const auto result = compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit", 150));
   EXPECT_EQ(result.cause.cause, Cause::Agree);
-  ASSERT_EQ(observer_.causes.size(), 0u) << "the observer hears of it from the worker, not compare()";
+  ASSERT_EQ(observer_.causes.size(), 0u)
+      << "the observer hears of it from the worker, not compare()";
 }
 
 TEST_F(CauseTest, AMetricThatMovedBetweenTheTwoReadsIsInputs) {
@@ -49,7 +54,8 @@ TEST_F(CauseTest, AMetricThatMovedBetweenTheTwoReadsIsInputs) {
   ASSERT_FALSE(result.divergences.empty());
   EXPECT_EQ(result.ours.desiredReplicas, 4);
   EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
-  EXPECT_NE(result.cause.detail.find("theirs 90%, ours 60%"), std::string::npos) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("theirs 90%, ours 60%"), std::string::npos)
+      << result.cause.detail;
   EXPECT_NE(result.cause.detail.find("propose 6"), std::string::npos) << result.cause.detail;
 }
 
@@ -58,7 +64,8 @@ TEST_F(CauseTest, APodTheyDidNotCountIsInputs) {
   const auto result = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
   ASSERT_EQ(result.ours.desiredReplicas, 3);
   EXPECT_EQ(result.cause.cause, Cause::Inputs) << result.cause.detail;
-  EXPECT_NE(result.cause.detail.find("pods counted differently"), std::string::npos) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("pods counted differently"), std::string::npos)
+      << result.cause.detail;
 }
 
 TEST_F(CauseTest, TheProposalThatExplainsTheirScaleDownIsWhatTheirWindowRecords) {
@@ -66,7 +73,8 @@ TEST_F(CauseTest, TheProposalThatExplainsTheirScaleDownIsWhatTheirWindowRecords)
   // the target and proposed 3. Had their window recorded our 3, their next sync (two pods at 30 %,
   // proposing 2) would be held at 3 in it, a divergence of our own making; it recorded their 2.
   twoPodsAtThirtyAndOneTheyDidNotCount();
-  hpa_.status = written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 50).status;  // they had decided before
+  hpa_.status = written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 50)
+                    .status;  // they had decided before
   const auto first = compareNow(written(3, 2, "SucceededRescale", "DesiredWithinRange", 30));
   ASSERT_EQ(first.cause.cause, Cause::Inputs) << first.cause.detail;
   ASSERT_EQ(first.cause.theirProposal, 2);
@@ -92,9 +100,11 @@ TEST(TheirRecordedProposalTest, ADecisionBelowTheCurrentSizeBoundsTheProposalItC
   EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, current), 2) << "a scale-down";
   EXPECT_EQ(theirRecordedProposal(1, decided(3, 2), spec, current), 1) << "already below it";
   EXPECT_EQ(theirRecordedProposal(5, decided(3, 5), spec, current), 5) << "a scale-up";
-  EXPECT_EQ(theirRecordedProposal(4, decided(3, 3), spec, current), 4) << "kept by a limit or window";
+  EXPECT_EQ(theirRecordedProposal(4, decided(3, 3), spec, current), 4)
+      << "kept by a limit or window";
   EXPECT_EQ(theirRecordedProposal(std::nullopt, decided(3, 2), spec, current), std::nullopt);
-  EXPECT_EQ(theirRecordedProposal(12, decided(12, 10), spec, current), 12) << "lowered to the maximum";
+  EXPECT_EQ(theirRecordedProposal(12, decided(12, 10), spec, current), 12)
+      << "lowered to the maximum";
   spec.behavior = api::HorizontalPodAutoscalerBehavior{};
   EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, current), 2);
   EXPECT_EQ(theirRecordedProposal(3, decided(3, 2), spec, kcm120), 3)
@@ -125,7 +135,8 @@ TEST_F(CauseTest, AWindowHoldingAValueRecordedAtAnotherInstantIsHistory) {
   const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
   EXPECT_EQ(result.ours.desiredReplicas, 3);
   EXPECT_EQ(result.cause.cause, Cause::History) << result.cause.detail;
-  EXPECT_NE(result.cause.detail.find("window holds [3, 6]"), std::string::npos) << result.cause.detail;
+  EXPECT_NE(result.cause.detail.find("window holds [3, 6]"), std::string::npos)
+      << result.cause.detail;
 }
 
 TEST_F(CauseTest, TheFirstWindowAfterStartIsWarmup) {
@@ -146,13 +157,15 @@ TEST_F(CauseTest, TheirFirstDecisionEverHoldsOnlyTheSizeTheyStartedFrom) {
   setScale(8);
   setPods(8, 50);
   ASSERT_TRUE(reconcile().status.ok());
-  hpa_.status = {};  // a shadow writes nothing: the status is still unwritten when they first decide
+  hpa_.status =
+      {};  // a shadow writes nothing: the status is still unwritten when they first decide
   clock_.step(seconds(30));
   setScale(6);
   setPods(6, 25);
   const auto result = compareNow(written(6, 6, "ScaleDownStabilized", "DesiredWithinRange", 25));
   EXPECT_EQ(result.ours.desiredReplicas, 6);
-  EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences) << " " << result.cause.detail;
+  EXPECT_TRUE(result.divergences.empty())
+      << describe(result.divergences) << " " << result.cause.detail;
 }
 
 TEST_F(CauseTest, TheSizeTheyStartedFromHoldsAfterAFirstSyncWhoseMetricsFailed) {
@@ -170,7 +183,8 @@ TEST_F(CauseTest, TheSizeTheyStartedFromHoldsAfterAFirstSyncWhoseMetricsFailed) 
   setPods(2, 15);
   const auto result = compareNow(written(2, 2, "ScaleDownStabilized", "DesiredWithinRange", 15));
   EXPECT_EQ(result.ours.desiredReplicas, 2);
-  EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences) << " " << result.cause.detail;
+  EXPECT_TRUE(result.divergences.empty())
+      << describe(result.divergences) << " " << result.cause.detail;
 }
 
 TEST_F(CauseTest, AnotherToleranceIsRulesOnceTheWindowIsKnown) {
@@ -184,7 +198,8 @@ TEST_F(CauseTest, AnotherToleranceIsRulesOnceTheWindowIsKnown) {
   for (int sync = 0; sync < 21; ++sync) {
     clock_.step(seconds(15));
     setPods(3, 60 + sync % 2);  // their status changes with the load: each sync is a write
-    const auto again = compareNow(written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60 + sync % 2));
+    const auto again =
+        compareNow(written(3, 3, "ReadyForNewScale", "DesiredWithinRange", 60 + sync % 2));
     ASSERT_EQ(again.ours.desiredReplicas, 4);
     if (sync == 20) {
       EXPECT_EQ(again.cause.cause, Cause::Rules) << again.cause.detail;
@@ -215,15 +230,16 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
   in.options = &options_;
   in.decidedAt = clock_.now();
   in.observedFor = std::chrono::minutes(10);
-  EXPECT_EQ(findCause(in).cause, Cause::History) << "a scale-up window holding 3 or less gives their 3";
+  EXPECT_EQ(findCause(in).cause, Cause::History)
+      << "a scale-up window holding 3 or less gives their 3";
 }
 
 TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   // Their first sync of an External AverageValue HPA read a target whose status counted no
   // replicas yet: kube-controller-manager 1.20 then reports the per-pod average of the total over
-  // zero replicas, an undefined number (the int64 minimum on amd64), while it decided from the total.
-  // Taken back into a total it gave a proposal of 0, which a scale-up window then held: 10 s later
-  // their 4 came out as our 2.
+  // zero replicas, an undefined number (the int64 minimum on amd64), while it decided from the
+  // total. Taken back into a total it gave a proposal of 0, which a scale-up window then held: 10 s
+  // later their 4 came out as our 2.
   options_.decisionRules = replicacalc::decisionRulesOf(20);  // the day benchmark's rules
   api::HorizontalPodAutoscalerBehavior behavior;
   behavior.scaleUp = api::HPAScalingRules{};
@@ -233,8 +249,9 @@ TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   hpa_.spec.behavior = behavior;
   hpa_.spec.minReplicas = 2;
   api::MetricSpec queue;
-  queue.source = api::ExternalMetricSource{{"queue", std::nullopt},
-                                           {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
+  queue.source = api::ExternalMetricSource{
+      {"queue", std::nullopt},
+      {"AverageValue", std::nullopt, api::Quantity::parse("5").value(), std::nullopt}};
   hpa_.spec.metrics = {queue};
   setScale(4);
   const auto writtenWithAverage = [&](const char* average) {
@@ -242,17 +259,20 @@ TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
     api::MetricStatus status;
     status.type = api::kExternalMetric;
     status.external = api::ExternalMetricStatus{
-        {"queue", std::nullopt}, api::MetricValueStatus{api::Quantity::parse("0").value(),
-                                                        api::Quantity::parse(average).value(), std::nullopt}};
+        {"queue", std::nullopt},
+        api::MetricValueStatus{api::Quantity::parse("0").value(),
+                               api::Quantity::parse(average).value(), std::nullopt}};
     after.status.currentMetrics = {status};
     return after;
   };
-  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{18542}, clock_.now()});
+  metrics_.external.insert_or_assign("queue",
+                                     metricsclient::ExternalMetricResult{{18542}, clock_.now()});
   const auto first = writtenWithAverage("-9223372036854775808m");
   EXPECT_EQ(proposalFromReported(first, compareNow(first).report, options_), std::nullopt);
   hpa_.status = first.status;
   clock_.step(std::chrono::milliseconds(10800));
-  metrics_.external.insert_or_assign("queue", metricsclient::ExternalMetricResult{{16013}, clock_.now()});
+  metrics_.external.insert_or_assign("queue",
+                                     metricsclient::ExternalMetricResult{{16013}, clock_.now()});
   const auto next = compareNow(writtenWithAverage("4004m"));
   EXPECT_EQ(next.ours.desiredReplicas, 4);
   EXPECT_TRUE(next.divergences.empty()) << describe(next.divergences) << " " << next.cause.detail;

@@ -21,7 +21,9 @@ TEST_F(ShadowComparerTest, AnHpaIsKnownFromItsAddAndForgottenAtItsDelete) {
   // Declared after the comparer: stopped (destroyed) before it.
   informer::Informer<api::HorizontalPodAutoscaler> hpas(
       source, api::decodeCachedHorizontalPodAutoscaler,
-      [](const api::HorizontalPodAutoscaler& h) { return std::make_pair(h.metadata.namespace_, h.metadata.name); },
+      [](const api::HorizontalPodAutoscaler& h) {
+        return std::make_pair(h.metadata.namespace_, h.metadata.name);
+      },
       clock_, Logger::discard());
   comparer.registerHandlers(hpas);
   hpas.start();

@@ -15,7 +15,8 @@ TEST_F(ShadowComparerTest, TheSameDecisionFromTheSameInputsAgrees) {
   setPods(3, 150);
   const auto result = compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit"));
   EXPECT_TRUE(result.divergences.empty()) << describe(result.divergences);
-  EXPECT_EQ(result.ours.currentReplicas, 3) << "decided from the count they read, not the one they made";
+  EXPECT_EQ(result.ours.currentReplicas, 3)
+      << "decided from the count they read, not the one they made";
   EXPECT_EQ(result.ours.desiredReplicas, 6);
   EXPECT_TRUE(status_.writes.empty() || status_.writes.size() == 1u);
   EXPECT_FALSE(controller().history().get("default/web")) << "the comparison keeps no history";

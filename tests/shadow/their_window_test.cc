@@ -11,9 +11,11 @@ using std::chrono::seconds;
 
 const Time kStart = Time(seconds(1'700'000'000));
 
-std::vector<std::pair<std::int32_t, std::int64_t>> flat(const std::vector<api::TimestampedRecommendation>& recs) {
+std::vector<std::pair<std::int32_t, std::int64_t>> flat(
+    const std::vector<api::TimestampedRecommendation>& recs) {
   std::vector<std::pair<std::int32_t, std::int64_t>> out;
-  for (const auto& r : recs) out.emplace_back(r.replicas, std::chrono::duration_cast<seconds>(r.timestamp - kStart).count());
+  for (const auto& r : recs)
+    out.emplace_back(r.replicas, std::chrono::duration_cast<seconds>(r.timestamp - kStart).count());
   return out;
 }
 
@@ -60,7 +62,8 @@ TEST(TheirWindowTest, ItIsKnownFromItsStartOnlyWhenTheFirstObservedDecisionWasTh
   EXPECT_TRUE(fromStart.knownFromItsStart());
   TheirWindow joined(seconds(15));
   joined.observed(kStart, 4);
-  joined.observed(kStart + seconds(15), 5, /*itsFirstDecision=*/true);  // only the first observation says
+  joined.observed(kStart + seconds(15), 5,
+                  /*itsFirstDecision=*/true);  // only the first observation says
   EXPECT_FALSE(joined.knownFromItsStart());
 }
 
@@ -71,9 +74,11 @@ TEST(TheirWindowTest, ItsFirstReconcileStartsFromTheSizeItReadForOneWindow) {
   EXPECT_EQ(flat(window.recommendationsAt(kStart, seconds(35))), (std::vector<P>{{4, 0}}))
       << "the first decision stabilizes over the size it started from";
   window.observed(kStart, std::nullopt, /*itsFirstDecision=*/true);  // its metrics failed
-  window.startedAt(kStart + seconds(15), 9);                          // only its first reconcile starts it
-  EXPECT_EQ(flat(window.recommendationsAt(kStart + seconds(15), seconds(35))), (std::vector<P>{{4, 0}}));
-  EXPECT_TRUE(window.recommendationsAt(kStart + seconds(40), seconds(35)).empty()) << "gone after the window";
+  window.startedAt(kStart + seconds(15), 9);  // only its first reconcile starts it
+  EXPECT_EQ(flat(window.recommendationsAt(kStart + seconds(15), seconds(35))),
+            (std::vector<P>{{4, 0}}));
+  EXPECT_TRUE(window.recommendationsAt(kStart + seconds(40), seconds(35)).empty())
+      << "gone after the window";
 }
 
 TEST(TheirWindowTest, AWindowJoinedLaterHasNoStartingSize) {

@@ -18,17 +18,22 @@ externalMetrics:
 
 class MetricSamplesTest : public ::testing::Test {
  protected:
-  MetricSamplesTest() : model_(*parseScenario("s.yaml", kScenario), 1), live_([this](const std::string& ns, const api::Labels& l) {
-                                                                          return model_.classify(ns, l);
-                                                                        }) {
-    for (int i = 0; i < 3; ++i) live_.upsert({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, true, {"app"}});
+  MetricSamplesTest()
+      : model_(*parseScenario("s.yaml", kScenario), 1),
+        live_([this](const std::string& ns, const api::Labels& l) {
+          return model_.classify(ns, l);
+        }) {
+    for (int i = 0; i < 3; ++i)
+      live_.upsert(
+          {"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, true, {"app"}});
   }
 
   // What a reader of the web pods' cpu gets from the sample of `now`: pod name -> cpu.
   std::map<std::string, std::string> cpuAt(MetricSamples& samples, Time now) {
     auto sample = samples.at(now);
-    auto r = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods", {{"labelSelector", "app=web"}},
-                             sample->pods, *sample->model, sample->at);
+    auto r =
+        serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods",
+                        {{"labelSelector", "app=web"}}, sample->pods, *sample->model, sample->at);
     std::map<std::string, std::string> out;
     for (const auto& item : r.body["items"]) {
       out[item["metadata"]["name"]] = item["containers"][0]["usage"]["cpu"];
@@ -39,8 +44,8 @@ class MetricSamplesTest : public ::testing::Test {
 
   std::string externalAt(MetricSamples& samples, Time now) {
     auto sample = samples.at(now);
-    auto r = serveMetricsApi("/apis/external.metrics.k8s.io/v1beta1/namespaces/demo/queue", {}, sample->pods,
-                             *sample->model, sample->at);
+    auto r = serveMetricsApi("/apis/external.metrics.k8s.io/v1beta1/namespaces/demo/queue", {},
+                             sample->pods, *sample->model, sample->at);
     return r.body["items"][0]["value"];
   }
 
@@ -55,7 +60,8 @@ class MetricSamplesTest : public ::testing::Test {
 TEST_F(MetricSamplesTest, ReadsWithinOneResolutionSeeTheSameSampleWhateverChangedMeanwhile) {
   MetricSamples samples(live_, model_, seconds(15), origin_);
   const auto first = cpuAt(samples, origin_ + seconds(16));
-  EXPECT_EQ(first, (std::map<std::string, std::string>{{"web-0", "300m"}, {"web-1", "300m"}, {"web-2", "300m"}}));
+  EXPECT_EQ(first, (std::map<std::string, std::string>{
+                       {"web-0", "300m"}, {"web-1", "300m"}, {"web-2", "300m"}}));
   EXPECT_EQ(timestamp_, "2026-11-23T10:00:15Z");  // the start of its period
 
   live_.remove("demo", "web-2");
@@ -72,7 +78,8 @@ TEST_F(MetricSamplesTest, ReadsWithinOneResolutionSeeTheSameSampleWhateverChange
   EXPECT_EQ(externalAt(samples, origin_ + seconds(29)), "12");
 
   // The next period's sample sees the pod gone and the load spread over the two left.
-  EXPECT_EQ(cpuAt(samples, origin_ + seconds(30)), (std::map<std::string, std::string>{{"web-0", "600m"}, {"web-1", "600m"}}));
+  EXPECT_EQ(cpuAt(samples, origin_ + seconds(30)),
+            (std::map<std::string, std::string>{{"web-0", "600m"}, {"web-1", "600m"}}));
   EXPECT_EQ(timestamp_, "2026-11-23T10:00:30Z");
   EXPECT_EQ(externalAt(samples, origin_ + seconds(44)), "40");
 }

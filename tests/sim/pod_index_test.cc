@@ -33,7 +33,8 @@ void fill(PodIndex& index) {
     for (int w = 0; w < 100; ++w) {
       for (int p = 0; p < 2; ++p) {
         const std::string app = "w-" + std::to_string(w);
-        index.upsert(pod("ns-" + std::to_string(n), app + "-" + std::to_string(p), {{"app", app}, {"tier", "web"}}));
+        index.upsert(pod("ns-" + std::to_string(n), app + "-" + std::to_string(p),
+                         {{"app", app}, {"tier", "web"}}));
       }
     }
   }
@@ -126,7 +127,7 @@ TEST(PodIndex, ReadyCountsFollowReadinessAndRemoval) {
   index.upsert(pod("a", "p2", {{"app", "w-0"}}, true));
   EXPECT_EQ(index.workloadCount(0).ready, 3);
   index.remove("a", "p1");
-  index.remove("a", "p1");       // twice: ignored
+  index.remove("a", "p1");        // twice: ignored
   index.remove("zz", "nothing");  // unknown: ignored
   EXPECT_EQ(index.workloadCount(0).pods, 2);
   EXPECT_EQ(index.workloadCount(0).ready, 2);

@@ -60,7 +60,9 @@ class FakePodApi final : public kube::Transport {
     json pod{{"apiVersion", "v1"},
              {"kind", "Pod"},
              {"metadata",
-              {{"name", name}, {"namespace", ns_}, {"labels", {{"app", "web"}}},
+              {{"name", name},
+               {"namespace", ns_},
+               {"labels", {{"app", "web"}}},
                {"creationTimestamp", formatRFC3339(created)}}},
              {"spec", {{"containers", {{{"name", "app"}, {"image", "example/web"}}}}}},
              {"status", {{"phase", "Pending"}}}};
@@ -121,7 +123,8 @@ class FakePodApi final : public kube::Transport {
     return ok(pod);
   }
 
-  Result<std::unique_ptr<kube::ResponseStream>> openStream(const kube::HttpRequest& request) override {
+  Result<std::unique_ptr<kube::ResponseStream>> openStream(
+      const kube::HttpRequest& request) override {
     auto stream = std::make_shared<Stream>();
     std::lock_guard<std::mutex> lock(mu_);
     const std::string from = queryParam(request.pathAndQuery, "resourceVersion");
@@ -191,8 +194,8 @@ class FakePodApi final : public kube::Transport {
     return {200, {{"content-type", "application/json"}}, body.dump()};
   }
   static kube::HttpResponse notFound() {
-    json status{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"}, {"reason", "NotFound"},
-                {"code", 404}, {"message", "not found"}};
+    json status{{"kind", "Status"},     {"apiVersion", "v1"}, {"status", "Failure"},
+                {"reason", "NotFound"}, {"code", 404},        {"message", "not found"}};
     return {404, {{"content-type", "application/json"}}, status.dump()};
   }
 
@@ -223,7 +226,8 @@ class PodLifecycleTest : public ::testing::Test {
     kube::RestConfig config;
     config.server = "https://fake";
     config.qps = 0;  // unlimited
-    client = std::make_unique<kube::RestClient>(config, std::move(transport), clock, Logger::discard());
+    client =
+        std::make_unique<kube::RestClient>(config, std::move(transport), clock, Logger::discard());
   }
   ~PodLifecycleTest() override {
     if (lifecycle) lifecycle->stop();
@@ -254,7 +258,9 @@ class PodLifecycleTest : public ::testing::Test {
   testing::FakeClock clock{t0};
   FakePodApi* server = nullptr;
   std::unique_ptr<kube::RestClient> client;
-  PodIndex index{[](const std::string&, const api::Labels& labels) { return labels.get("app") == "web" ? 0 : -1; }};
+  PodIndex index{[](const std::string&, const api::Labels& labels) {
+    return labels.get("app") == "web" ? 0 : -1;
+  }};
   std::unique_ptr<PodLifecycle> lifecycle;
 };
 
@@ -309,7 +315,8 @@ TEST_F(PodLifecycleTest, RunningAfterTheStartDelayReadyAfterTheReadinessDelay) {
   };
   ASSERT_TRUE(testing::eventually([&] { return readyWrite().has_value(); })) << [&] {
     std::string s;
-    for (const auto& w : statusWrites("web-0")) s += std::to_string((w.at - t0).count()) + " " + w.body.dump() + "\n";
+    for (const auto& w : statusWrites("web-0"))
+      s += std::to_string((w.at - t0).count()) + " " + w.body.dump() + "\n";
     return s;
   }();
   const auto ready = *readyWrite();
@@ -344,7 +351,8 @@ TEST_F(PodLifecycleTest, ConfirmsADeletionAndTheMetricsForgetThePod) {
   server->create("web-0", t0 - 1h);
   server->create("web-1", t0 - 1h);
   start();
-  ASSERT_TRUE(testing::eventually([&] { return statusWrites("web-0").size() == 1 && statusWrites("web-1").size() == 1; }));
+  ASSERT_TRUE(testing::eventually(
+      [&] { return statusWrites("web-0").size() == 1 && statusWrites("web-1").size() == 1; }));
   clock.set(t0 + 2s);
   ASSERT_TRUE(testing::eventually([&] { return index.workloadCount(0).ready == 2; }));
 

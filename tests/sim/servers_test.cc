@@ -1,12 +1,11 @@
 #include "sim/servers.h"
 
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "fakes/fake_clock.h"
 #include "kube/transport.h"
@@ -18,13 +17,14 @@ namespace {
 using std::chrono::seconds;
 
 serving::PemCertificate certificate(const std::string& cn, const std::string& usage) {
-  auto pem = serving::makeSelfSignedCertificate(
-      serving::SelfSignedRequest{cn, {"localhost"}, {"127.0.0.1"}, std::chrono::hours(1), {}, usage});
+  auto pem = serving::makeSelfSignedCertificate(serving::SelfSignedRequest{
+      cn, {"localhost"}, {"127.0.0.1"}, std::chrono::hours(1), {}, usage});
   EXPECT_TRUE(pem.ok()) << pem.error().message;
   return *pem;
 }
 
-Result<kube::HttpResponse> call(const std::string& base, const kube::TlsSettings& tls, kube::HttpRequest request) {
+Result<kube::HttpResponse> call(const std::string& base, const kube::TlsSettings& tls,
+                                kube::HttpRequest request) {
   auto transport = kube::makeCpprestTransport(base, tls, {seconds(60), seconds(60)});
   if (!transport.ok()) return transport.error();
   return (*transport)->roundTrip(request);
@@ -55,8 +55,12 @@ podMetrics:
 - {workload: web, metric: http_requests, total: "30"}
 )"),
                1),
-        pods_([this](const std::string& ns, const api::Labels& l) { return model_.classify(ns, l); }) {
-    for (int i = 0; i < 2; ++i) pods_.upsert({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, true, {"app"}});
+        pods_([this](const std::string& ns, const api::Labels& l) {
+          return model_.classify(ns, l);
+        }) {
+    for (int i = 0; i < 2; ++i)
+      pods_.upsert(
+          {"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, true, {"app"}});
   }
 
   LoadModel model_;
@@ -72,11 +76,13 @@ TEST_F(SimServers, MetricsApisAnswerOnlyClientsWithACertificateOfTheClientCa) {
   auto server = startMetricsServer(0, tls, pods_, model_, clock_, Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
   const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
-  const kube::TlsSettings asAggregator{serving.certificate, false, aggregator.certificate, aggregator.privateKey};
+  const kube::TlsSettings asAggregator{serving.certificate, false, aggregator.certificate,
+                                       aggregator.privateKey};
 
   // The path as the aggregator forwards it: percent-encoded, with an encoded selector.
   auto r = call(base, asAggregator,
-                get("/apis/custom.metrics.k8s.io/v1beta2/namespaces/demo/pods/%2A/http_requests?labelSelector=app%3Dweb"));
+                get("/apis/custom.metrics.k8s.io/v1beta2/namespaces/demo/pods/%2A/"
+                    "http_requests?labelSelector=app%3Dweb"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->status, 200) << r->body;
   EXPECT_EQ(r->headers["content-type"], "application/json");
@@ -88,16 +94,21 @@ TEST_F(SimServers, MetricsApisAnswerOnlyClientsWithACertificateOfTheClientCa) {
   ASSERT_TRUE(pods.ok()) << pods.error().message;
   EXPECT_EQ(nlohmann::json::parse(pods->body)["items"][0]["containers"][0]["usage"]["cpu"], "300m");
 
-  auto written = call(base, asAggregator, post("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods", "{}"));
+  auto written =
+      call(base, asAggregator, post("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods", "{}"));
   ASSERT_TRUE(written.ok()) << written.error().message;
   EXPECT_EQ(written->status, 405);
   EXPECT_EQ(nlohmann::json::parse(written->body)["kind"], "Status");
 
   // Without a certificate, or with one the client CA did not sign: refused at the handshake.
-  EXPECT_FALSE(call(base, kube::TlsSettings{serving.certificate, false, "", ""}, get("/apis/metrics.k8s.io/v1beta1")).ok());
-  EXPECT_FALSE(call(base, kube::TlsSettings{serving.certificate, false, stranger.certificate, stranger.privateKey},
+  EXPECT_FALSE(call(base, kube::TlsSettings{serving.certificate, false, "", ""},
                     get("/apis/metrics.k8s.io/v1beta1"))
                    .ok());
+  EXPECT_FALSE(
+      call(base,
+           kube::TlsSettings{serving.certificate, false, stranger.certificate, stranger.privateKey},
+           get("/apis/metrics.k8s.io/v1beta1"))
+          .ok());
 }
 
 TEST_F(SimServers, WithoutServingFilesTheCertificateIsMadeInMemory) {
@@ -111,13 +122,16 @@ TEST_F(SimServers, WithoutServingFilesTheCertificateIsMadeInMemory) {
   EXPECT_EQ(tls->clientCaPem, aggregator.certificate);
   EXPECT_TRUE(tls->requireClientCertificate);
   EXPECT_EQ(tls->privateKeyPem.rfind("-----BEGIN PRIVATE KEY-----", 0), 0u);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                          std::filesystem::directory_iterator()),
+            1);
   // It serves 127.0.0.1: a client that trusts it alone gets through.
   auto server = startMetricsServer(0, *tls, pods_, model_, clock_, Logger::discard());
   ASSERT_TRUE(server.ok()) << server.error().message;
-  auto r = call("https://127.0.0.1:" + std::to_string((*server)->port()),
-                kube::TlsSettings{tls->certificatePem, false, aggregator.certificate, aggregator.privateKey},
-                get("/apis/metrics.k8s.io/v1beta1"));
+  auto r = call(
+      "https://127.0.0.1:" + std::to_string((*server)->port()),
+      kube::TlsSettings{tls->certificatePem, false, aggregator.certificate, aggregator.privateKey},
+      get("/apis/metrics.k8s.io/v1beta1"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, 200);
 
@@ -139,9 +153,11 @@ TEST_F(SimServers, ControlEndpointShowsAndSetsTheLoad) {
   EXPECT_EQ(s["workloads"][0]["cpuMilli"], 600);
   EXPECT_EQ(s["pods"], nlohmann::json({{"total", 2}, {"ready", 2}}));
 
-  // One change per workload for ten thousand workloads is a body far beyond the server's default limit.
+  // One change per workload for ten thousand workloads is a body far beyond the server's default
+  // limit.
   nlohmann::json changes = nlohmann::json::array();
-  for (int i = 0; i < 10000; ++i) changes.push_back({{"workload", "web"}, {"cpu", std::to_string(700 + i % 2) + "m"}});
+  for (int i = 0; i < 10000; ++i)
+    changes.push_back({{"workload", "web"}, {"cpu", std::to_string(700 + i % 2) + "m"}});
   changes.push_back({{"workload", "web"}, {"cpu", "900m"}});
   ASSERT_GT(changes.dump().size(), 64u * 1024);
   auto set = call(base, {}, post("/set", changes.dump()));
@@ -150,10 +166,14 @@ TEST_F(SimServers, ControlEndpointShowsAndSetsTheLoad) {
   EXPECT_EQ(nlohmann::json::parse(set->body)["workloads"][0]["cpuMilli"], 900);
 
   // A bad change in a batch changes nothing.
-  auto bad = call(base, {}, post("/set", R"([{"workload": "web", "cpu": "1"}, {"workload": "web", "cpu": "lots"}])"));
+  auto bad = call(
+      base, {},
+      post("/set", R"([{"workload": "web", "cpu": "1"}, {"workload": "web", "cpu": "lots"}])"));
   ASSERT_TRUE(bad.ok()) << bad.error().message;
   EXPECT_EQ(bad->status, 400);
-  EXPECT_NE(nlohmann::json::parse(bad->body)["error"].get<std::string>().find("cpu"), std::string::npos) << bad->body;
+  EXPECT_NE(nlohmann::json::parse(bad->body)["error"].get<std::string>().find("cpu"),
+            std::string::npos)
+      << bad->body;
   auto notJson = call(base, {}, post("/set", "{"));
   ASSERT_TRUE(notJson.ok());
   EXPECT_EQ(notJson->status, 400);

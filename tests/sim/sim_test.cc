@@ -25,7 +25,8 @@ steps:
 std::vector<SimPod> pods(int ready, int unready) {
   std::vector<SimPod> out;
   for (int i = 0; i < ready + unready; ++i) {
-    out.push_back({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, i < ready, {"app"}});
+    out.push_back(
+        {"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, i < ready, {"app"}});
   }
   out.push_back({"demo", "other", api::Labels{{"app", "db"}}, true, {"db"}});
   return out;
@@ -47,14 +48,14 @@ TEST(Scenario, ErrorsNameThePlace) {
     const char* text;
     const char* part;
   };
-  for (const auto& c : {Case{"workloads: [{name: w, selector: 'a in (', cpu: 1}]\n", "workloads[0].selector"},
-                        Case{"workloads: [{name: w, selector: a=b, cpu: lots}]\n", "workloads[0].cpu"},
-                        Case{"workloads: [{selector: a=b}]\n", "workloads[0].name: required"},
-                        Case{"steps: [{at: soon, workload: w, cpu: 1}]\n", "steps[0].at"},
-                        Case{"steps: [{at: 1s, workload: nope, cpu: 1}]\n", "no workload named \"nope\""},
-                        Case{"workloads: {a: 1}\n", "workloads: must be a list"},
-                        Case{"bogus: 1\n", "bogus: unknown key"},
-                        Case{"workloads: [\n  - {name: a\n", "line"}}) {
+  for (const auto& c :
+       {Case{"workloads: [{name: w, selector: 'a in (', cpu: 1}]\n", "workloads[0].selector"},
+        Case{"workloads: [{name: w, selector: a=b, cpu: lots}]\n", "workloads[0].cpu"},
+        Case{"workloads: [{selector: a=b}]\n", "workloads[0].name: required"},
+        Case{"steps: [{at: soon, workload: w, cpu: 1}]\n", "steps[0].at"},
+        Case{"steps: [{at: 1s, workload: nope, cpu: 1}]\n", "no workload named \"nope\""},
+        Case{"workloads: {a: 1}\n", "workloads: must be a list"},
+        Case{"bogus: 1\n", "bogus: unknown key"}, Case{"workloads: [\n  - {name: a\n", "line"}}) {
     auto s = parseScenario("s.yaml", c.text);
     ASSERT_FALSE(s.ok()) << c.text;
     EXPECT_NE(s.error().message.find(c.part), std::string::npos) << s.error().message;
@@ -65,8 +66,9 @@ TEST(Scenario, ErrorsNameThePlace) {
 // What `hpa-sim steps` prints is what POST /set takes: each step's time and its change, read
 // back into the same step.
 TEST(Scenario, StepsAsChangesAreWhatSetReads) {
-  auto s = parseScenario("s.yaml", std::string(kScenario) + "- {at: 1m30.5s, workload: web, memory: 1Gi}\n" +
-                                       "- {at: 2m, workload: web, podMetric: http_requests, value: \"120\"}\n");
+  auto s = parseScenario(
+      "s.yaml", std::string(kScenario) + "- {at: 1m30.5s, workload: web, memory: 1Gi}\n" +
+                    "- {at: 2m, workload: web, podMetric: http_requests, value: \"120\"}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(stepsAsChanges(*s),
             "30 {\"external\":\"queue\",\"value\":\"40000m\"}\n"
@@ -90,8 +92,12 @@ TEST(Scenario, AChangeIsReadAsAStepIsAndErrorsNameTheField) {
   ASSERT_TRUE(change.ok()) << change.error().message;
   EXPECT_EQ(change->workload, "web");
   EXPECT_EQ(change->cpuMilli, 250);
-  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "lots"}}).error().message.rfind("cpu: ", 0), 0u);
-  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "-1"}}).error().message, "cpu: must not be negative");
+  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "lots"}})
+                .error()
+                .message.rfind("cpu: ", 0),
+            0u);
+  EXPECT_EQ(parseChange(nlohmann::json{{"workload", "web"}, {"cpu", "-1"}}).error().message,
+            "cpu: must not be negative");
   EXPECT_FALSE(parseChange(nlohmann::json::array()).ok());
 }
 
@@ -108,7 +114,8 @@ TEST(LoadModel, SpreadsDemandOverReadyPods) {
   auto more = pods(6, 0);
   EXPECT_EQ(model.resourceUsage(more)[0].cpuMilli, 100);
   // Steps apply on the timeline.
-  for (const auto& step : model.dueSteps(Duration(0), std::chrono::seconds(61))) ASSERT_TRUE(model.apply(step).ok());
+  for (const auto& step : model.dueSteps(Duration(0), std::chrono::seconds(61)))
+    ASSERT_TRUE(model.apply(step).ok());
   EXPECT_EQ(model.resourceUsage(more)[0].cpuMilli, 200);
 }
 
@@ -128,16 +135,20 @@ podMetrics:
     EXPECT_EQ(u.cpuMilli, 38);
     EXPECT_EQ(u.memoryBytes, 3);  // 2.5 bytes
   }
-  PodIndex index([&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
+  PodIndex index(
+      [&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
   for (const auto& pod : p) index.upsert(pod);
-  auto custom = model.podMetric(index.select("demo", *api::Selector::parse("app=web")), "demo", "http_requests");
+  auto custom = model.podMetric(index.select("demo", *api::Selector::parse("app=web")), "demo",
+                                "http_requests");
   ASSERT_EQ(custom.size(), 4u);
   for (const auto& [pod, milli] : custom) EXPECT_EQ(milli, 38) << pod->name;
   EXPECT_EQ(model.state(index.workloadCounts(1))["workloads"][0]["cpuMilliPerReadyPod"], 38);
 }
 
 TEST(LoadModel, NoiseStaysWithinBounds) {
-  auto s = *parseScenario("s.yaml", "workloads: [{name: w, namespace: demo, selector: app=web, cpu: 1000m, noise: 0.1}]\n");
+  auto s = *parseScenario(
+      "s.yaml",
+      "workloads: [{name: w, namespace: demo, selector: app=web, cpu: 1000m, noise: 0.1}]\n");
   LoadModel model(s, 42);
   auto p = pods(1, 0);
   for (int i = 0; i < 200; ++i) {
@@ -152,26 +163,31 @@ TEST(MetricsApi, ServesThreeApis) {
   LoadModel model(*parseScenario("s.yaml", kScenario), 1);
   auto p = pods(3, 0);
   const Time now = *parseRFC3339("2026-11-23T10:00:00Z");
-  auto list = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods", {{"labelSelector", "app=web"}}, p, model, now);
+  auto list = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods",
+                              {{"labelSelector", "app=web"}}, p, model, now);
   ASSERT_EQ(list.status, 200);
   EXPECT_EQ(list.body["kind"], "PodMetricsList");
   ASSERT_EQ(list.body["items"].size(), 3u);
   EXPECT_EQ(list.body["items"][0]["containers"][0]["usage"]["cpu"], "200m");
   EXPECT_EQ(list.body["items"][0]["timestamp"], "2026-11-23T10:00:00Z");
 
-  auto one = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods/web-1", {}, p, model, now);
+  auto one =
+      serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods/web-1", {}, p, model, now);
   EXPECT_EQ(one.body["kind"], "PodMetrics");
-  auto missing = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods/nope", {}, p, model, now);
+  auto missing =
+      serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods/nope", {}, p, model, now);
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(missing.body["kind"], "Status");
 
-  auto custom = serveMetricsApi("/apis/custom.metrics.k8s.io/v1beta2/namespaces/demo/pods/*/http_requests",
-                                {{"labelSelector", "app=web"}}, p, model, now);
+  auto custom =
+      serveMetricsApi("/apis/custom.metrics.k8s.io/v1beta2/namespaces/demo/pods/*/http_requests",
+                      {{"labelSelector", "app=web"}}, p, model, now);
   ASSERT_EQ(custom.status, 200);
   ASSERT_EQ(custom.body["items"].size(), 3u);
   EXPECT_EQ(custom.body["items"][0]["value"], "30");
   EXPECT_EQ(custom.body["items"][0]["metric"]["name"], "http_requests");
-  auto v1 = serveMetricsApi("/apis/custom.metrics.k8s.io/v1beta1/namespaces/demo/services/front/rps", {}, p, model, now);
+  auto v1 = serveMetricsApi(
+      "/apis/custom.metrics.k8s.io/v1beta1/namespaces/demo/services/front/rps", {}, p, model, now);
   ASSERT_EQ(v1.status, 200);
   EXPECT_EQ(v1.body["items"][0]["metricName"], "rps");
   EXPECT_EQ(v1.body["items"][0]["value"], "30");
@@ -183,8 +199,8 @@ TEST(MetricsApi, ServesThreeApis) {
 
   auto discovery = serveMetricsApi("/apis/metrics.k8s.io/v1beta1", {}, p, model, now);
   EXPECT_EQ(discovery.body["kind"], "APIResourceList");
-  auto badSelector = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods", {{"labelSelector", "a in ("}}, p,
-                                     model, now);
+  auto badSelector = serveMetricsApi("/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods",
+                                     {{"labelSelector", "a in ("}}, p, model, now);
   EXPECT_EQ(badSelector.status, 400);
   EXPECT_EQ(serveMetricsApi("/apis/metrics.k8s.io/v2/x", {}, p, model, now).status, 404);
 }
@@ -219,8 +235,10 @@ TEST(MetricsApi, AnswersFromTheIndexPerNamespaceAndSelector) {
 - {name: web2, namespace: other, selector: app=web, cpu: 10m}
 )");
   LoadModel model(s, 1);
-  PodIndex index([&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
-  for (int i = 0; i < 4; ++i) index.upsert({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, i < 3, {"app"}});
+  PodIndex index(
+      [&model](const std::string& ns, const api::Labels& l) { return model.classify(ns, l); });
+  for (int i = 0; i < 4; ++i)
+    index.upsert({"demo", "web-" + std::to_string(i), api::Labels{{"app", "web"}}, i < 3, {"app"}});
   index.upsert({"demo", "db-0", api::Labels{{"app", "db"}}, true, {"db"}});
   index.upsert({"other", "web-0", api::Labels{{"app", "web"}}, true, {"app"}});
   const Time now = *parseRFC3339("2026-11-23T10:00:00Z");
@@ -229,9 +247,11 @@ TEST(MetricsApi, AnswersFromTheIndexPerNamespaceAndSelector) {
   auto web = serveMetricsApi(base + "demo/pods", {{"labelSelector", "app=web"}}, index, model, now);
   ASSERT_EQ(web.status, 200);
   ASSERT_EQ(web.body["items"].size(), 4u);
-  EXPECT_EQ(web.body["items"][0]["containers"][0]["usage"]["cpu"], "300m");  // 900m over 3 Ready pods
+  EXPECT_EQ(web.body["items"][0]["containers"][0]["usage"]["cpu"],
+            "300m");  // 900m over 3 Ready pods
   EXPECT_EQ(web.body["items"][3]["metadata"]["name"], "web-3");
-  EXPECT_EQ(web.body["items"][3]["containers"][0]["usage"]["cpu"], "50m");  // not Ready: start-up cpu
+  EXPECT_EQ(web.body["items"][3]["containers"][0]["usage"]["cpu"],
+            "50m");  // not Ready: start-up cpu
 
   auto all = serveMetricsApi(base + "demo/pods", {}, index, model, now);
   ASSERT_EQ(all.body["items"].size(), 5u);
@@ -239,7 +259,8 @@ TEST(MetricsApi, AnswersFromTheIndexPerNamespaceAndSelector) {
   EXPECT_EQ(all.body["items"][0]["containers"][0]["name"], "db");
   EXPECT_EQ(all.body["items"][0]["containers"][0]["usage"]["cpu"], "100m");
 
-  auto other = serveMetricsApi(base + "other/pods", {{"labelSelector", "app=web"}}, index, model, now);
+  auto other =
+      serveMetricsApi(base + "other/pods", {{"labelSelector", "app=web"}}, index, model, now);
   ASSERT_EQ(other.body["items"].size(), 1u);
   EXPECT_EQ(other.body["items"][0]["containers"][0]["usage"]["cpu"], "10m");
 

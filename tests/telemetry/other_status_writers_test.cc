@@ -37,18 +37,23 @@ TEST_F(OtherStatusWriterMetricsTest, CountsHpasPerManagerWrittenDuringTheTermInT
   put("web", api::StatusWrite{"kube-controller-manager", leadingSince_ + seconds(20)});
   put("api", api::StatusWrite{"kube-controller-manager", leadingSince_ + seconds(40)});
   put("worker", api::StatusWrite{"keda-operator", leadingSince_ + seconds(30)});
-  put("old", api::StatusWrite{"kube-controller-manager", leadingSince_ - minutes(2)});  // before the lead
+  put("old",
+      api::StatusWrite{"kube-controller-manager", leadingSince_ - minutes(2)});  // before the lead
   put("quiet", std::nullopt);
   std::string text = scrape();
-  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"kube-controller-manager\"} 2"), std::string::npos)
+  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"kube-controller-manager\"} 2"),
+            std::string::npos)
       << text;
-  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"keda-operator\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"keda-operator\"} 1"),
+            std::string::npos)
+      << text;
 
   // Ten minutes after web's write and a bit: web no longer counts; later none does, and the
   // managers' series go.
   clock_.set(leadingSince_ + seconds(20) + minutes(10) + seconds(1));
   text = scrape();
-  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"kube-controller-manager\"} 1"), std::string::npos)
+  EXPECT_NE(text.find("hpa_controller_other_status_writers{manager=\"kube-controller-manager\"} 1"),
+            std::string::npos)
       << text;
   clock_.step(minutes(1));
   text = scrape();

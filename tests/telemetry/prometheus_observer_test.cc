@@ -12,8 +12,12 @@ TEST(PrometheusObserver, CountsReconcilesPerHpaAndDropsADeletedHpasSeries) {
   observer.hpaReconciled("ns", "fast");
   observer.hpaReconciled("ns", "slow");
   std::string text = observer.serialize();
-  EXPECT_NE(text.find("hpa_controller_reconciles_total{name=\"fast\",namespace=\"ns\"} 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("hpa_controller_reconciles_total{name=\"slow\",namespace=\"ns\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_reconciles_total{name=\"fast\",namespace=\"ns\"} 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("hpa_controller_reconciles_total{name=\"slow\",namespace=\"ns\"} 1"),
+            std::string::npos)
+      << text;
   observer.hpaDeleted("ns", "fast");
   observer.hpaDeleted("ns", "never-seen");
   text = observer.serialize();
@@ -29,7 +33,9 @@ TEST(PrometheusObserver, ADeletedHpasDecisionSeriesGoWithItAndLeadershipIsShown)
   observer.hpaDecided("ns", "web", outcome);
   observer.leading(true);
   std::string text = observer.serialize();
-  EXPECT_NE(text.find("hpa_controller_desired_replicas{name=\"web\",namespace=\"ns\"} 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_desired_replicas{name=\"web\",namespace=\"ns\"} 3"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("hpa_controller_leader 1"), std::string::npos) << text;
   observer.hpaDeleted("ns", "web");
   observer.leading(false);
@@ -42,18 +48,26 @@ TEST(PrometheusObserver, InformerCacheDigestIsExactUpTo32Bits) {
   PrometheusObserver observer;
   observer.informerCache("pods", 1000, 4294967295u);
   const std::string text = observer.serialize();
-  EXPECT_NE(text.find("hpa_controller_informer_cache_objects{resource=\"pods\"} 1000"), std::string::npos) << text;
-  EXPECT_NE(text.find("hpa_controller_informer_cache_digest{resource=\"pods\"} 4294967295"), std::string::npos) << text;
+  EXPECT_NE(text.find("hpa_controller_informer_cache_objects{resource=\"pods\"} 1000"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("hpa_controller_informer_cache_digest{resource=\"pods\"} 4294967295"),
+            std::string::npos)
+      << text;
 }
 
-bool hasLine(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+bool hasLine(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
 
 TEST(PrometheusObserver, EveryWriteSeriesExistsAtZeroFromTheStartAndCountsItsOutcome) {
   PrometheusObserver observer;
   std::string text = observer.serialize();
   for (const char* write : {"scale", "status", "history", "last-decision", "event"}) {
     for (const char* result : {"success", "failure"}) {
-      EXPECT_TRUE(hasLine(text, fmt::format("hpa_controller_writes_total{{result=\"{}\",write=\"{}\"}} 0", result, write)))
+      EXPECT_TRUE(
+          hasLine(text, fmt::format("hpa_controller_writes_total{{result=\"{}\",write=\"{}\"}} 0",
+                                    result, write)))
           << write << " " << result << "\n"
           << text;
     }
@@ -62,16 +76,22 @@ TEST(PrometheusObserver, EveryWriteSeriesExistsAtZeroFromTheStartAndCountsItsOut
   observer.writes().writeAttempted(controller::WriteKind::LastDecision, true);
   observer.writes().writeAttempted(controller::WriteKind::LastDecision, true);
   text = observer.serialize();
-  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="failure",write="status"} 1)")) << text;
-  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="success",write="status"} 0)")) << text;
-  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="success",write="last-decision"} 2)")) << text;
+  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="failure",write="status"} 1)"))
+      << text;
+  EXPECT_TRUE(hasLine(text, R"(hpa_controller_writes_total{result="success",write="status"} 0)"))
+      << text;
+  EXPECT_TRUE(
+      hasLine(text, R"(hpa_controller_writes_total{result="success",write="last-decision"} 2)"))
+      << text;
 }
 
 TEST(PrometheusObserver, ShowsTheRunLoopStallAndTheLeaseTransitionsOnceSeen) {
   PrometheusObserver observer;
   std::string text = observer.serialize();
   EXPECT_TRUE(hasLine(text, "hpa_controller_run_loop_stalled_seconds 0")) << text;
-  EXPECT_EQ(text.find("\nhpa_controller_leader_transitions "), std::string::npos) << "absent until seen\n" << text;
+  EXPECT_EQ(text.find("\nhpa_controller_leader_transitions "), std::string::npos)
+      << "absent until seen\n"
+      << text;
   observer.leaderTransitions(std::nullopt);
   EXPECT_EQ(observer.serialize().find("\nhpa_controller_leader_transitions "), std::string::npos);
 

@@ -10,9 +10,12 @@ std::string scrape(const prometheus::Registry& registry) {
   return prometheus::TextSerializer().Serialize(registry.Collect());
 }
 
-bool has(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+bool has(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
 
-std::string comparisons(const std::string& name, const std::string& result, const std::string& cause, int value) {
+std::string comparisons(const std::string& name, const std::string& result,
+                        const std::string& cause, int value) {
   return "hpa_controller_shadow_comparisons_total{cause=\"" + cause + "\",name=\"" + name +
          "\",namespace=\"shop\",result=\"" + result + "\"} " + std::to_string(value);
 }
@@ -29,7 +32,8 @@ TEST(ShadowMetrics, AnHpasComparisonsExistAtZeroOnceItIsKnownAndGoWithIt) {
 
   const shadow::Divergence replicas{shadow::DivergenceKind::DesiredReplicas, "4", "3"};
   metrics.compared("shop", "web", shadow::Cause::Inputs, {replicas});
-  metrics.hpaKnown("shop", "web");  // a second add (a relist after a delete missed) keeps the counts
+  metrics.hpaKnown("shop",
+                   "web");  // a second add (a relist after a delete missed) keeps the counts
   text = scrape(registry);
   EXPECT_TRUE(has(text, comparisons("web", "diverge", "inputs", 1))) << text;
   EXPECT_TRUE(has(text, comparisons("web", "agree", "agree", 0))) << text;

@@ -12,10 +12,10 @@
 namespace hpa::workqueue {
 namespace {
 
+using hpa::testing::eventually;
 using hpa::testing::FakeClock;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
-using hpa::testing::eventually;
 using Keys = std::vector<std::string>;
 
 // Takes every key the queue holds once the waiting loop has moved all keys due at the clock's

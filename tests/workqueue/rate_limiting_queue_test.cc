@@ -13,11 +13,11 @@
 namespace hpa::workqueue {
 namespace {
 
+using hpa::testing::eventually;
 using hpa::testing::FakeClock;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
-using hpa::testing::eventually;
 
 // True once `key` is handed out; proves nothing else was queued before it.
 bool arrives(RateLimitingQueue& q, const std::string& key) {

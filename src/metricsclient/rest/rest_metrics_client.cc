@@ -60,7 +60,8 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
   discovery_.invalidate();
   auto versions = discovery_.versions("custom.metrics.k8s.io");
   if (!versions.ok()) return versions.error();
-  if (versions->empty()) return Error::of("no custom metrics API (custom.metrics.k8s.io) registered");
+  if (versions->empty())
+    return Error::of("no custom metrics API (custom.metrics.k8s.io) registered");
   // The server's preferred version first, if known; else the first known one it lists.
   for (const auto& v : *versions) {
     if (v == "v1beta2" || v == "v1beta1") {
@@ -72,18 +73,22 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
   return Error::of("no known available metric versions found");
 }
 
-Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(const ResourceMetricsRequest& request) {
+Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(
+    const ResourceMetricsRequest& request) {
   auto version = resourceMetricsVersion();
   if (!version.ok()) return version.error();
-  auto body = client_.get(withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, request.ns),
-                                    request.query()));
+  auto body = client_.get(
+      withQuery(fmt::format("/apis/metrics.k8s.io/{}/namespaces/{}/pods", *version, request.ns),
+                request.query()));
   if (!body.ok()) return body.error();
   return api::decodePodMetricsList(*body);
 }
 
-Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string& resource, const std::string& ns,
+Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string& resource,
+                                                              const std::string& ns,
                                                               const api::Selector& selector,
-                                                              const std::string& container, Duration /*maxAge*/) {
+                                                              const std::string& container,
+                                                              Duration /*maxAge*/) {
   auto list = listPodMetrics(resourceMetricsRequest(ns, selector));
   if (!list.ok()) return resourceFetchError(list.error());
   return resourceMetricsFromPodMetrics(list->items, resource, container);
@@ -92,30 +97,36 @@ Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string&
 Result<api::MetricValueList> RestMetricsClient::fetchCustom(const std::string& pathAfterVersion) {
   auto version = customMetricsVersion();
   if (!version.ok()) return version.error();
-  auto body = client_.get(fmt::format("/apis/custom.metrics.k8s.io/{}{}", *version, pathAfterVersion));
+  auto body =
+      client_.get(fmt::format("/apis/custom.metrics.k8s.io/{}{}", *version, pathAfterVersion));
   if (!body.ok()) return body.error();
   if (body->value("kind", "") != "MetricValueList") {
-    return Error::format("the custom metrics API server didn't return MetricValueList, the type is {}",
-                         body->value("kind", ""));
+    return Error::format(
+        "the custom metrics API server didn't return MetricValueList, the type is {}",
+        body->value("kind", ""));
   }
   return api::decodeMetricValueList(*body);
 }
 
-Result<api::MetricValueList> RestMetricsClient::listPodsCustomMetric(const PodsMetricRequest& request) {
-  return fetchCustom(withQuery(fmt::format("/namespaces/{}/pods/*/{}", request.ns, request.metricName), request.query()));
+Result<api::MetricValueList> RestMetricsClient::listPodsCustomMetric(
+    const PodsMetricRequest& request) {
+  return fetchCustom(withQuery(
+      fmt::format("/namespaces/{}/pods/*/{}", request.ns, request.metricName), request.query()));
 }
 
-Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metricName, const std::string& ns,
+Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metricName,
+                                                         const std::string& ns,
                                                          const api::Selector& selector,
-                                                         const api::Selector& metricSelector, Duration /*maxAge*/) {
+                                                         const api::Selector& metricSelector,
+                                                         Duration /*maxAge*/) {
   auto list = listPodsCustomMetric(podsMetricRequest(metricName, ns, selector, metricSelector));
   if (!list.ok()) return customFetchError(list.error());
   return podMetricsFromMetricValues(list->items);
 }
 
-Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string& metricName, const std::string& ns,
-                                                              const api::CrossVersionObjectReference& object,
-                                                              const api::Selector& metricSelector) {
+Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(
+    const std::string& metricName, const std::string& ns,
+    const api::CrossVersionObjectReference& object, const api::Selector& metricSelector) {
   const auto request = objectMetricRequest(metricName, ns, object, metricSelector);
   auto [group, version] = splitApiVersion(object.apiVersion);
   std::string path;
@@ -124,7 +135,8 @@ Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string&
   } else {
     auto mappings = discovery_.mappingsFor(group, object.kind);
     if (!mappings.ok()) {
-      return customFetchError(Error::format("unable to map kind {} to resource: {}", object.kind, mappings.error().message));
+      return customFetchError(Error::format("unable to map kind {} to resource: {}", object.kind,
+                                            mappings.error().message));
     }
     const auto& gvr = mappings->front();
     const std::string resource = gvr.group.empty() ? gvr.resource : gvr.resource + "." + gvr.group;
@@ -137,10 +149,11 @@ Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(const std::string&
   return result;
 }
 
-Result<ExternalMetricResult> RestMetricsClient::getExternalMetric(const std::string& metricName, const std::string& ns,
-                                                                  const api::Selector& metricSelector) {
-  auto body = client_.get(withQuery(fmt::format("/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}", ns, metricName),
-                                    externalMetricRequest(metricName, ns, metricSelector).query()));
+Result<ExternalMetricResult> RestMetricsClient::getExternalMetric(
+    const std::string& metricName, const std::string& ns, const api::Selector& metricSelector) {
+  auto body = client_.get(withQuery(
+      fmt::format("/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}", ns, metricName),
+      externalMetricRequest(metricName, ns, metricSelector).query()));
   if (!body.ok()) return externalFetchError(body.error());
   auto list = api::decodeExternalMetricValueList(*body);
   if (!list.ok()) return externalFetchError(list.error());

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "kube/discovery.h"
 #include "api/metrics.h"
+#include "kube/discovery.h"
 #include "kube/rest_client.h"
 #include "metricsclient/api_selection.h"
 #include "metricsclient/metrics_api.h"
@@ -18,17 +18,22 @@ namespace hpa::metricsclient {
 // external.metrics.k8s.io/v1beta1. Thread-safe.
 class RestMetricsClient final : public MetricsApi {
  public:
-  RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery) : client_(client), discovery_(discovery) {}
+  RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery)
+      : client_(client), discovery_(discovery) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
-                                             const api::Selector& selector, const std::string& container, Duration maxAge) override;
+                                             const api::Selector& selector,
+                                             const std::string& container,
+                                             Duration maxAge) override;
   Result<PodMetricsResult> getRawMetric(const std::string& metricName, const std::string& ns,
-                                        const api::Selector& selector, const api::Selector& metricSelector,
+                                        const api::Selector& selector,
+                                        const api::Selector& metricSelector,
                                         Duration maxAge) override;
   Result<ObjectMetricResult> getObjectMetric(const std::string& metricName, const std::string& ns,
                                              const api::CrossVersionObjectReference& object,
                                              const api::Selector& metricSelector) override;
-  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName, const std::string& ns,
+  Result<ExternalMetricResult> getExternalMetric(const std::string& metricName,
+                                                 const std::string& ns,
                                                  const api::Selector& metricSelector) override;
 
   // Forgets the custom metrics API version (upstream re-discovers it every sync period).
