@@ -12,5 +12,7 @@ PACKAGES=(
   # and Python's yaml; the e2e tier runs that Prometheus. Where systemd runs, installing it also
   # starts Debian's prometheus service on 9090, which no test uses.
   prometheus python3-yaml
+  # The unit tier checks the format (hack/check-format.sh); .ci/run lints with clang-tidy.
+  clang-format clang-tidy
 )
 hpa_install_missing install-deps "${PACKAGES[@]}"
