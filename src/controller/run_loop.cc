@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "api/meta.h"
 #include "common/thread_name.h"
 #include "controls/hpa_controls.h"
@@ -39,7 +41,7 @@ RunLoop::RunLoop(HorizontalController& controller,
       stalenessGuard_(stalenessGuard),
       clock_(clock),
       logger_(std::move(logger)),
-      settings_(settings),
+      settings_(std::move(settings)),
       // The HPA's limiter: every requeue waits exactly the sync period (no back-off), the HPA's
       // own when its controls set one.
       queue_(clock, intervalLimiter(settings.syncPeriod, intervals_)),

@@ -1,6 +1,7 @@
 #include "kube/client_config.h"
 
 #include <cstdlib>
+#include <utility>
 
 #include "kube/kubeconfig.h"
 
@@ -9,7 +10,7 @@ namespace {
 
 std::string envOr(const char* name, std::string fallback = "") {
   const char* v = std::getenv(name);
-  return v ? v : fallback;
+  return v ? std::string(v) : std::move(fallback);
 }
 
 }  // namespace

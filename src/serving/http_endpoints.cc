@@ -96,8 +96,8 @@ ServerResponse routeEndpoint(const ServerRequest& request, const EndpointHandler
 }
 
 Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings,
-                                                          EndpointHandlers handlers,
-                                                          RequestAuth* auth, Logger logger) {
+                                                          const EndpointHandlers& handlers,
+                                                          RequestAuth* auth, const Logger& logger) {
   std::unique_ptr<HttpServer> secure;
   std::unique_ptr<HttpServer> plain;
   if (settings.securePort != 0) {

@@ -56,7 +56,7 @@ class HttpEndpoints {
 
 // `auth` must outlive the endpoints; it may be null only when settings.securePort is 0.
 Result<std::unique_ptr<HttpEndpoints>> startHttpEndpoints(const ServingSettings& settings,
-                                                          EndpointHandlers handlers,
-                                                          RequestAuth* auth, Logger logger);
+                                                          const EndpointHandlers& handlers,
+                                                          RequestAuth* auth, const Logger& logger);
 
 }  // namespace hpa::serving

@@ -60,9 +60,9 @@ struct ServerTls {
 
 struct ServerLimits {
   // Beyond this (request line and header fields), the request is refused with 431.
-  std::size_t maxHeaderBytes = 8 * 1024;
+  std::size_t maxHeaderBytes = std::size_t{8} * 1024;
   // Beyond this, the request is refused with 413.
-  std::uint64_t maxBodyBytes = 64 * 1024;
+  std::uint64_t maxBodyBytes = std::uint64_t{64} * 1024;
   // A connection idle this long (keep-alive included), or whose request is not read within it,
   // is closed.
   std::chrono::milliseconds idleTimeout = std::chrono::seconds(30);
