@@ -10,7 +10,7 @@ std::string sha256Hex(const std::string& text) {
   unsigned int length = 0;
   EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
   std::string out;
-  out.reserve(length * 2);
+  out.reserve(std::size_t{length} * 2);
   for (unsigned int i = 0; i < length; ++i) out += fmt::format("{:02x}", digest[i]);
   return out;
 }

@@ -33,7 +33,7 @@ constexpr auto kShutdownTimeout = std::chrono::seconds(5);
 // socket is closed: closing with unread data resets the connection, and the client could lose
 // the refusal it has not read yet.
 constexpr auto kLingerTimeout = std::chrono::seconds(1);
-constexpr std::size_t kDrainChunk = 16 * 1024;
+constexpr std::size_t kDrainChunk = std::size_t{16} * 1024;
 // Enough workers that health probes get through while scrapes wait on TokenReviews.
 constexpr int kWorkerThreads = 4;
 
