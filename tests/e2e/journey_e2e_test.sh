@@ -127,7 +127,6 @@ spec:
   - type: Resource
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
 YAML
-"${K[@]}" apply -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 "${K[@]}" create namespace team >/dev/null
 "${K[@]}" create serviceaccount explainer -n team >/dev/null
 "${K[@]}" create clusterrolebinding journey-explainer --clusterrole hpa-explain --serviceaccount team:explainer >/dev/null
@@ -191,6 +190,8 @@ user_shell "${SED_LINE//overlays\/shadow\$#deploy\/overlays\/policy-v1/overlays/
 grep -q 'overlays/policy-v1beta1$' "$WORK/user/my-hpa-controller/kustomization.yaml" || fail "the switch line did not switch"
 user_shell "kubectl apply -k my-hpa-controller/" >/dev/null
 user_shell "kubectl -n hpa-controller rollout status deployment/hpa-controller" >/dev/null
+# explain's role, once the install's namespace (which holds its ServiceAccount) exists.
+"${K[@]}" apply -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 follow_pod_logs $CNS $APP_LABEL
 install_metric() { # <metric> [<label>=<value>...]: on the install's leader
   local leader
