@@ -227,11 +227,13 @@ print("ok: image, settings ConfigMap, every argument and variable: the same")
 PY
 
 mark "kube-controller-manager restarted with the README's value --controllers=$SWITCH_VALUE"
+KCM_LOG_FROM=$(($(wc -l <"$DIR/logs/kube-controller-manager.log") + 1))
 "$HACK/local-cluster.sh" restart-controller-manager --dir "$DIR" --controllers "$SWITCH_VALUE"
-grep -q '"horizontalpodautoscaling" is disabled' "$DIR/logs/kube-controller-manager.log" ||
-  fail "kube-controller-manager 1.20.2 did not log its HPA loop disabled"
+# It starts its controllers one after the other once it leads, after its health check answers.
+kcm_logged() { tail -n "+$KCM_LOG_FROM" "$DIR/logs/kube-controller-manager.log" | grep -F -- "$1" >/dev/null; }
+incluster_wait 120 "kube-controller-manager 1.20.2 logs its HPA loop disabled" kcm_logged '"horizontalpodautoscaling" is disabled'
 for c in bootstrapsigner tokencleaner; do
-  grep -q "Started \"$c\"" "$DIR/logs/kube-controller-manager.log" || fail "kube-controller-manager did not start $c"
+  incluster_wait 60 "kube-controller-manager starts $c" kcm_logged "Started \"$c\""
 done
 pass "kube-controller-manager: horizontalpodautoscaling disabled, bootstrapsigner and tokencleaner started"
 for line in $(grep -n '' "$WORK/switch.txt" | grep -v ':sed ' | cut -d: -f1); do
