@@ -239,7 +239,7 @@ pass "kube-controller-manager: horizontalpodautoscaling disabled, bootstrapsigne
 for line in $(grep -n '' "$WORK/switch.txt" | grep -v ':sed ' | cut -d: -f1); do
   cmd=$(sed -n "${line}p" "$WORK/switch.txt")
   case $cmd in
-    *"delete -k hpa-controller/deploy/overlays/shadow") cmd=${cmd/overlays\/shadow/overlays/shadow-policy-v1beta1} ;;
+    *"delete -k hpa-controller/deploy/overlays/shadow "*) cmd=${cmd/overlays\/shadow /overlays/shadow-policy-v1beta1 } ;;
   esac
   echo "README: $cmd"
   user_shell "$cmd" >>"$WORK/readme.log" 2>&1 || fail "the README's '$cmd' failed"
