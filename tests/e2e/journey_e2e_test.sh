@@ -127,7 +127,6 @@ spec:
   - type: Resource
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
 YAML
-"${K[@]}" apply -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 "${K[@]}" create namespace team >/dev/null
 "${K[@]}" create serviceaccount explainer -n team >/dev/null
 "${K[@]}" create clusterrolebinding journey-explainer --clusterrole hpa-explain --serviceaccount team:explainer >/dev/null
@@ -191,6 +190,8 @@ user_shell "${SED_LINE//overlays\/shadow\$#deploy\/overlays\/policy-v1/overlays/
 grep -q 'overlays/policy-v1beta1$' "$WORK/user/my-hpa-controller/kustomization.yaml" || fail "the switch line did not switch"
 user_shell "kubectl apply -k my-hpa-controller/" >/dev/null
 user_shell "kubectl -n hpa-controller rollout status deployment/hpa-controller" >/dev/null
+# explain's role, once the install's namespace (which holds its ServiceAccount) exists.
+"${K[@]}" apply -f "$ROOT/deploy/explain-rbac.yaml" >/dev/null
 follow_pod_logs $CNS $APP_LABEL
 install_metric() { # <metric> [<label>=<value>...]: on the install's leader
   local leader
@@ -226,17 +227,19 @@ print("ok: image, settings ConfigMap, every argument and variable: the same")
 PY
 
 mark "kube-controller-manager restarted with the README's value --controllers=$SWITCH_VALUE"
+KCM_LOG_FROM=$(($(wc -l <"$DIR/logs/kube-controller-manager.log") + 1))
 "$HACK/local-cluster.sh" restart-controller-manager --dir "$DIR" --controllers "$SWITCH_VALUE"
-grep -q '"horizontalpodautoscaling" is disabled' "$DIR/logs/kube-controller-manager.log" ||
-  fail "kube-controller-manager 1.20.2 did not log its HPA loop disabled"
+# It starts its controllers one after the other once it leads, after its health check answers.
+kcm_logged() { tail -n "+$KCM_LOG_FROM" "$DIR/logs/kube-controller-manager.log" | grep -F -- "$1" >/dev/null; }
+incluster_wait 120 "kube-controller-manager 1.20.2 logs its HPA loop disabled" kcm_logged '"horizontalpodautoscaling" is disabled'
 for c in bootstrapsigner tokencleaner; do
-  grep -q "Started \"$c\"" "$DIR/logs/kube-controller-manager.log" || fail "kube-controller-manager did not start $c"
+  incluster_wait 60 "kube-controller-manager starts $c" kcm_logged "Started \"$c\""
 done
 pass "kube-controller-manager: horizontalpodautoscaling disabled, bootstrapsigner and tokencleaner started"
 for line in $(grep -n '' "$WORK/switch.txt" | grep -v ':sed ' | cut -d: -f1); do
   cmd=$(sed -n "${line}p" "$WORK/switch.txt")
   case $cmd in
-    *"delete -k hpa-controller/deploy/overlays/shadow") cmd=${cmd/overlays\/shadow/overlays/shadow-policy-v1beta1} ;;
+    *"delete -k hpa-controller/deploy/overlays/shadow "*) cmd=${cmd/overlays\/shadow /overlays/shadow-policy-v1beta1 } ;;
   esac
   echo "README: $cmd"
   user_shell "$cmd" >>"$WORK/readme.log" 2>&1 || fail "the README's '$cmd' failed"
