@@ -11,9 +11,10 @@ both alike. Each round runs every BINARY once, in the order given, with ARGS (de
 and pod-metrics phases and its reconciles per second and per CPU-second are read from its output,
 which every version of the bench prints, the oldest included (they have no --json).
 
-Recorded in bench/results/inprocess_scale_alternating.json (--results DIR: there instead; none:
-nowhere): a row per run, and per LABEL the medians, the range of reconciles per CPU-second, and
-the ratio of its median to the first LABEL's.
+Printed; with --results DIR recorded in DIR/inprocess_scale_alternating.json and .md as well: a
+row per run, and per LABEL the medians, the range of reconciles per CPU-second, and the ratio of
+its median to the first LABEL's. Not in bench/results/ by default: bench/README.md shows every
+file there, and a comparison's place is the change it measures (its commit message or review).
 """
 import argparse
 import os
@@ -82,7 +83,7 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--note", default=None)
-    render.add_argument(p)
+    p.add_argument("--results", default="none", help="a directory to record the figures in (default: none)")
     p.add_argument("builds", nargs="+", metavar="LABEL=BINARY")
     a = p.parse_args(args)
     builds = [b.split("=", 1) for b in a.builds]
