@@ -17,6 +17,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 for sub in ("results", "scale", "shadow", "soak", "soak-incluster", "recovery", "failover"):
     sys.path.insert(0, os.path.join(ROOT, "bench", sub))
+import alternate  # noqa: E402
 import render  # noqa: E402
 import binary  # noqa: E402
 
@@ -80,6 +81,17 @@ INPROCESS = {"hpas": 100, "pods_per_hpa": 10, "namespaces": 10, "period_s": 15.0
              "steady": [{"workers": 1, "reconciles_per_s": 20087.4, "per_cpu_s": 20088.1, "per_cpu_s_without_api": 25833.2}],
              "heap": {"bytes_per_pod": 702.3, "bytes_per_hpa": 44000.0}}
 
+# inprocess_scale_bench's output (the lines alternate.py reads), and runs of two builds from it.
+OUTPUT = """phases (one thread):
+  phase pod metrics (batched, selected)       10.64 us per HPA
+  phase whole reconcile                       24.50 us per HPA
+steady reconciles (5 s each), the controller's clock standing still:
+  1 worker :     37576 reconciles/s,     40000 per CPU-second (CPU 4.70 of 5.00 s wall)
+  2 workers:     70000 reconciles/s,     35000 per CPU-second (CPU 2.00 of 1.00 s wall)
+"""
+ALTERNATING = [dict(alternate.parse(OUTPUT.replace("40000", str(v))), binary=b, round=n)
+               for n, (b, v) in enumerate([("old", 40000), ("new", 39000), ("old", 42000), ("new", 41000)])]
+
 
 def synthetic_tables():
     """{benchmark: its driver's tables for the synthetic result above}."""
@@ -92,7 +104,8 @@ def synthetic_tables():
     return {"scale": report.results_tables(SCALE), "recovery": recovery_bench.results_tables(RECOVERY),
             "failover": failover_bench.results_tables(FAILOVER), "shadow": shadow_bench.results_tables(SHADOW),
             "soak": soak.results_tables(SOAK), "soak-incluster": soak_incluster.results_tables(SOAK_INCLUSTER),
-            "replicacalc": binary.gbench_tables(GBENCH), "inprocess_scale": binary.inprocess_tables(INPROCESS)}
+            "replicacalc": binary.gbench_tables(GBENCH), "inprocess_scale": binary.inprocess_tables(INPROCESS),
+            "inprocess_scale_alternating": alternate.tables(ALTERNATING, ["old", "new"])}
 
 
 def scratch(test):
@@ -303,6 +316,17 @@ class Drivers(unittest.TestCase):
         (shape,) = rows(doc, "shape")
         self.assertEqual((shape["HPA from the cache"], shape["whole reconcile"]), (0.25, 14.98))
         self.assertIn("| 100 | 10 | 10 | 702 | 44,000 | 0.25 | 0.21 | 2.62 | 1.13 | 15 |", render.render(doc))
+
+    def test_alternating(self):
+        self.assertEqual(alternate.parse(OUTPUT), {"whole": 24.5, "metrics": 10.64, "workers": 1, "per_s": 37576.0,
+                                                   "per_cpu_s": 40000.0})
+        doc = self.docs["inprocess_scale_alternating"]
+        self.assertEqual(len(rows(doc, "runs")), 4)
+        old, new = rows(doc, "summary")
+        self.assertEqual((old["per_cpu_s"], old["range"], old["ratio"]), (41000, [40000, 42000], 1))
+        self.assertAlmostEqual(old["spread"], 100 / 41)
+        self.assertAlmostEqual(new["ratio"], 40000 / 41000)
+        self.assertIn("| new | 2 | 24.50 | 10.64 | 40,000 | 39,000 / 41,000 | 2.5 | 0.976 |", render.render(doc))
 
 
 if __name__ == "__main__":
