@@ -371,14 +371,19 @@ TEST_F(RunLoopTest, ShutDownOfAStandbyFlushesNothing) {
 // freezes them alone) can find them by.
 TEST_F(RunLoopTest, TheWorkersAreNamedReconcile) {
   start();
-  int named = 0;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream comm(task.path() / "comm");
-    std::string name;
-    std::getline(comm, name);
-    if (name.rfind("reconcile-", 0) == 0) ++named;
-  }
-  EXPECT_EQ(named, 1);  // the fixture runs one worker
+  auto named = [] {
+    int count = 0;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream comm(task.path() / "comm");
+      std::string name;
+      std::getline(comm, name);
+      if (name.rfind("reconcile-", 0) == 0) ++count;
+    }
+    return count;
+  };
+  // A worker names itself once it runs, which may be after start() returns.
+  ASSERT_TRUE(eventually([&] { return named() == 1; })) << named() << " workers named";
+  EXPECT_EQ(named(), 1);  // the fixture runs one worker, and no other thread takes its name
 }
 
 TEST_F(RunLoopTest, EverySyncPeriodRunsOncePerPeriod) {
