@@ -92,35 +92,7 @@ PIDS+=("$!")
 sim_node() { "${K[@]}" get nodes -l hpa-sim=true -o name | grep -q .; }
 wait_for 60 "hpa-sim registered its node" sim_node
 "${K[@]}" taint nodes -l hpa-sim=true hpa-sim=true:NoSchedule --overwrite >/dev/null
-for app in web api batch; do
-  cat <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: $app, namespace: $NS}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: $app}}
-  template:
-    metadata: {labels: {app: $app}}
-    spec:
-      schedulerName: hpa-sim
-      nodeSelector: {hpa-sim: "true"}
-      tolerations: [{key: hpa-sim, operator: Exists, effect: NoSchedule}]
-      containers: [{name: app, image: example/$app, resources: {requests: {cpu: 100m}}}]
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata: {name: $app, namespace: $NS}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: $app}
-  minReplicas: 1
-  maxReplicas: 8
-  metrics:
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
----
-YAML
-done | "${K[@]}" apply -f - >/dev/null
+for app in web api batch; do incluster_workload_yaml "$NS" "$app"; done | "${K[@]}" apply -f - >/dev/null
 pod_metrics() { "${K[@]}" get --raw "/apis/metrics.k8s.io/v1beta1/namespaces/$NS/pods" | jq -e '.items | length >= 6'; }
 wait_for 90 "hpa-sim serves the workloads' pod metrics" pod_metrics
 

@@ -85,30 +85,11 @@ incluster_image() {
   rm -f "$ROOT/hpa-controller.tar"
 }
 
-# incluster_workloads <namespace> <cpu of web> [<cpu of api>]: hpa-sim plays the kubelet for two
-# Deployments (web, api; 2 replicas of 100m requested each, on its own node, tainted so that the
-# scheduler keeps the controller off it) with CPU HPAs at a 50 % target, and serves their
-# metrics. Sets SIM_CONTROL (hpa-sim's /set URL).
-incluster_workloads() {
-  local ns=$1 web=$2 api=${3:-60m} metrics_port control_port app
-  "${K[@]}" create namespace "$ns" >/dev/null
-  cat >"$WORK/scenario.yaml" <<YAML
-workloads:
-- {name: web, namespace: $ns, selector: app=web, cpu: $web}
-- {name: api, namespace: $ns, selector: app=api, cpu: $api}
-YAML
-  hpa_pick_ports metrics_port control_port
-  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$ns" --scenario "$WORK/scenario.yaml" \
-    --metrics-port "$metrics_port" --control-port "$control_port" --start-delay 1s --readiness-delay 1s \
-    --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
-    >"$WORK/sim.out" 2>"$WORK/sim.log" &
-  PIDS+=("$!")
-  SIM_CONTROL=http://127.0.0.1:$control_port
-  sim_node() { "${K[@]}" get nodes -l hpa-sim=true -o name | grep -q .; }
-  incluster_wait 60 "hpa-sim registered its node" sim_node
-  "${K[@]}" taint nodes -l hpa-sim=true hpa-sim=true:NoSchedule --overwrite >/dev/null
-  for app in web api; do
-    cat <<YAML
+# incluster_workload_yaml NS APP: a Deployment of two replicas on hpa-sim's node and its CPU HPA
+# (50 % of a 100m request, 1 to 8 replicas), as YAML for kubectl apply.
+incluster_workload_yaml() {
+  local ns=$1 app=$2
+  cat <<YAML
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: $app, namespace: $ns}
@@ -135,7 +116,31 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
 ---
 YAML
-  done | "${K[@]}" apply -f - >/dev/null
+}
+
+# incluster_workloads <namespace> <cpu of web> [<cpu of api>]: hpa-sim plays the kubelet for two
+# Deployments (web, api; 2 replicas of 100m requested each, on its own node, tainted so that the
+# scheduler keeps the controller off it) with CPU HPAs at a 50 % target, and serves their
+# metrics. Sets SIM_CONTROL (hpa-sim's /set URL).
+incluster_workloads() {
+  local ns=$1 web=$2 api=${3:-60m} metrics_port control_port app
+  "${K[@]}" create namespace "$ns" >/dev/null
+  cat >"$WORK/scenario.yaml" <<YAML
+workloads:
+- {name: web, namespace: $ns, selector: app=web, cpu: $web}
+- {name: api, namespace: $ns, selector: app=api, cpu: $api}
+YAML
+  hpa_pick_ports metrics_port control_port
+  "$SIM" --kubeconfig "$ADMIN_KUBECONFIG" --namespace "$ns" --scenario "$WORK/scenario.yaml" \
+    --metrics-port "$metrics_port" --control-port "$control_port" --start-delay 1s --readiness-delay 1s \
+    --serving-cert "$BACKEND_SERVING_CERT" --serving-key "$BACKEND_SERVING_KEY" --client-ca "$FRONT_PROXY_CA_CERT" \
+    >"$WORK/sim.out" 2>"$WORK/sim.log" &
+  PIDS+=("$!")
+  SIM_CONTROL=http://127.0.0.1:$control_port
+  sim_node() { "${K[@]}" get nodes -l hpa-sim=true -o name | grep -q .; }
+  incluster_wait 60 "hpa-sim registered its node" sim_node
+  "${K[@]}" taint nodes -l hpa-sim=true hpa-sim=true:NoSchedule --overwrite >/dev/null
+  for app in web api; do incluster_workload_yaml "$ns" "$app"; done | "${K[@]}" apply -f - >/dev/null
   pod_metrics() { "${K[@]}" get --raw "/apis/metrics.k8s.io/v1beta1/namespaces/$ns/pods" | jq -e '.items | length >= 4'; }
   incluster_wait 90 "hpa-sim serves the workloads' pod metrics" pod_metrics
 }
