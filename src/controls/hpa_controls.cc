@@ -87,6 +87,20 @@ Status readFlag(const std::string& text, bool& out) {
   return Status();
 }
 
+Status readPause(const std::string& text, const ReadContext&, HpaControls& out) {
+  if (auto flag = parseBool(text)) {
+    out.pause = *flag ? Pause::Both : Pause::None;
+    return Status();
+  }
+  for (auto direction : {Pause::ScaleUp, Pause::ScaleDown}) {
+    if (text == pauseName(direction)) {
+      out.pause = direction;
+      return Status();
+    }
+  }
+  return Error::of("must be true, false, ScaleUp (no scale-up) or ScaleDown (no scale-down)");
+}
+
 Status readPodSelection(const std::string& text, const ReadContext&, HpaControls& out) {
   for (auto selection : {PodSelection::LabelSelector, PodSelection::OwnerReferences}) {
     if (text == podSelectionName(selection)) {
@@ -126,9 +140,7 @@ Status readSchedule(const std::string& text, const ReadContext& context, HpaCont
 }
 
 const AnnotationControl kAnnotationControls[] = {
-    {kPausedAnnotation,
-     [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.paused); },
-     "scaling is not paused", true},
+    {kPausedAnnotation, readPause, "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
     {kRequestsSourceAnnotation, readRequestsSource, "Spec applies", true},
     {kRecordDecisionAnnotation,
@@ -152,6 +164,48 @@ const char* podSelectionName(PodSelection selection) {
   return "";
 }
 
+const char* pauseName(Pause pause) {
+  switch (pause) {
+    case Pause::None:
+      return "false";
+    case Pause::Both:
+      return "true";
+    case Pause::ScaleUp:
+      return "ScaleUp";
+    case Pause::ScaleDown:
+      return "ScaleDown";
+  }
+  return "";
+}
+
+const char* pauseWords(Pause pause) {
+  switch (pause) {
+    case Pause::None:
+      return "not paused";
+    case Pause::Both:
+      return "paused";
+    case Pause::ScaleUp:
+      return "scale-up paused";
+    case Pause::ScaleDown:
+      return "scale-down paused";
+  }
+  return "";
+}
+
+bool pauseHolds(Pause pause, std::int32_t current, std::int32_t desired) {
+  switch (pause) {
+    case Pause::None:
+      return false;
+    case Pause::Both:
+      return desired != current;
+    case Pause::ScaleUp:
+      return desired > current;
+    case Pause::ScaleDown:
+      return desired < current;
+  }
+  return false;
+}
+
 const char* requestsSourceName(replicacalc::RequestsSource source) {
   switch (source) {
     case replicacalc::RequestsSource::Spec:
@@ -163,7 +217,7 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 }
 
 bool HpaControls::any() const {
-  return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
+  return syncPeriod || pause != Pause::None || podSelection != PodSelection::LabelSelector ||
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
          !schedule.empty() || !errors.empty();
 }
@@ -181,6 +235,21 @@ std::vector<std::string_view> controlAnnotations() {
   std::vector<std::string_view> keys{kSyncPeriodAnnotation};
   for (const auto& control : kAnnotationControls) keys.push_back(control.key);
   return keys;
+}
+
+std::vector<std::string> decisionChangingControls(const HpaControls& c) {
+  std::vector<std::string> out;
+  auto add = [&out](const char* key, std::string_view value) {
+    out.push_back(fmt::format("{}: {}", key, value));
+  };
+  if (c.pause != Pause::None) add(kPausedAnnotation, pauseName(c.pause));
+  if (c.podSelection != PodSelection::LabelSelector)
+    add(kPodSelectionAnnotation, podSelectionName(c.podSelection));
+  if (c.requestsSource != replicacalc::RequestsSource::Spec)
+    add(kRequestsSourceAnnotation, requestsSourceName(c.requestsSource));
+  if (c.fallback) add(kFallbackAnnotation, formatFallback(*c.fallback));
+  if (!c.schedule.empty()) add(kScheduleAnnotation, fmt::format("{} windows", c.schedule.size()));
+  return out;
 }
 
 HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules) {

@@ -40,6 +40,7 @@ json lastDecisionJson(const LastDecision& d, Time now) {
   if (d.limitedBy)
     out["limitedBy"] = json{{"reason", d.limitedBy->first}, {"message", d.limitedBy->second}};
   if (d.pausedScaleTo) out["pausedScaleTo"] = *d.pausedScaleTo;
+  if (!d.paused.empty()) out["paused"] = d.paused;
   return out;
 }
 

@@ -131,7 +131,8 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
   const auto& c = r.controls;
   json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
            {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
-           {"paused", c.paused},
+           {"paused", c.pause != controls::Pause::None},
+           {"pause", controls::pauseName(c.pause)},
            {"podSelection", controls::podSelectionName(c.podSelection)},
            {"requestsSource", controls::requestsSourceName(c.requestsSource)},
            {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
@@ -185,20 +186,36 @@ void scheduleText(const report::ReconcileReport& r, Time now,
   }
 }
 
-void controlsText(const report::ReconcileReport& r, Time now,
-                  const std::function<void(std::string)>& line) {
-  const auto& c = r.controls.controls;
-  line("controls:");
-  if (c.syncPeriod)
-    line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
-  if (c.paused) {
+void pauseText(const report::ReconcileReport& r, const std::function<void(std::string)>& line) {
+  const controls::Pause pause = r.controls.controls.pause;
+  if (pause == controls::Pause::Both) {
     line(r.controls.pausedScaleTo
              ? fmt::format(
                    "  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
                    controls::kPausedAnnotation, r.scaleTarget, r.currentReplicas,
                    *r.controls.pausedScaleTo)
              : fmt::format("  paused ({}): nothing to hold back", controls::kPausedAnnotation));
+    return;
   }
+  const bool up = pause == controls::Pause::ScaleUp;
+  const char* held = up ? "scale-up" : "scale-down";
+  line(r.controls.pausedScaleTo
+           ? fmt::format("  {} paused ({}: {}): would scale {} from {} to {} replicas; the "
+                         "scale is left alone ({} stays live)",
+                         held, controls::kPausedAnnotation, controls::pauseName(pause),
+                         r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo,
+                         up ? "scale-down" : "scale-up")
+           : fmt::format("  {} paused ({}: {}): no {} to hold back", held,
+                         controls::kPausedAnnotation, controls::pauseName(pause), held));
+}
+
+void controlsText(const report::ReconcileReport& r, Time now,
+                  const std::function<void(std::string)>& line) {
+  const auto& c = r.controls.controls;
+  line("controls:");
+  if (c.syncPeriod)
+    line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
+  if (c.pause != controls::Pause::None) pauseText(r, line);
   if (c.podSelection != controls::PodSelection::LabelSelector) {
     line(fmt::format(
         "  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
@@ -412,7 +429,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
 std::string explanationToText(const Explanation& e) {
   const auto& r = e.report;
   std::string out;
-  auto line = [&out](std::string s) {
+  auto line = [&out](const std::string& s) {
     out += s;
     out += '\n';
   };
@@ -425,7 +442,9 @@ std::string explanationToText(const Explanation& e) {
     line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey,
                      r.scaleTarget.empty() ? "the target" : r.scaleTarget, r.currentReplicas,
                      r.controls.pausedScaleTo
-                         ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
+                         ? fmt::format(" ({}: would scale to {})",
+                                       controls::pauseWords(r.controls.controls.pause),
+                                       *r.controls.pausedScaleTo)
                          : std::string()));
   }
   line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch),

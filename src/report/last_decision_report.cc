@@ -37,6 +37,9 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (r.normalization) d.stabilizedReplicas = r.normalization->stabilized;
   d.limitedBy = limitingCondition(r);
   d.pausedScaleTo = r.controls.pausedScaleTo;
+  // A pause in one direction is named; a full pause's document stays as it was before them.
+  if (d.pausedScaleTo && r.controls.controls.pause != controls::Pause::Both)
+    d.paused = controls::pauseName(r.controls.controls.pause);
   return d;
 }
 

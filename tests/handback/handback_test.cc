@@ -104,6 +104,17 @@ TEST(Handback, AControlThatChangesNothingNowIsIdle) {
   EXPECT_EQ(invalid->annotations[0].whenHandedBack, "invalid: ignored already");
 }
 
+TEST(Handback, APauseInOneDirectionSaysWhichDirectionComesBack) {
+  auto down = handbackOf(annotated({{controls::kPausedAnnotation, "ScaleDown"}}));
+  ASSERT_TRUE(down);
+  EXPECT_EQ(down->annotations[0].kind, AnnotationKind::Control);
+  EXPECT_EQ(down->annotations[0].whenHandedBack, "kube-controller-manager scales it down again");
+  auto up = handbackOf(annotated({{controls::kPausedAnnotation, "ScaleUp"}}));
+  EXPECT_EQ(up->annotations[0].whenHandedBack, "kube-controller-manager scales it up again");
+  auto both = handbackOf(annotated({{controls::kPausedAnnotation, "true"}}));
+  EXPECT_EQ(both->annotations[0].whenHandedBack, "kube-controller-manager scales it again");
+}
+
 TEST(Handback, AnHpaWithoutOurAnnotationsIsNotListed) {
   EXPECT_FALSE(handbackOf(annotated({{"kubectl.kubernetes.io/last-applied-configuration", "{}"}})));
   EXPECT_FALSE(handbackOf(annotated({})));
