@@ -139,6 +139,16 @@ Status readSchedule(const std::string& text, const ReadContext& context, HpaCont
   return Status();
 }
 
+// A start-up window: a Go duration from 0s to kMaxStartupWindow.
+Status readStartupWindow(const std::string& text, std::optional<Duration>& out) {
+  auto window = parseGoDuration(text);
+  if (!window.ok()) return window.error();
+  if (*window < Duration::zero() || *window > kMaxStartupWindow)
+    return Error::format("must be between 0s and {}", formatGoDuration(kMaxStartupWindow));
+  out = *window;
+  return Status();
+}
+
 const AnnotationControl kAnnotationControls[] = {
     {kPausedAnnotation, readPause, "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
@@ -150,6 +160,16 @@ const AnnotationControl kAnnotationControls[] = {
      "decisions are not recorded", true},
     {kFallbackAnnotation, readFallback, "failed metrics block the decision as without it", true},
     {kScheduleAnnotation, readSchedule, "the HPA's own minReplicas and maxReplicas apply", false},
+    {kCpuInitializationPeriodAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) {
+       return readStartupWindow(t, o.cpuInitializationPeriod);
+     },
+     "--horizontal-pod-autoscaler-cpu-initialization-period applies", true},
+    {kInitialReadinessDelayAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) {
+       return readStartupWindow(t, o.initialReadinessDelay);
+     },
+     "--horizontal-pod-autoscaler-initial-readiness-delay applies", true},
 };
 
 }  // namespace
@@ -219,7 +239,7 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 bool HpaControls::any() const {
   return syncPeriod || pause != Pause::None || podSelection != PodSelection::LabelSelector ||
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
-         !schedule.empty() || !errors.empty();
+         !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -249,6 +269,10 @@ std::vector<std::string> decisionChangingControls(const HpaControls& c) {
     add(kRequestsSourceAnnotation, requestsSourceName(c.requestsSource));
   if (c.fallback) add(kFallbackAnnotation, formatFallback(*c.fallback));
   if (!c.schedule.empty()) add(kScheduleAnnotation, fmt::format("{} windows", c.schedule.size()));
+  if (c.cpuInitializationPeriod)
+    add(kCpuInitializationPeriodAnnotation, formatGoDuration(*c.cpuInitializationPeriod));
+  if (c.initialReadinessDelay)
+    add(kInitialReadinessDelayAnnotation, formatGoDuration(*c.initialReadinessDelay));
   return out;
 }
 

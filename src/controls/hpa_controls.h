@@ -23,11 +23,17 @@ inline constexpr const char* kPausedAnnotation = "hpa-controller.io/paused";
 inline constexpr const char* kPodSelectionAnnotation = "hpa-controller.io/pod-selection";
 inline constexpr const char* kRequestsSourceAnnotation = "hpa-controller.io/requests-source";
 inline constexpr const char* kRecordDecisionAnnotation = "hpa-controller.io/record-decision";
+inline constexpr const char* kCpuInitializationPeriodAnnotation =
+    "hpa-controller.io/cpu-initialization-period";
+inline constexpr const char* kInitialReadinessDelayAnnotation =
+    "hpa-controller.io/initial-readiness-delay";
 inline constexpr const char* kSyncPeriodField = "spec.syncPeriodSeconds";
 
 // KEP-6003's bounds for a per-HPA sync period.
 inline constexpr Duration kMinSyncPeriod = std::chrono::seconds(1);
 inline constexpr Duration kMaxSyncPeriod = std::chrono::hours(1);
+// The bounds of a per-HPA start-up window (cpu initialization period, initial readiness delay).
+inline constexpr Duration kMaxStartupWindow = std::chrono::hours(1);
 
 // Which pods of the target's selector a pod-based metric counts (KEP-5325's strategies).
 enum class PodSelection {
@@ -71,6 +77,9 @@ struct HpaControls {
   std::optional<FallbackSpec> fallback;  // hpa-controller.io/fallback (fallback.h)
   bool recordDecision = false;           // write hpa-controller.io/last-decision (last_decision.h)
   std::vector<ScheduleWindow> schedule;  // hpa-controller.io/schedule (schedule.h)
+  // This HPA's start-up windows (kubernetes#105233); nullopt: the flag's value.
+  std::optional<Duration> cpuInitializationPeriod;  // --...-cpu-initialization-period
+  std::optional<Duration> initialReadinessDelay;    // --...-initial-readiness-delay
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

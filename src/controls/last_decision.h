@@ -46,6 +46,9 @@ struct LastDecision {
   // A pause in one direction that held it: "ScaleUp" or "ScaleDown" (hpa-controller.io/paused's
   // value; empty for a full pause, which pausedScaleTo alone says).
   std::string paused;
+  // This HPA's start-up windows where its controls set them (Go durations), else empty.
+  std::string cpuInitializationPeriod;
+  std::string initialReadinessDelay;
   bool operator==(const LastDecision&) const = default;
 };
 

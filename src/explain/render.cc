@@ -129,14 +129,20 @@ json scheduleJson(const controls::ControlsReport& r, Time now) {
 
 json controlsJson(const controls::ControlsReport& r, Time now) {
   const auto& c = r.controls;
-  json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
-           {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
-           {"paused", c.pause != controls::Pause::None},
-           {"pause", controls::pauseName(c.pause)},
-           {"podSelection", controls::podSelectionName(c.podSelection)},
-           {"requestsSource", controls::requestsSourceName(c.requestsSource)},
-           {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
-           {"recordDecision", c.recordDecision}};
+  json out{
+      {"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
+      {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
+      {"paused", c.pause != controls::Pause::None},
+      {"pause", controls::pauseName(c.pause)},
+      {"podSelection", controls::podSelectionName(c.podSelection)},
+      {"requestsSource", controls::requestsSourceName(c.requestsSource)},
+      {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
+      {"recordDecision", c.recordDecision},
+      {"cpuInitializationPeriod", c.cpuInitializationPeriod
+                                      ? json(formatGoDuration(*c.cpuInitializationPeriod))
+                                      : json(nullptr)},
+      {"initialReadinessDelay",
+       c.initialReadinessDelay ? json(formatGoDuration(*c.initialReadinessDelay)) : json(nullptr)}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
   for (const auto& p : r.resizingPods) {
@@ -209,6 +215,24 @@ void pauseText(const report::ReconcileReport& r, const std::function<void(std::s
                          controls::kPausedAnnotation, controls::pauseName(pause), held));
 }
 
+// The start-up windows this HPA sets (the cpu readiness rules of pod grouping).
+void startupText(const controls::HpaControls& c, const std::function<void(std::string)>& line) {
+  if (c.cpuInitializationPeriod) {
+    const std::string period = formatGoDuration(*c.cpuInitializationPeriod);
+    line(
+        fmt::format("  cpu initialization period {} ({}): for cpu, a pod started less than {} "
+                    "ago counts only once ready for a full metric window",
+                    period, controls::kCpuInitializationPeriodAnnotation, period));
+  }
+  if (c.initialReadinessDelay) {
+    const std::string delay = formatGoDuration(*c.initialReadinessDelay);
+    line(
+        fmt::format("  initial readiness delay {} ({}): for cpu, a pod not ready whose readiness "
+                    "last changed within {} of its start counts as never ready (unready)",
+                    delay, controls::kInitialReadinessDelayAnnotation, delay));
+  }
+}
+
 void controlsText(const report::ReconcileReport& r, Time now,
                   const std::function<void(std::string)>& line) {
   const auto& c = r.controls.controls;
@@ -245,6 +269,7 @@ void controlsText(const report::ReconcileReport& r, Time now,
     line(fmt::format("  records its decisions ({}) in {}", controls::kRecordDecisionAnnotation,
                      controls::kLastDecisionAnnotation));
   }
+  if (c.cpuInitializationPeriod || c.initialReadinessDelay) startupText(c, line);
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 

@@ -55,6 +55,12 @@ const ControlFate kControlFates[] = {
      "a failing metric holds the size again"},
     {controls::kScheduleAnnotation, [](const HpaControls& c) { return !c.schedule.empty(); },
      "its floors and ceilings no longer apply"},
+    {controls::kCpuInitializationPeriodAnnotation,
+     [](const HpaControls& c) { return c.cpuInitializationPeriod.has_value(); },
+     "kube-controller-manager's --horizontal-pod-autoscaler-cpu-initialization-period applies"},
+    {controls::kInitialReadinessDelayAnnotation,
+     [](const HpaControls& c) { return c.initialReadinessDelay.has_value(); },
+     "kube-controller-manager's --horizontal-pod-autoscaler-initial-readiness-delay applies"},
 };
 
 struct BookkeepingFate {

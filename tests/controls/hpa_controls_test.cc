@@ -53,7 +53,8 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
   EXPECT_THAT(controlAnnotations(),
               ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
-                          kScheduleAnnotation));
+                          kScheduleAnnotation, kCpuInitializationPeriodAnnotation,
+                          kInitialReadinessDelayAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));
@@ -144,6 +145,37 @@ TEST(HpaControls, PausedTakesTheDirectionItHolds) {
   }
   EXPECT_STREQ(pauseName(Pause::ScaleDown), "ScaleDown");
   EXPECT_STREQ(pauseWords(Pause::ScaleUp), "scale-up paused");
+}
+
+TEST(HpaControls, StartupWindowsAreDurationsUpToAnHour) {
+  auto c = parseControls(annotated(
+      {{kCpuInitializationPeriodAnnotation, "10m"}, {kInitialReadinessDelayAnnotation, "0s"}}));
+  EXPECT_EQ(c.cpuInitializationPeriod, std::chrono::minutes(10));
+  EXPECT_EQ(c.initialReadinessDelay, seconds(0)) << "0s is a window of its own, not the flag's";
+  EXPECT_THAT(c.errors, IsEmpty());
+  EXPECT_TRUE(c.any());
+  EXPECT_THAT(decisionChangingControls(c),
+              ElementsAre("hpa-controller.io/cpu-initialization-period: 10m0s",
+                          "hpa-controller.io/initial-readiness-delay: 0s"));
+  EXPECT_EQ(
+      parseControls(annotated({{kInitialReadinessDelayAnnotation, "1h"}})).initialReadinessDelay,
+      hours(1));
+  for (const char* bad : {"1h0m1s", "-1s", "30", "soon"}) {
+    c = parseControls(annotated(
+        {{kCpuInitializationPeriodAnnotation, bad}, {kInitialReadinessDelayAnnotation, bad}}));
+    EXPECT_FALSE(c.cpuInitializationPeriod) << bad;
+    EXPECT_FALSE(c.initialReadinessDelay) << bad;
+    ASSERT_EQ(c.errors.size(), 2u) << bad;
+    EXPECT_EQ(c.errors[0].reason, "InvalidControl");
+    EXPECT_THAT(c.errors[0].message,
+                HasSubstr("; --horizontal-pod-autoscaler-cpu-initialization-period applies"));
+    EXPECT_THAT(c.errors[1].message,
+                HasSubstr("; --horizontal-pod-autoscaler-initial-readiness-delay applies"));
+  }
+  EXPECT_EQ(
+      parseControls(annotated({{kCpuInitializationPeriodAnnotation, "2h"}})).errors[0].message,
+      "hpa-controller.io/cpu-initialization-period \"2h\" is invalid: must be between 0s and "
+      "1h0m0s; --horizontal-pod-autoscaler-cpu-initialization-period applies");
 }
 
 TEST(HpaControls, APauseHoldsOnlyTheMovesOfItsDirection) {

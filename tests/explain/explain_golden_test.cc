@@ -110,6 +110,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
         Expected{"controls-paused-scale-down", "metrics", 4, 2, false, "AbleToScale",
                  "ScaleDownPaused"},
+        Expected{"controls-startup-windows", "metrics", 3, 6, true, "ScalingLimited",
+                 "ScaleUpLimit"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive",
                  "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
@@ -266,6 +268,26 @@ TEST(Explain, APauseInOneDirectionSaysWhatItHolds) {
   EXPECT_NE(text.find("  scale-down paused (hpa-controller.io/paused: ScaleDown): would scale "
                       "Deployment/default/web from 4 to 2 replicas; the scale is left alone "
                       "(scale-up stays live)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Explain, StartupWindowsOfTheHpaAreShownAndGroupItsPods) {
+  auto windows = explainCase("controls-startup-windows");
+  ASSERT_TRUE(windows.ok()) << windows.error().message;
+  nlohmann::json doc = explanationToJson(*windows);
+  EXPECT_EQ(doc["controls"]["cpuInitializationPeriod"], "1m0s");
+  EXPECT_EQ(doc["controls"]["initialReadinessDelay"], "20s");
+  std::vector<std::string> groups;
+  for (const auto& p : doc["metrics"][0]["calculation"]["pods"]) groups.push_back(p["group"]);
+  EXPECT_EQ(groups, (std::vector<std::string>{"ready", "ready", "unready"}));
+  const std::string text = explanationToText(*windows);
+  EXPECT_NE(text.find("  cpu initialization period 1m0s "
+                      "(hpa-controller.io/cpu-initialization-period): for cpu, a pod started less "
+                      "than 1m0s ago counts only once ready for a full metric window"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  initial readiness delay 20s (hpa-controller.io/initial-readiness-delay)"),
             std::string::npos)
       << text;
 }

@@ -71,6 +71,8 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
       {controls::kRecordDecisionAnnotation, "true"},
       {controls::kFallbackAnnotation, "after=3,replicas=6"},
       {controls::kScheduleAnnotation, "- {start: \"0 8 * * 1-5\", duration: 10h, minReplicas: 10}"},
+      {controls::kCpuInitializationPeriodAnnotation, "10m"},
+      {controls::kInitialReadinessDelayAnnotation, "1m"},
   };
   std::set<std::string> words;
   for (std::string_view key : controls::controlAnnotations()) {
