@@ -68,6 +68,8 @@ inline constexpr const char* kMetricFallback = "MetricFallback";  // ScalingActi
 inline constexpr const char* kMetricFallbackEnded = "MetricFallbackEnded";  // Normal
 inline constexpr const char* kScalingPaused = "ScalingPaused";              // ScalingActive, Normal
 inline constexpr const char* kScalingResumed = "ScalingResumed";            // ScalingActive, Normal
+inline constexpr const char* kScaleUpPaused = "ScaleUpPaused";              // AbleToScale, Normal
+inline constexpr const char* kScaleDownPaused = "ScaleDownPaused";          // AbleToScale, Normal
 inline constexpr const char* kInvalidSyncPeriod =
     "InvalidSyncPeriod";                                          // an invalid control's error
 inline constexpr const char* kInvalidControl = "InvalidControl";  // an invalid control's error

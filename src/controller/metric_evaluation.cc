@@ -440,7 +440,8 @@ std::optional<Failure> Reconcile::evaluatePods(const api::PodsMetricSource& sour
   }
   if (setup_.podFilter) keepListedPods(metrics->metrics, *pods);
   replicacalc::CalculatorOptions options{
-      s_.options.cpuInitializationPeriod, s_.options.delayOfInitialReadinessStatus,
+      setup_.cpuInitializationPeriod.value_or(s_.options.cpuInitializationPeriod),
+      setup_.initialReadinessDelay.value_or(s_.options.delayOfInitialReadinessStatus),
       s_.options.explainPods, replicacalc::RequestsSource::Spec, s_.options.decisionRules};
   replicacalc::PlainMetricInput input{in.scale.specReplicas,
                                       source.target.averageValue->milliValue(),
@@ -513,9 +514,10 @@ std::optional<Failure> Reconcile::evaluateResource(
   }
   if (setup_.podFilter) keepListedPods(metrics->metrics, *pods);
   const auto& rules = s_.options.decisionRules;
-  replicacalc::CalculatorOptions options{s_.options.cpuInitializationPeriod,
-                                         s_.options.delayOfInitialReadinessStatus,
-                                         s_.options.explainPods, setup_.requestsSource, rules};
+  replicacalc::CalculatorOptions options{
+      setup_.cpuInitializationPeriod.value_or(s_.options.cpuInitializationPeriod),
+      setup_.initialReadinessDelay.value_or(s_.options.delayOfInitialReadinessStatus),
+      s_.options.explainPods, setup_.requestsSource, rules};
   api::MetricValueStatus current;
   if (target.averageValue) {
     replicacalc::PlainMetricInput input{in.scale.specReplicas,

@@ -7,7 +7,8 @@
 // the reconcile only when it needs a point that is not among these.
 //
 // The points, in the order of a reconcile (upstream's reconcileAutoscaler):
-//   beforeMetrics    the replica bounds, and how the metrics are read and counted
+//   beforeMetrics    the replica bounds, and how the metrics are read and counted (the requests,
+//                    the pods, the start-up windows)
 //   requestsCounted  a utilization metric is about to count its pods' requests
 //   metricFailed     a metric failed: a control may propose a size for it instead
 //   metricSucceeded  a metric worked
@@ -18,7 +19,8 @@
 //   forget           the HPA was deleted
 //
 // What the reconcile takes back from the points it names by what they are, not by the control
-// that set them: MetricsSetup's bounds, metrics age, requests source and pod filter; a failed
+// that set them: MetricsSetup's bounds, metrics age, requests source, pod filter and start-up
+// windows; a failed
 // metric's proposal, which is a fallback wherever it is shown (FailedMetric::fallback: the
 // reconcile counts it as the metric's proposal and names the metric "<label> (fallback)" in the
 // rescale reason); a held rescale (Proposal::rescaleHeld: the status keeps the size it would
@@ -97,6 +99,9 @@ struct MetricsSetup {
   Duration metricsMaxAge{0};  // how old a per-pod answer shared with other HPAs may be
   replicacalc::RequestsSource requestsSource = replicacalc::RequestsSource::Spec;
   const PodFilter* podFilter = nullptr;  // null: every pod the selector picks counts
+  // This HPA's start-up windows; nullopt: the controller's (its flags').
+  std::optional<Duration> cpuInitializationPeriod;
+  std::optional<Duration> initialReadinessDelay;
 };
 
 // requestsCounted: a utilization metric is about to count `pods`' requests of `resource` (of

@@ -87,6 +87,20 @@ Status readFlag(const std::string& text, bool& out) {
   return Status();
 }
 
+Status readPause(const std::string& text, const ReadContext&, HpaControls& out) {
+  if (auto flag = parseBool(text)) {
+    out.pause = *flag ? Pause::Both : Pause::None;
+    return Status();
+  }
+  for (auto direction : {Pause::ScaleUp, Pause::ScaleDown}) {
+    if (text == pauseName(direction)) {
+      out.pause = direction;
+      return Status();
+    }
+  }
+  return Error::of("must be true, false, ScaleUp (no scale-up) or ScaleDown (no scale-down)");
+}
+
 Status readPodSelection(const std::string& text, const ReadContext&, HpaControls& out) {
   for (auto selection : {PodSelection::LabelSelector, PodSelection::OwnerReferences}) {
     if (text == podSelectionName(selection)) {
@@ -125,10 +139,18 @@ Status readSchedule(const std::string& text, const ReadContext& context, HpaCont
   return Status();
 }
 
+// A start-up window: a Go duration from 0s to kMaxStartupWindow.
+Status readStartupWindow(const std::string& text, std::optional<Duration>& out) {
+  auto window = parseGoDuration(text);
+  if (!window.ok()) return window.error();
+  if (*window < Duration::zero() || *window > kMaxStartupWindow)
+    return Error::format("must be between 0s and {}", formatGoDuration(kMaxStartupWindow));
+  out = *window;
+  return Status();
+}
+
 const AnnotationControl kAnnotationControls[] = {
-    {kPausedAnnotation,
-     [](const std::string& t, const ReadContext&, HpaControls& o) { return readFlag(t, o.paused); },
-     "scaling is not paused", true},
+    {kPausedAnnotation, readPause, "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
     {kRequestsSourceAnnotation, readRequestsSource, "Spec applies", true},
     {kRecordDecisionAnnotation,
@@ -138,6 +160,16 @@ const AnnotationControl kAnnotationControls[] = {
      "decisions are not recorded", true},
     {kFallbackAnnotation, readFallback, "failed metrics block the decision as without it", true},
     {kScheduleAnnotation, readSchedule, "the HPA's own minReplicas and maxReplicas apply", false},
+    {kCpuInitializationPeriodAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) {
+       return readStartupWindow(t, o.cpuInitializationPeriod);
+     },
+     "--horizontal-pod-autoscaler-cpu-initialization-period applies", true},
+    {kInitialReadinessDelayAnnotation,
+     [](const std::string& t, const ReadContext&, HpaControls& o) {
+       return readStartupWindow(t, o.initialReadinessDelay);
+     },
+     "--horizontal-pod-autoscaler-initial-readiness-delay applies", true},
 };
 
 }  // namespace
@@ -152,6 +184,48 @@ const char* podSelectionName(PodSelection selection) {
   return "";
 }
 
+const char* pauseName(Pause pause) {
+  switch (pause) {
+    case Pause::None:
+      return "false";
+    case Pause::Both:
+      return "true";
+    case Pause::ScaleUp:
+      return "ScaleUp";
+    case Pause::ScaleDown:
+      return "ScaleDown";
+  }
+  return "";
+}
+
+const char* pauseWords(Pause pause) {
+  switch (pause) {
+    case Pause::None:
+      return "not paused";
+    case Pause::Both:
+      return "paused";
+    case Pause::ScaleUp:
+      return "scale-up paused";
+    case Pause::ScaleDown:
+      return "scale-down paused";
+  }
+  return "";
+}
+
+bool pauseHolds(Pause pause, std::int32_t current, std::int32_t desired) {
+  switch (pause) {
+    case Pause::None:
+      return false;
+    case Pause::Both:
+      return desired != current;
+    case Pause::ScaleUp:
+      return desired > current;
+    case Pause::ScaleDown:
+      return desired < current;
+  }
+  return false;
+}
+
 const char* requestsSourceName(replicacalc::RequestsSource source) {
   switch (source) {
     case replicacalc::RequestsSource::Spec:
@@ -163,9 +237,9 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
 }
 
 bool HpaControls::any() const {
-  return syncPeriod || paused || podSelection != PodSelection::LabelSelector ||
+  return syncPeriod || pause != Pause::None || podSelection != PodSelection::LabelSelector ||
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
-         !schedule.empty() || !errors.empty();
+         !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -181,6 +255,25 @@ std::vector<std::string_view> controlAnnotations() {
   std::vector<std::string_view> keys{kSyncPeriodAnnotation};
   for (const auto& control : kAnnotationControls) keys.push_back(control.key);
   return keys;
+}
+
+std::vector<std::string> decisionChangingControls(const HpaControls& c) {
+  std::vector<std::string> out;
+  auto add = [&out](const char* key, std::string_view value) {
+    out.push_back(fmt::format("{}: {}", key, value));
+  };
+  if (c.pause != Pause::None) add(kPausedAnnotation, pauseName(c.pause));
+  if (c.podSelection != PodSelection::LabelSelector)
+    add(kPodSelectionAnnotation, podSelectionName(c.podSelection));
+  if (c.requestsSource != replicacalc::RequestsSource::Spec)
+    add(kRequestsSourceAnnotation, requestsSourceName(c.requestsSource));
+  if (c.fallback) add(kFallbackAnnotation, formatFallback(*c.fallback));
+  if (!c.schedule.empty()) add(kScheduleAnnotation, fmt::format("{} windows", c.schedule.size()));
+  if (c.cpuInitializationPeriod)
+    add(kCpuInitializationPeriodAnnotation, formatGoDuration(*c.cpuInitializationPeriod));
+  if (c.initialReadinessDelay)
+    add(kInitialReadinessDelayAnnotation, formatGoDuration(*c.initialReadinessDelay));
+  return out;
 }
 
 HpaControls parseControls(const api::HorizontalPodAutoscaler& hpa, ScheduleCache* schedules) {

@@ -40,6 +40,10 @@ json lastDecisionJson(const LastDecision& d, Time now) {
   if (d.limitedBy)
     out["limitedBy"] = json{{"reason", d.limitedBy->first}, {"message", d.limitedBy->second}};
   if (d.pausedScaleTo) out["pausedScaleTo"] = *d.pausedScaleTo;
+  if (!d.paused.empty()) out["paused"] = d.paused;
+  if (!d.cpuInitializationPeriod.empty())
+    out["cpuInitializationPeriod"] = d.cpuInitializationPeriod;
+  if (!d.initialReadinessDelay.empty()) out["initialReadinessDelay"] = d.initialReadinessDelay;
   return out;
 }
 

@@ -43,6 +43,12 @@ struct LastDecision {
   std::optional<std::int32_t> stabilizedReplicas;
   std::optional<std::pair<std::string, std::string>> limitedBy;  // reason, message
   std::optional<std::int32_t> pausedScaleTo;
+  // A pause in one direction that held it: "ScaleUp" or "ScaleDown" (hpa-controller.io/paused's
+  // value; empty for a full pause, which pausedScaleTo alone says).
+  std::string paused;
+  // This HPA's start-up windows where its controls set them (Go durations), else empty.
+  std::string cpuInitializationPeriod;
+  std::string initialReadinessDelay;
   bool operator==(const LastDecision&) const = default;
 };
 

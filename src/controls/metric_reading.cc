@@ -61,6 +61,8 @@ void MetricReadingControl::beforeMetrics(ReconcileView& reconcile, MetricsSetup&
   if (controls.syncPeriod) setup.metricsMaxAge = *controls.syncPeriod / 2;
   setup.requestsSource = controls.requestsSource;
   if (controls.podSelection == PodSelection::OwnerReferences) setup.podFilter = &ownedPods_;
+  setup.cpuInitializationPeriod = controls.cpuInitializationPeriod;
+  setup.initialReadinessDelay = controls.initialReadinessDelay;
 }
 
 }  // namespace hpa::controls

@@ -2,8 +2,9 @@
 
 // The controls that change how a reconcile reads its metrics: its own sync period (metrics no
 // older than half of it), owner-based pod selection (KEP-5325: only pods whose controller chain
-// leads to the scale target count) and the requests source (the requests a utilization counts:
-// as in spec, or as actuated by an in-place resize).
+// leads to the scale target count), the requests source (the requests a utilization counts:
+// as in spec, or as actuated by an in-place resize) and the start-up windows (which pods count
+// as not yet initialized or ready).
 
 #include "controls/control.h"
 #include "controls/owner_lookup.h"

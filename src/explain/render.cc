@@ -129,13 +129,20 @@ json scheduleJson(const controls::ControlsReport& r, Time now) {
 
 json controlsJson(const controls::ControlsReport& r, Time now) {
   const auto& c = r.controls;
-  json out{{"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
-           {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
-           {"paused", c.paused},
-           {"podSelection", controls::podSelectionName(c.podSelection)},
-           {"requestsSource", controls::requestsSourceName(c.requestsSource)},
-           {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
-           {"recordDecision", c.recordDecision}};
+  json out{
+      {"syncPeriod", c.syncPeriod ? json(formatGoDuration(*c.syncPeriod)) : json(nullptr)},
+      {"syncPeriodSource", c.syncPeriod ? c.syncPeriodSource : std::string("global")},
+      {"paused", c.pause != controls::Pause::None},
+      {"pause", controls::pauseName(c.pause)},
+      {"podSelection", controls::podSelectionName(c.podSelection)},
+      {"requestsSource", controls::requestsSourceName(c.requestsSource)},
+      {"fallback", c.fallback ? json(controls::formatFallback(*c.fallback)) : json(nullptr)},
+      {"recordDecision", c.recordDecision},
+      {"cpuInitializationPeriod", c.cpuInitializationPeriod
+                                      ? json(formatGoDuration(*c.cpuInitializationPeriod))
+                                      : json(nullptr)},
+      {"initialReadinessDelay",
+       c.initialReadinessDelay ? json(formatGoDuration(*c.initialReadinessDelay)) : json(nullptr)}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
   for (const auto& p : r.resizingPods) {
@@ -185,20 +192,54 @@ void scheduleText(const report::ReconcileReport& r, Time now,
   }
 }
 
-void controlsText(const report::ReconcileReport& r, Time now,
-                  const std::function<void(std::string)>& line) {
-  const auto& c = r.controls.controls;
-  line("controls:");
-  if (c.syncPeriod)
-    line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
-  if (c.paused) {
+void pauseText(const report::ReconcileReport& r, const std::function<void(std::string)>& line) {
+  const controls::Pause pause = r.controls.controls.pause;
+  if (pause == controls::Pause::Both) {
     line(r.controls.pausedScaleTo
              ? fmt::format(
                    "  paused ({}): would scale {} from {} to {} replicas; the scale is left alone",
                    controls::kPausedAnnotation, r.scaleTarget, r.currentReplicas,
                    *r.controls.pausedScaleTo)
              : fmt::format("  paused ({}): nothing to hold back", controls::kPausedAnnotation));
+    return;
   }
+  const bool up = pause == controls::Pause::ScaleUp;
+  const char* held = up ? "scale-up" : "scale-down";
+  line(r.controls.pausedScaleTo
+           ? fmt::format("  {} paused ({}: {}): would scale {} from {} to {} replicas; the "
+                         "scale is left alone ({} stays live)",
+                         held, controls::kPausedAnnotation, controls::pauseName(pause),
+                         r.scaleTarget, r.currentReplicas, *r.controls.pausedScaleTo,
+                         up ? "scale-down" : "scale-up")
+           : fmt::format("  {} paused ({}: {}): no {} to hold back", held,
+                         controls::kPausedAnnotation, controls::pauseName(pause), held));
+}
+
+// The start-up windows this HPA sets (the cpu readiness rules of pod grouping).
+void startupText(const controls::HpaControls& c, const std::function<void(std::string)>& line) {
+  if (c.cpuInitializationPeriod) {
+    const std::string period = formatGoDuration(*c.cpuInitializationPeriod);
+    line(
+        fmt::format("  cpu initialization period {} ({}): for cpu, a pod started less than {} "
+                    "ago counts only once ready for a full metric window",
+                    period, controls::kCpuInitializationPeriodAnnotation, period));
+  }
+  if (c.initialReadinessDelay) {
+    const std::string delay = formatGoDuration(*c.initialReadinessDelay);
+    line(
+        fmt::format("  initial readiness delay {} ({}): for cpu, a pod not ready whose readiness "
+                    "last changed within {} of its start counts as never ready (unready)",
+                    delay, controls::kInitialReadinessDelayAnnotation, delay));
+  }
+}
+
+void controlsText(const report::ReconcileReport& r, Time now,
+                  const std::function<void(std::string)>& line) {
+  const auto& c = r.controls.controls;
+  line("controls:");
+  if (c.syncPeriod)
+    line(fmt::format("  sync period {} ({})", formatGoDuration(*c.syncPeriod), c.syncPeriodSource));
+  if (c.pause != controls::Pause::None) pauseText(r, line);
   if (c.podSelection != controls::PodSelection::LabelSelector) {
     line(fmt::format(
         "  pod selection {} ({}): {} pods of the label selector not controlled by {}{}{}",
@@ -228,6 +269,7 @@ void controlsText(const report::ReconcileReport& r, Time now,
     line(fmt::format("  records its decisions ({}) in {}", controls::kRecordDecisionAnnotation,
                      controls::kLastDecisionAnnotation));
   }
+  if (c.cpuInitializationPeriod || c.initialReadinessDelay) startupText(c, line);
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 
@@ -412,7 +454,7 @@ nlohmann::json explanationToJson(const Explanation& e) {
 std::string explanationToText(const Explanation& e) {
   const auto& r = e.report;
   std::string out;
-  auto line = [&out](std::string s) {
+  auto line = [&out](const std::string& s) {
     out += s;
     out += '\n';
   };
@@ -425,7 +467,9 @@ std::string explanationToText(const Explanation& e) {
     line(fmt::format("{}: keep {} at {} replicas{}", e.hpaKey,
                      r.scaleTarget.empty() ? "the target" : r.scaleTarget, r.currentReplicas,
                      r.controls.pausedScaleTo
-                         ? fmt::format(" (paused: would scale to {})", *r.controls.pausedScaleTo)
+                         ? fmt::format(" ({}: would scale to {})",
+                                       controls::pauseWords(r.controls.controls.pause),
+                                       *r.controls.pausedScaleTo)
                          : std::string()));
   }
   line(fmt::format("  decided by: {} (min {}, max {}) at {}", report::branchName(r.branch),

@@ -19,14 +19,30 @@ struct ControlFate {
   const char* key;
   bool (*inEffect)(const HpaControls&);
   const char* whenHandedBack;
+  // Words that depend on the value, where they do (null: whenHandedBack).
+  const char* (*wordsFor)(const HpaControls&) = nullptr;
 };
+
+const char* pauseHandedBack(const HpaControls& c) {
+  switch (c.pause) {
+    case controls::Pause::ScaleUp:
+      return "kube-controller-manager scales it up again";
+    case controls::Pause::ScaleDown:
+      return "kube-controller-manager scales it down again";
+    case controls::Pause::None:
+    case controls::Pause::Both:
+      break;
+  }
+  return "kube-controller-manager scales it again";
+}
 
 const ControlFate kControlFates[] = {
     {controls::kSyncPeriodAnnotation,
      [](const HpaControls& c) { return c.syncPeriodSource == controls::kSyncPeriodAnnotation; },
      "the global sync period applies again"},
-    {controls::kPausedAnnotation, [](const HpaControls& c) { return c.paused; },
-     "kube-controller-manager scales it again"},
+    {controls::kPausedAnnotation,
+     [](const HpaControls& c) { return c.pause != controls::Pause::None; },
+     "kube-controller-manager scales it again", pauseHandedBack},
     {controls::kPodSelectionAnnotation,
      [](const HpaControls& c) { return c.podSelection == controls::PodSelection::OwnerReferences; },
      "every pod of the selector counts again"},
@@ -39,6 +55,12 @@ const ControlFate kControlFates[] = {
      "a failing metric holds the size again"},
     {controls::kScheduleAnnotation, [](const HpaControls& c) { return !c.schedule.empty(); },
      "its floors and ceilings no longer apply"},
+    {controls::kCpuInitializationPeriodAnnotation,
+     [](const HpaControls& c) { return c.cpuInitializationPeriod.has_value(); },
+     "kube-controller-manager's --horizontal-pod-autoscaler-cpu-initialization-period applies"},
+    {controls::kInitialReadinessDelayAnnotation,
+     [](const HpaControls& c) { return c.initialReadinessDelay.has_value(); },
+     "kube-controller-manager's --horizontal-pod-autoscaler-initial-readiness-delay applies"},
 };
 
 struct BookkeepingFate {
@@ -62,7 +84,8 @@ AnnotationFate controlFate(const std::string& key, const HpaControls& controls) 
   for (const auto& fate : kControlFates) {
     if (key != fate.key) continue;
     if (!fate.inEffect(controls)) return {key, AnnotationKind::IdleControl, "no effect now"};
-    return {key, AnnotationKind::Control, fate.whenHandedBack};
+    return {key, AnnotationKind::Control,
+            fate.wordsFor ? fate.wordsFor(controls) : fate.whenHandedBack};
   }
   // A control without words of its own here (handback_test asserts there is none).
   return {key, AnnotationKind::Control,

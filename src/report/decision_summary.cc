@@ -76,11 +76,15 @@ std::string metricsFailedWhy(const ReconcileReport& r, std::string& metric) {
 // normalization changed, or the metrics at target.
 std::string metricsWhy(const ReconcileReport& r) {
   if (r.controls.pausedScaleTo) {
-    // hpa-controller.io/paused: decided as usual, the scale left alone.
-    return fmt::format("paused (would scale to {}{})", *r.controls.pausedScaleTo,
-                       r.reason.empty() ? "" : ": " + r.reason);
+    // hpa-controller.io/paused: decided as usual, the scale left alone (in one direction, a
+    // move in the held direction).
+    const controls::Pause pause = r.controls.controls.pause;
+    return fmt::format(
+        "{} (would scale to {}{})",
+        controls::pauseWords(pause == controls::Pause::None ? controls::Pause::Both : pause),
+        *r.controls.pausedScaleTo, r.reason.empty() ? "" : ": " + r.reason);
   }
-  const std::string limited = r.normalization ? normalizationWhy(r) : std::string();
+  std::string limited = r.normalization ? normalizationWhy(r) : std::string();
   if (r.rescale) {
     // Upstream gives no reason when the metrics proposed the current size and an earlier,
     // higher recommendation still in the window moves it.

@@ -17,7 +17,8 @@ struct DecisionSummary {
   bool rescale = false;
   std::string metric;  // the metric that decided, or the one that failed
   // Upstream's rescale reason when rescaling; otherwise why not: "within tolerance",
-  // "ScaleDownStabilized", "ScaleUpLimit", "TooManyReplicas (max 10)", the failing metric's
+  // "ScaleDownStabilized", "ScaleUpLimit", "TooManyReplicas (max 10)", "paused (would scale to
+  // 8)", "scale-down paused (would scale to 2: ...)", the failing metric's
   // condition reason and error, FailedGetScale with its error, ...
   std::string why;
 };
@@ -25,7 +26,8 @@ struct DecisionSummary {
 DecisionSummary summarize(const ReconcileReport& report);
 
 // The word the daemon's log line gives a decision: "rescaled", "paused" (decided, and the scale
-// left alone by hpa-controller.io/paused), or "decided".
+// left alone by hpa-controller.io/paused, in both directions or in the one it holds), or
+// "decided".
 const char* verdictOf(const ReconcileReport& report);
 
 }  // namespace hpa::report

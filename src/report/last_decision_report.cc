@@ -37,6 +37,14 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (r.normalization) d.stabilizedReplicas = r.normalization->stabilized;
   d.limitedBy = limitingCondition(r);
   d.pausedScaleTo = r.controls.pausedScaleTo;
+  // A pause in one direction is named; a full pause's document stays as it was before them.
+  if (d.pausedScaleTo && r.controls.controls.pause != controls::Pause::Both)
+    d.paused = controls::pauseName(r.controls.controls.pause);
+  // The start-up windows that grouped its pods, where the HPA sets its own.
+  const auto& c = r.controls.controls;
+  if (c.cpuInitializationPeriod)
+    d.cpuInitializationPeriod = formatGoDuration(*c.cpuInitializationPeriod);
+  if (c.initialReadinessDelay) d.initialReadinessDelay = formatGoDuration(*c.initialReadinessDelay);
   return d;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "controls/hpa_controls.h"
 #include "report/decision_summary.h"
 
 namespace hpa::shadow {
@@ -72,6 +73,7 @@ void ShadowComparer::registerHandlers(informer::Informer<api::HorizontalPodAutos
           std::lock_guard<std::mutex> lock(windowsMu_);
           windows_.erase(keyOf(*hpa));
         }
+        notComparableChanged(keyOf(*hpa), "");
         observer_.hpaForgotten(hpa->metadata.namespace_, hpa->metadata.name);
       }});
 }
@@ -199,12 +201,37 @@ ComparisonResult ShadowComparer::compare(const api::HorizontalPodAutoscaler& bef
     controller_.recordObservedRescale(after, after.status.currentReplicas,
                                       after.status.desiredReplicas, *after.status.lastScaleTime);
   }
+  out.notComparable = controls::decisionChangingControls(decided.report.controls.controls);
   out.report = std::move(decided.report);
   return out;
 }
 
+bool ShadowComparer::notComparableChanged(const std::string& key, const std::string& controls) {
+  std::lock_guard<std::mutex> lock(notComparableMu_);
+  auto it = notComparable_.find(key);
+  const bool changed = (it == notComparable_.end() ? std::string() : it->second) != controls;
+  if (controls.empty()) {
+    if (it != notComparable_.end()) notComparable_.erase(it);
+  } else {
+    notComparable_[key] = controls;
+  }
+  return changed;
+}
+
 void ShadowComparer::report(const api::HorizontalPodAutoscaler& hpa,
                             const ComparisonResult& result) {
+  const std::string controls = fmt::format("{}", fmt::join(result.notComparable, ", "));
+  if (notComparableChanged(keyOf(hpa), controls)) {
+    if (controls.empty()) {
+      logger_.info("shadow compares again", "HPA", keyOf(hpa), "why",
+                   "no hpa-controller.io/ control changes its decision any more");
+    } else {
+      logger_.info("shadow not comparing", "HPA", keyOf(hpa), "controls", controls, "why",
+                   "kube-controller-manager does not read these controls, so its decisions differ "
+                   "by design; not counted until they are removed");
+    }
+  }
+  if (!controls.empty()) return;
   observer_.compared(hpa.metadata.namespace_, hpa.metadata.name, result.cause.cause,
                      result.divergences);
   if (result.divergences.empty()) {

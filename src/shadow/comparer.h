@@ -30,6 +30,10 @@ struct ComparisonResult {
   std::vector<Divergence> divergences;
   CauseFinding cause;
   report::ReconcileReport report;  // our decision, step by step
+  // The HPA's controls that make our decision differ from theirs by design
+  // (controls::decisionChangingControls): when any, the comparison is not counted, and the log
+  // says so once per change.
+  std::vector<std::string> notComparable;
 };
 
 // Shadow mode's comparison: each time the HPA watch shows a status another controller wrote
@@ -75,6 +79,9 @@ class ShadowComparer {
   void observedTheirs(const std::string& key, Time at, std::optional<std::int32_t> proposal,
                       bool theirFirstDecision);
   void report(const api::HorizontalPodAutoscaler& hpa, const ComparisonResult& result);
+  // Whether `controls` ("" when comparable) is news for `key`: the not-comparable line is logged
+  // once per change.
+  bool notComparableChanged(const std::string& key, const std::string& controls);
 
   controller::HorizontalController& controller_;
   ShadowObserver& observer_;
@@ -89,6 +96,8 @@ class ShadowComparer {
   std::thread worker_;
   std::mutex windowsMu_;  // the worker compares, the informer forgets
   std::map<std::string, TheirWindow> windows_;
+  std::mutex notComparableMu_;                        // the worker reports, the informer forgets
+  std::map<std::string, std::string> notComparable_;  // per HPA, the controls last logged
 };
 
 }  // namespace hpa::shadow

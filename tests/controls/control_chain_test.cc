@@ -161,7 +161,7 @@ TEST(ControlChain, TheSyncPeriodAndPodSelectionChangeHowMetricsAreRead) {
 TEST(ControlChain, TheReportStartsWithTheControlsAndAnyRecordedDecision) {
   ControlChain chain(nullptr);
   FakeReconcile plain(chain, {{kPausedAnnotation, "true"}});
-  EXPECT_TRUE(plain.controls().paused);
+  EXPECT_EQ(plain.controls().pause, Pause::Both);
   EXPECT_FALSE(plain.controlsReport().lastDecisionStored);
   FakeReconcile recorded(chain, {{kLastDecisionAnnotation, "{}"}});
   EXPECT_TRUE(recorded.controlsReport().lastDecisionStored);

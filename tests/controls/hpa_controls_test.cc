@@ -24,7 +24,7 @@ TEST(HpaControls, NoAnnotationsMeanUpstreamBehavior) {
   auto c = parseControls(annotated({{"hpa-controller.io/history", "{}"}, {"other", "x"}}));
   EXPECT_FALSE(c.any());
   EXPECT_FALSE(c.syncPeriod);
-  EXPECT_FALSE(c.paused);
+  EXPECT_EQ(c.pause, Pause::None);
   EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
   EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
   EXPECT_THAT(c.errors, IsEmpty());
@@ -38,7 +38,7 @@ TEST(HpaControls, ReadsEveryControl) {
   EXPECT_TRUE(c.any());
   EXPECT_EQ(c.syncPeriod, seconds(5));
   EXPECT_EQ(c.syncPeriodSource, kSyncPeriodAnnotation);
-  EXPECT_TRUE(c.paused);
+  EXPECT_EQ(c.pause, Pause::Both);
   EXPECT_EQ(c.podSelection, PodSelection::OwnerReferences);
   EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Actuated);
   EXPECT_THAT(c.errors, IsEmpty());
@@ -53,7 +53,8 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
   EXPECT_THAT(controlAnnotations(),
               ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
-                          kScheduleAnnotation));
+                          kScheduleAnnotation, kCpuInitializationPeriodAnnotation,
+                          kInitialReadinessDelayAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));
@@ -103,14 +104,15 @@ TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
   auto c = parseControls(annotated({{kPausedAnnotation, "yes"},
                                     {kPodSelectionAnnotation, "ownerreferences"},
                                     {kRequestsSourceAnnotation, "Status"}}));
-  EXPECT_FALSE(c.paused);
+  EXPECT_EQ(c.pause, Pause::None);
   EXPECT_EQ(c.podSelection, PodSelection::LabelSelector);
   EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
   ASSERT_EQ(c.errors.size(), 3u);
   for (const auto& e : c.errors) EXPECT_EQ(e.reason, "InvalidControl");
   EXPECT_EQ(
       c.errors[0].message,
-      "hpa-controller.io/paused \"yes\" is invalid: must be true or false; scaling is not paused");
+      "hpa-controller.io/paused \"yes\" is invalid: must be true, false, ScaleUp (no scale-up) or "
+      "ScaleDown (no scale-down); scaling is not paused");
   EXPECT_EQ(
       c.errors[1].message,
       "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
@@ -121,6 +123,86 @@ TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
   EXPECT_TRUE(c.any());
   EXPECT_EQ(c.errorText(),
             c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);
+}
+
+TEST(HpaControls, PausedTakesTheDirectionItHolds) {
+  const std::pair<const char*, Pause> cases[] = {
+      {"true", Pause::Both},  {"True", Pause::Both},       {"1", Pause::Both},
+      {"false", Pause::None}, {"ScaleUp", Pause::ScaleUp}, {"ScaleDown", Pause::ScaleDown}};
+  for (const auto& [value, pause] : cases) {
+    const auto c = parseControls(annotated({{kPausedAnnotation, value}}));
+    EXPECT_EQ(c.pause, pause) << value;
+    EXPECT_THAT(c.errors, IsEmpty()) << value;
+    EXPECT_EQ(c.any(), pause != Pause::None) << value;
+  }
+  for (const char* bad : {"scaleDown", "SCALEDOWN", "ScaleIn", "Down", "ScaleUp,ScaleDown", ""}) {
+    const auto c = parseControls(annotated({{kPausedAnnotation, bad}}));
+    EXPECT_EQ(c.pause, Pause::None) << bad;
+    ASSERT_EQ(c.errors.size(), 1u) << bad;
+    EXPECT_EQ(c.errors[0].reason, "InvalidControl");
+    EXPECT_THAT(c.errors[0].message, HasSubstr("must be true, false, ScaleUp (no scale-up) or "
+                                               "ScaleDown (no scale-down); scaling is not paused"));
+  }
+  EXPECT_STREQ(pauseName(Pause::ScaleDown), "ScaleDown");
+  EXPECT_STREQ(pauseWords(Pause::ScaleUp), "scale-up paused");
+}
+
+TEST(HpaControls, StartupWindowsAreDurationsUpToAnHour) {
+  auto c = parseControls(annotated(
+      {{kCpuInitializationPeriodAnnotation, "10m"}, {kInitialReadinessDelayAnnotation, "0s"}}));
+  EXPECT_EQ(c.cpuInitializationPeriod, std::chrono::minutes(10));
+  EXPECT_EQ(c.initialReadinessDelay, seconds(0)) << "0s is a window of its own, not the flag's";
+  EXPECT_THAT(c.errors, IsEmpty());
+  EXPECT_TRUE(c.any());
+  EXPECT_THAT(decisionChangingControls(c),
+              ElementsAre("hpa-controller.io/cpu-initialization-period: 10m0s",
+                          "hpa-controller.io/initial-readiness-delay: 0s"));
+  EXPECT_EQ(
+      parseControls(annotated({{kInitialReadinessDelayAnnotation, "1h"}})).initialReadinessDelay,
+      hours(1));
+  for (const char* bad : {"1h0m1s", "-1s", "30", "soon"}) {
+    c = parseControls(annotated(
+        {{kCpuInitializationPeriodAnnotation, bad}, {kInitialReadinessDelayAnnotation, bad}}));
+    EXPECT_FALSE(c.cpuInitializationPeriod) << bad;
+    EXPECT_FALSE(c.initialReadinessDelay) << bad;
+    ASSERT_EQ(c.errors.size(), 2u) << bad;
+    EXPECT_EQ(c.errors[0].reason, "InvalidControl");
+    EXPECT_THAT(c.errors[0].message,
+                HasSubstr("; --horizontal-pod-autoscaler-cpu-initialization-period applies"));
+    EXPECT_THAT(c.errors[1].message,
+                HasSubstr("; --horizontal-pod-autoscaler-initial-readiness-delay applies"));
+  }
+  EXPECT_EQ(
+      parseControls(annotated({{kCpuInitializationPeriodAnnotation, "2h"}})).errors[0].message,
+      "hpa-controller.io/cpu-initialization-period \"2h\" is invalid: must be between 0s and "
+      "1h0m0s; --horizontal-pod-autoscaler-cpu-initialization-period applies");
+}
+
+TEST(HpaControls, APauseHoldsOnlyTheMovesOfItsDirection) {
+  EXPECT_FALSE(pauseHolds(Pause::None, 3, 6));
+  EXPECT_TRUE(pauseHolds(Pause::Both, 3, 6));
+  EXPECT_TRUE(pauseHolds(Pause::Both, 6, 3));
+  EXPECT_FALSE(pauseHolds(Pause::Both, 3, 3));
+  EXPECT_TRUE(pauseHolds(Pause::ScaleUp, 3, 6));
+  EXPECT_FALSE(pauseHolds(Pause::ScaleUp, 6, 3));
+  EXPECT_TRUE(pauseHolds(Pause::ScaleDown, 6, 3));
+  EXPECT_FALSE(pauseHolds(Pause::ScaleDown, 3, 6));
+  EXPECT_FALSE(pauseHolds(Pause::ScaleDown, 3, 3));
+}
+
+TEST(HpaControls, TheControlsThatChangeADecisionAreListedForTheShadow) {
+  EXPECT_THAT(decisionChangingControls(parseControls(annotated({}))), IsEmpty());
+  // Bookkeeping, the sync period and invalid values change no decision of upstream's.
+  EXPECT_THAT(decisionChangingControls(parseControls(annotated({{kSyncPeriodAnnotation, "5s"},
+                                                                {kRecordDecisionAnnotation, "true"},
+                                                                {kPausedAnnotation, "sideways"}}))),
+              IsEmpty());
+  EXPECT_THAT(decisionChangingControls(parseControls(annotated(
+                  {{kPausedAnnotation, "ScaleDown"}, {kRequestsSourceAnnotation, "Actuated"}}))),
+              ElementsAre("hpa-controller.io/paused: ScaleDown",
+                          "hpa-controller.io/requests-source: Actuated"));
+  EXPECT_THAT(decisionChangingControls(parseControls(annotated({{kPausedAnnotation, "true"}}))),
+              ElementsAre("hpa-controller.io/paused: true"));
 }
 
 }  // namespace

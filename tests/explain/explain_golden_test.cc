@@ -108,6 +108,10 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"resource-metrics-absent", "metrics-failed", 2, 0, false, "ScalingActive",
                  "FailedGetResourceMetric"},
         Expected{"controls-paused", "metrics", 4, 8, false, "ScalingActive", "ScalingPaused"},
+        Expected{"controls-paused-scale-down", "metrics", 4, 2, false, "AbleToScale",
+                 "ScaleDownPaused"},
+        Expected{"controls-startup-windows", "metrics", 3, 6, true, "ScalingLimited",
+                 "ScaleUpLimit"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive",
                  "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
@@ -248,6 +252,46 @@ TEST(Explain, AutoscalingV1ExportDecidesAsTheServersV2Form) {
 }
 
 // A target whose Scale cannot be read stops the reconcile before the bounds: the HPA's own show.
+TEST(Explain, APauseInOneDirectionSaysWhatItHolds) {
+  auto paused = explainCase("controls-paused-scale-down");
+  ASSERT_TRUE(paused.ok()) << paused.error().message;
+  nlohmann::json doc = explanationToJson(*paused);
+  EXPECT_EQ(doc["controls"]["paused"], true);
+  EXPECT_EQ(doc["controls"]["pause"], "ScaleDown");
+  EXPECT_EQ(doc["controls"]["pausedScaleTo"], 2);
+  EXPECT_EQ(conditionOf(doc, "ScalingActive")->at("reason"), "ValidMetricFound");
+  const std::string text = explanationToText(*paused);
+  EXPECT_NE(text.find("keep Deployment/default/web at 4 replicas (scale-down paused: would scale "
+                      "to 2)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  scale-down paused (hpa-controller.io/paused: ScaleDown): would scale "
+                      "Deployment/default/web from 4 to 2 replicas; the scale is left alone "
+                      "(scale-up stays live)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Explain, StartupWindowsOfTheHpaAreShownAndGroupItsPods) {
+  auto windows = explainCase("controls-startup-windows");
+  ASSERT_TRUE(windows.ok()) << windows.error().message;
+  nlohmann::json doc = explanationToJson(*windows);
+  EXPECT_EQ(doc["controls"]["cpuInitializationPeriod"], "1m0s");
+  EXPECT_EQ(doc["controls"]["initialReadinessDelay"], "20s");
+  std::vector<std::string> groups;
+  for (const auto& p : doc["metrics"][0]["calculation"]["pods"]) groups.push_back(p["group"]);
+  EXPECT_EQ(groups, (std::vector<std::string>{"ready", "ready", "unready"}));
+  const std::string text = explanationToText(*windows);
+  EXPECT_NE(text.find("  cpu initialization period 1m0s "
+                      "(hpa-controller.io/cpu-initialization-period): for cpu, a pod started less "
+                      "than 1m0s ago counts only once ready for a full metric window"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  initial readiness delay 20s (hpa-controller.io/initial-readiness-delay)"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Explain, FailedGetScaleShowsTheHpasOwnBounds) {
   auto e = explainCase("no-scale-target");
   ASSERT_TRUE(e.ok());

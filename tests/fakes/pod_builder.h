@@ -22,8 +22,8 @@ class PodBuilder {
     pod_.labels.set(std::move(k), std::move(v));
     return *this;
   }
-  PodBuilder& phase(std::string p) {
-    pod_.phase = std::move(p);
+  PodBuilder& phase(const std::string& p) {
+    pod_.phase = p;
     return *this;
   }
   PodBuilder& startTime(Time t) {
@@ -34,8 +34,8 @@ class PodBuilder {
     pod_.startTime.reset();
     return *this;
   }
-  PodBuilder& ready(std::string status, Time lastTransition) {
-    pod_.ready = api::PodReadyCondition{std::move(status), lastTransition};
+  PodBuilder& ready(const std::string& status, Time lastTransition) {
+    pod_.ready = api::PodReadyCondition{status, lastTransition};
     return *this;
   }
   PodBuilder& noReadyCondition() {
@@ -60,12 +60,12 @@ class PodBuilder {
     pod_.initContainers.push_back({std::move(name), {{std::move(resource), milli}}, sidecar});
     return *this;
   }
-  PodBuilder& podRequest(std::string resource, std::int64_t milli) {
+  PodBuilder& podRequest(const std::string& resource, std::int64_t milli) {
     if (!pod_.podRequests) pod_.podRequests.emplace();
     pod_.podRequests->set(resource, milli);
     return *this;
   }
-  PodBuilder& overhead(std::string resource, std::int64_t milli) {
+  PodBuilder& overhead(const std::string& resource, std::int64_t milli) {
     pod_.overhead.set(resource, milli);
     return *this;
   }
@@ -76,7 +76,8 @@ class PodBuilder {
     pod_.controller = api::PodOwner{std::move(kind), std::move(name)};
     return *this;
   }
-  PodBuilder& actuated(const std::string& name, std::int64_t milli, std::string resource = "cpu") {
+  PodBuilder& actuated(const std::string& name, std::int64_t milli,
+                       const std::string& resource = "cpu") {
     for (auto* list : {&pod_.containers, &pod_.initContainers}) {
       for (auto& c : *list) {
         if (c.name == name) c.requests.setActuated(resource, milli);

@@ -71,6 +71,8 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
       {controls::kRecordDecisionAnnotation, "true"},
       {controls::kFallbackAnnotation, "after=3,replicas=6"},
       {controls::kScheduleAnnotation, "- {start: \"0 8 * * 1-5\", duration: 10h, minReplicas: 10}"},
+      {controls::kCpuInitializationPeriodAnnotation, "10m"},
+      {controls::kInitialReadinessDelayAnnotation, "1m"},
   };
   std::set<std::string> words;
   for (std::string_view key : controls::controlAnnotations()) {
@@ -102,6 +104,17 @@ TEST(Handback, AControlThatChangesNothingNowIsIdle) {
   auto invalid = handbackOf(annotated({{controls::kSyncPeriodAnnotation, "soon"}}));
   EXPECT_EQ(invalid->annotations[0].kind, AnnotationKind::IdleControl);
   EXPECT_EQ(invalid->annotations[0].whenHandedBack, "invalid: ignored already");
+}
+
+TEST(Handback, APauseInOneDirectionSaysWhichDirectionComesBack) {
+  auto down = handbackOf(annotated({{controls::kPausedAnnotation, "ScaleDown"}}));
+  ASSERT_TRUE(down);
+  EXPECT_EQ(down->annotations[0].kind, AnnotationKind::Control);
+  EXPECT_EQ(down->annotations[0].whenHandedBack, "kube-controller-manager scales it down again");
+  auto up = handbackOf(annotated({{controls::kPausedAnnotation, "ScaleUp"}}));
+  EXPECT_EQ(up->annotations[0].whenHandedBack, "kube-controller-manager scales it up again");
+  auto both = handbackOf(annotated({{controls::kPausedAnnotation, "true"}}));
+  EXPECT_EQ(both->annotations[0].whenHandedBack, "kube-controller-manager scales it again");
 }
 
 TEST(Handback, AnHpaWithoutOurAnnotationsIsNotListed) {

@@ -90,6 +90,13 @@ TEST(DecisionSummary, WhyItScales) {
   EXPECT_EQ(
       p.why,
       "paused (would scale to 3: cpu resource utilization (percentage of request) above target)");
+  EXPECT_STREQ(verdictOf(paused), "paused");
+  // A pause in one direction names it.
+  paused.controls.controls.pause = controls::Pause::ScaleUp;
+  EXPECT_EQ(summarize(paused).why,
+            "scale-up paused (would scale to 3: cpu resource utilization (percentage of request) "
+            "above target)");
+  EXPECT_STREQ(verdictOf(paused), "paused");
 
   ReconcileReport failed;
   failed.branch = ReconcileBranch::FailedGetScale;

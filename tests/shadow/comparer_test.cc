@@ -1,5 +1,6 @@
 #include "shadow/comparer.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "shadow/shadow_fixture.h"
@@ -33,6 +34,19 @@ TEST_F(ShadowComparerTest, AnotherDecisionIsADivergenceOfEachFieldThatDiffers) {
   EXPECT_EQ(result.divergences[1].ours, "True/SucceededRescale");
   ASSERT_FALSE(result.report.metrics.empty());
   EXPECT_TRUE(result.report.metrics[0].calculation) << "our inputs are there for the log line";
+}
+
+TEST_F(ShadowComparerTest, AnHpaWithAControlThatChangesItsDecisionIsNotComparable) {
+  setScale(3);
+  setPods(3, 150);
+  EXPECT_TRUE(compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit")).notComparable.empty());
+  // kube-controller-manager does not read the pause: it scales up where we hold.
+  hpa_.metadata.annotations["hpa-controller.io/paused"] = "ScaleUp";
+  const auto result = compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit"));
+  EXPECT_THAT(result.notComparable, ::testing::ElementsAre("hpa-controller.io/paused: ScaleUp"));
+  // Bookkeeping alone keeps it comparable.
+  hpa_.metadata.annotations = {{"hpa-controller.io/record-decision", "true"}};
+  EXPECT_TRUE(compareNow(written(3, 6, "SucceededRescale", "ScaleUpLimit")).notComparable.empty());
 }
 
 }  // namespace
