@@ -258,10 +258,12 @@ LEADER=$(holder $CNS hpa-controller)
 NODES=$("${K[@]}" get pods -n $CNS -l $APP_LABEL -o jsonpath='{.items[*].spec.nodeName}' | tr ' ' '\n' | sort -u | wc -l)
 mark "the replicas are on $NODES node(s) (this machine has one real node: both are there, by the preference's design)"
 "$HACK/local-node.sh" stop kubelet --dir "$DIR"
-WEB_BEFORE=$(replicas "$NS" web)
-set_load web "$((WEB_BEFORE * 50 * 2))m"
-grew() { [ "$(replicas "$NS" web)" -gt "$WEB_BEFORE" ]; }
-incluster_wait 60 "the leader scales web while the node's kubelet is down" grew
+# web is at its maxReplicas since the switch; api grows by two replicas (the load of two more at
+# target), and stays there.
+API_BEFORE=$(replicas "$NS" api)
+set_load api "$(((API_BEFORE + 2) * 50))m"
+grew() { [ "$(replicas "$NS" api)" -gt "$API_BEFORE" ]; }
+incluster_wait 60 "the leader scales api while the node's kubelet is down" grew
 sleep 30
 "$HACK/local-node.sh" start kubelet --dir "$DIR"
 node_ready() { "${K[@]}" get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True; }
@@ -275,7 +277,7 @@ grep -E "^$NS +batch .*paused" "$WORK/handback-before.txt" >/dev/null || fail "h
 for hpa in web api; do
   grep -E "^$NS +$hpa " "$WORK/handback-before.txt" | grep -q paused && fail "handback lists a control on $hpa"
 done
-set_load web "$(( $(replicas "$NS" web) * 50 ))m"
+for hpa in web api; do set_load "$hpa" "$(($(replicas "$NS" "$hpa") * 50))m"; done
 sleep $((SYNC * 2))
 declare -A BEFORE
 for hpa in web api batch; do BEFORE[$hpa]=$(replicas "$NS" "$hpa"); done
@@ -288,13 +290,13 @@ for hpa in web api; do
 done
 mark "web ${BEFORE[web]} and api ${BEFORE[api]} replicas, unchanged at the handover; batch (paused, listed) ${BEFORE[batch]} -> $(replicas "$NS" batch)"
 T=$SECONDS
-set_load web "$(( BEFORE[web] * 50 * 2 ))m"
-kcm_acts() { [ "$(replicas "$NS" web)" -gt "${BEFORE[web]}" ]; }
-incluster_wait $((SYNC * 2 + 5)) "kube-controller-manager acts again: it scales web" kcm_acts
-mark "kube-controller-manager scaled web $((SECONDS - T)) s after the load rose"
+set_load api "$(((BEFORE[api] + 2) * 50))m"
+kcm_acts() { [ "$(replicas "$NS" api)" -gt "${BEFORE[api]}" ]; }
+incluster_wait $((SYNC * 2 + 5)) "kube-controller-manager acts again: it scales api" kcm_acts
+mark "kube-controller-manager scaled api ${BEFORE[api]} -> $(replicas "$NS" api) $((SECONDS - T)) s after the load rose"
 user_shell "kubectl hpa handback" | tee "$WORK/handback-after.txt"
-grep -E "^$NS +web .*kube-controller-manager" "$WORK/handback-after.txt" >/dev/null ||
-  fail "handback does not name kube-controller-manager as web's status writer"
+grep -E "^$NS +api .*kube-controller-manager" "$WORK/handback-after.txt" >/dev/null ||
+  fail "handback does not name kube-controller-manager as api's status writer"
 user_shell "kubectl hpa handback --cleanup-commands | sh" >>"$WORK/readme.log" 2>&1 || fail "the cleanup commands failed"
 left=$("${K[@]}" get hpa -A -o json | jq -r '[.items[] | .metadata.annotations // {} | keys[] | select(startswith("hpa-controller.io/"))] | length')
 [ "$left" = 0 ] || fail "$left hpa-controller.io/ annotations left after the cleanup"
