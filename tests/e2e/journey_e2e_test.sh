@@ -25,7 +25,7 @@
 #
 #   journey_e2e_test.sh HPA_SIM --dir DIR
 set -euo pipefail
-SIM=$1
+SIM=$(realpath "$1")  # absolute: the user's PATH links the plugin beside it
 shift
 DIR=""
 while [ $# -gt 0 ]; do
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BIN=$(dirname "$SIM")/../hpa-controller
+BIN=$(cd "$(dirname "$SIM")/../hpa-controller" && pwd)
 STARTED=$SECONDS
 WORK=$(mktemp -d)
 PIDS=()
