@@ -25,7 +25,7 @@
 #
 #   journey_e2e_test.sh HPA_SIM --dir DIR
 set -euo pipefail
-SIM=$1
+SIM=$(realpath "$1")  # absolute: the user's PATH links the plugin beside it
 shift
 DIR=""
 while [ $# -gt 0 ]; do
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BIN=$(dirname "$SIM")/../hpa-controller
+BIN=$(cd "$(dirname "$SIM")/../hpa-controller" && pwd)
 STARTED=$SECONDS
 WORK=$(mktemp -d)
 PIDS=()
@@ -272,7 +272,8 @@ incluster_wait 120 "the node Ready again" node_ready
 mark "the kubelet back; the leader kept the Lease and scaled through it"
 
 mark "6. the rollback, by the README"
-user_shell "kubectl hpa handback" | tee "$WORK/handback-before.txt"
+# -o text: the README's reader has a terminal, which gets the table (a pipe gets JSON).
+user_shell "kubectl hpa handback -o text" | tee "$WORK/handback-before.txt"
 grep -E "^$NS +batch .*paused" "$WORK/handback-before.txt" >/dev/null || fail "handback did not list batch's pause"
 for hpa in web api; do
   grep -E "^$NS +$hpa " "$WORK/handback-before.txt" | grep -q paused && fail "handback lists a control on $hpa"
@@ -294,7 +295,7 @@ set_load api "$(((BEFORE[api] + 2) * 50))m"
 kcm_acts() { [ "$(replicas "$NS" api)" -gt "${BEFORE[api]}" ]; }
 incluster_wait $((SYNC * 2 + 5)) "kube-controller-manager acts again: it scales api" kcm_acts
 mark "kube-controller-manager scaled api ${BEFORE[api]} -> $(replicas "$NS" api) $((SECONDS - T)) s after the load rose"
-user_shell "kubectl hpa handback" | tee "$WORK/handback-after.txt"
+user_shell "kubectl hpa handback -o text" | tee "$WORK/handback-after.txt"
 grep -E "^$NS +api .*kube-controller-manager" "$WORK/handback-after.txt" >/dev/null ||
   fail "handback does not name kube-controller-manager as api's status writer"
 user_shell "kubectl hpa handback --cleanup-commands | sh" >>"$WORK/readme.log" 2>&1 || fail "the cleanup commands failed"
