@@ -195,6 +195,9 @@ bool phaseGivesTheirs(const CauseInputs& in, std::int32_t proposed, const Status
     candidates = {lo, proposed, hi};
   } else {
     for (std::int32_t v = lo; v <= hi; ++v) candidates.push_back(v);
+    // A window holding nothing but the proposal, even above maxReplicas: they then decide max,
+    // limited (TooManyReplicas) and not stabilized, which no bound up to max gives.
+    if (proposed > hi) candidates.push_back(proposed);
   }
   for (const Time at : {in.decidedAt - period, in.decidedAt, in.decidedAt + period}) {
     for (const std::int32_t v : candidates) {

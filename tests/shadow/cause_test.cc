@@ -234,6 +234,37 @@ TEST_F(CauseTest, ARecommendationAtTheInt32LimitIsSearchedInBoundedTime) {
       << "a scale-up window holding 3 or less gives their 3";
 }
 
+TEST_F(CauseTest, TheirWindowWithoutOurValueLimitedAtMaxReplicasIsHistory) {
+  // At maxReplicas 6 with a 60 s scale-up window: our window holds the 6 of our own sync 15 s ago,
+  // so 60 % (proposing 8) stays at 6, stabilized; theirs held no 6 (recorded at other instants),
+  // went to 8 and was limited to 6 by maxReplicas. Same size, other conditions: a window's
+  // content, not a rule (bench-shadow's day found one such comparison classed rules).
+  hpa_.spec.maxReplicas = 6;
+  hpa_.spec.behavior = api::HorizontalPodAutoscalerBehavior{};
+  hpa_.spec.behavior->scaleUp = api::HPAScalingRules{};
+  hpa_.spec.behavior->scaleUp->stabilizationWindowSeconds = 60;
+  reconcileSteadyAtSix();
+  clock_.step(seconds(15));
+  setPods(6, 60);
+  const api::HorizontalPodAutoscaler after =
+      written(6, 6, "ReadyForNewScale", "TooManyReplicas", 60);
+  const auto first = compareNow(after);
+  ASSERT_EQ(first.ours.desiredReplicas, 6);
+  ASSERT_FALSE(first.divergences.empty());
+  report::ReconcileReport ours = first.report;
+  std::vector<Divergence> divergences = first.divergences;
+  CauseInputs in;
+  in.hpa = &after;
+  in.ours = &ours;
+  in.divergences = &divergences;
+  in.recommendations = {{6, clock_.now() - seconds(15)}};
+  in.options = &options_;
+  in.decidedAt = clock_.now();
+  in.observedFor = std::chrono::minutes(10);  // out of the warm-up: the window is known
+  const auto cause = findCause(in);
+  EXPECT_EQ(cause.cause, Cause::History) << cause.detail;
+}
+
 TEST_F(CauseTest, AnAverageReportedOverNoReplicasIsNotTakenForTheirProposal) {
   // Their first sync of an External AverageValue HPA read a target whose status counted no
   // replicas yet: kube-controller-manager 1.20 then reports the per-pod average of the total over
