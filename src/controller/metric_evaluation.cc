@@ -396,8 +396,12 @@ std::optional<Failure> Reconcile::evaluateObject(const api::ObjectMetricSource& 
           reason, usage.error(),
           usage.error().wrap(fmt::format("failed to get {} object metric", source.metric.name))};
     }
-    replicacalc::ObjectPerPodInput input{in.scale.statusReplicas, usage->value,
-                                         target.averageValue->milliValue(), tolerances_};
+    replicacalc::ObjectPerPodInput input{in.scale.statusReplicas,
+                                         usage->value,
+                                         target.averageValue->milliValue(),
+                                         tolerances_,
+                                         in.scale.specReplicas,
+                                         withinToleranceKeep()};
     auto calc = replicacalc::calcObjectPerPodReplicas(input);
     if (!calc.ok()) {
       return Failure{
@@ -594,8 +598,12 @@ std::optional<Failure> Reconcile::evaluateExternal(const api::ExternalMetricSour
   status.type = api::kExternalMetric;
   status.external = api::ExternalMetricStatus{source.metric, {}};
   if (perPod) {
-    replicacalc::ExternalPerPodInput input{in.scale.statusReplicas, values->values,
-                                           target.averageValue->milliValue(), tolerances_};
+    replicacalc::ExternalPerPodInput input{in.scale.statusReplicas,
+                                           values->values,
+                                           target.averageValue->milliValue(),
+                                           tolerances_,
+                                           in.scale.specReplicas,
+                                           withinToleranceKeep()};
     auto calc = replicacalc::calcExternalPerPodReplicas(input);
     if (!calc.ok()) return Failure{reason, calc.error(), wrapped(calc.error())};
     status.external->current.averageValue = api::Quantity::fromMilli(calc->usage);
@@ -619,6 +627,12 @@ std::optional<Failure> Reconcile::evaluateExternal(const api::ExternalMetricSour
   report.name = fmt::format("external metric {}({})", name, selectorText);
   report.status = status;
   return std::nullopt;
+}
+
+replicacalc::WithinToleranceKeep Reconcile::withinToleranceKeep() const {
+  return s_.options.decisionRules.perPodWithinToleranceKeepsSpec
+             ? replicacalc::WithinToleranceKeep::Spec
+             : setup_.withinToleranceKeep;
 }
 
 Duration Reconcile::metricsMaxAge() const {

@@ -157,6 +157,9 @@ class Reconcile final : private controls::ReconcileView {
   Result<std::vector<const api::Pod*>> listPods(const api::Selector& selector);
   // How old a per-pod metrics answer shared with other HPAs may be for this one.
   Duration metricsMaxAge() const;
+  // What a per-pod Object/External target keeps within the tolerance: the release's rule, or
+  // spec's where a control asks for it.
+  replicacalc::WithinToleranceKeep withinToleranceKeep() const;
   // Upstream's getUnableComputeReplicaCountCondition: emits the metric's Warning event.
   api::HorizontalPodAutoscalerCondition unableToCompute(const std::string& reason,
                                                         const Error& error);

@@ -102,6 +102,9 @@ struct MetricsSetup {
   // This HPA's start-up windows; nullopt: the controller's (its flags').
   std::optional<Duration> cpuInitializationPeriod;
   std::optional<Duration> initialReadinessDelay;
+  // What a per-pod Object/External target keeps within the tolerance (its release's rule unless
+  // a control asks for spec's).
+  replicacalc::WithinToleranceKeep withinToleranceKeep = replicacalc::WithinToleranceKeep::Status;
 };
 
 // requestsCounted: a utilization metric is about to count `pods`' requests of `resource` (of

@@ -121,6 +121,17 @@ Status readRequestsSource(const std::string& text, const ReadContext&, HpaContro
   return Error::of("must be Spec or Actuated");
 }
 
+Status readWithinToleranceKeep(const std::string& text, const ReadContext&, HpaControls& out) {
+  for (auto keep :
+       {replicacalc::WithinToleranceKeep::Status, replicacalc::WithinToleranceKeep::Spec}) {
+    if (text == withinToleranceKeepName(keep)) {
+      out.withinToleranceKeep = keep;
+      return Status();
+    }
+  }
+  return Error::of("must be Status or Spec");
+}
+
 Status readFallback(const std::string& text, const ReadContext&, HpaControls& out) {
   auto fallback = parseFallback(text);
   if (!fallback.ok()) return fallback.error();
@@ -170,6 +181,7 @@ const AnnotationControl kAnnotationControls[] = {
        return readStartupWindow(t, o.initialReadinessDelay);
      },
      "--horizontal-pod-autoscaler-initial-readiness-delay applies", true},
+    {kWithinToleranceKeepAnnotation, readWithinToleranceKeep, "Status applies", true},
 };
 
 }  // namespace
@@ -236,10 +248,21 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
   return "";
 }
 
+const char* withinToleranceKeepName(replicacalc::WithinToleranceKeep keep) {
+  switch (keep) {
+    case replicacalc::WithinToleranceKeep::Status:
+      return "Status";
+    case replicacalc::WithinToleranceKeep::Spec:
+      return "Spec";
+  }
+  return "";
+}
+
 bool HpaControls::any() const {
   return syncPeriod || pause != Pause::None || podSelection != PodSelection::LabelSelector ||
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
-         !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay || !errors.empty();
+         !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay ||
+         withinToleranceKeep != replicacalc::WithinToleranceKeep::Status || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -273,6 +296,8 @@ std::vector<std::string> decisionChangingControls(const HpaControls& c) {
     add(kCpuInitializationPeriodAnnotation, formatGoDuration(*c.cpuInitializationPeriod));
   if (c.initialReadinessDelay)
     add(kInitialReadinessDelayAnnotation, formatGoDuration(*c.initialReadinessDelay));
+  if (c.withinToleranceKeep != replicacalc::WithinToleranceKeep::Status)
+    add(kWithinToleranceKeepAnnotation, withinToleranceKeepName(c.withinToleranceKeep));
   return out;
 }
 

@@ -27,6 +27,8 @@ inline constexpr const char* kCpuInitializationPeriodAnnotation =
     "hpa-controller.io/cpu-initialization-period";
 inline constexpr const char* kInitialReadinessDelayAnnotation =
     "hpa-controller.io/initial-readiness-delay";
+inline constexpr const char* kWithinToleranceKeepAnnotation =
+    "hpa-controller.io/within-tolerance-keep";
 inline constexpr const char* kSyncPeriodField = "spec.syncPeriodSeconds";
 
 // KEP-6003's bounds for a per-HPA sync period.
@@ -58,6 +60,8 @@ const char* pauseWords(Pause pause);
 // Whether `pause` holds a move from `current` to `desired` replicas.
 bool pauseHolds(Pause pause, std::int32_t current, std::int32_t desired);
 const char* requestsSourceName(replicacalc::RequestsSource source);
+// hpa-controller.io/within-tolerance-keep's values: "Status", "Spec".
+const char* withinToleranceKeepName(replicacalc::WithinToleranceKeep keep);
 
 // An unusable control value; the control's default applies.
 struct ControlError {
@@ -80,6 +84,8 @@ struct HpaControls {
   // This HPA's start-up windows (kubernetes#105233); nullopt: the flag's value.
   std::optional<Duration> cpuInitializationPeriod;  // --...-cpu-initialization-period
   std::optional<Duration> initialReadinessDelay;    // --...-initial-readiness-delay
+  // What a per-pod Object/External target keeps within the tolerance (kubernetes#138505).
+  replicacalc::WithinToleranceKeep withinToleranceKeep = replicacalc::WithinToleranceKeep::Status;
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

@@ -49,6 +49,8 @@ struct LastDecision {
   // This HPA's start-up windows where its controls set them (Go durations), else empty.
   std::string cpuInitializationPeriod;
   std::string initialReadinessDelay;
+  // "Spec" where hpa-controller.io/within-tolerance-keep sets it, else empty.
+  std::string withinToleranceKeep;
   bool operator==(const LastDecision&) const = default;
 };
 

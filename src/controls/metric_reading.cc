@@ -63,6 +63,7 @@ void MetricReadingControl::beforeMetrics(ReconcileView& reconcile, MetricsSetup&
   if (controls.podSelection == PodSelection::OwnerReferences) setup.podFilter = &ownedPods_;
   setup.cpuInitializationPeriod = controls.cpuInitializationPeriod;
   setup.initialReadinessDelay = controls.initialReadinessDelay;
+  setup.withinToleranceKeep = controls.withinToleranceKeep;
 }
 
 }  // namespace hpa::controls

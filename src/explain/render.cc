@@ -142,7 +142,8 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
                                       ? json(formatGoDuration(*c.cpuInitializationPeriod))
                                       : json(nullptr)},
       {"initialReadinessDelay",
-       c.initialReadinessDelay ? json(formatGoDuration(*c.initialReadinessDelay)) : json(nullptr)}};
+       c.initialReadinessDelay ? json(formatGoDuration(*c.initialReadinessDelay)) : json(nullptr)},
+      {"withinToleranceKeep", controls::withinToleranceKeepName(c.withinToleranceKeep)}};
   if (r.pausedScaleTo) out["pausedScaleTo"] = *r.pausedScaleTo;
   json resizing = json::array();
   for (const auto& p : r.resizingPods) {
@@ -270,6 +271,13 @@ void controlsText(const report::ReconcileReport& r, Time now,
                      controls::kLastDecisionAnnotation));
   }
   if (c.cpuInitializationPeriod || c.initialReadinessDelay) startupText(c, line);
+  if (c.withinToleranceKeep == replicacalc::WithinToleranceKeep::Spec) {
+    line(
+        fmt::format("  within the tolerance, per-pod Object and External targets keep "
+                    "spec.replicas ({}: Spec), not status.replicas, which counts a rollout's "
+                    "surge pods",
+                    controls::kWithinToleranceKeepAnnotation));
+  }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 

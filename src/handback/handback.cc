@@ -61,6 +61,12 @@ const ControlFate kControlFates[] = {
     {controls::kInitialReadinessDelayAnnotation,
      [](const HpaControls& c) { return c.initialReadinessDelay.has_value(); },
      "kube-controller-manager's --horizontal-pod-autoscaler-initial-readiness-delay applies"},
+    {controls::kWithinToleranceKeepAnnotation,
+     [](const HpaControls& c) {
+       return c.withinToleranceKeep != replicacalc::WithinToleranceKeep::Status;
+     },
+     "within the tolerance its per-pod Object and External targets keep status.replicas, so "
+     "a rollout's surge pods can stay (kubernetes#138505)"},
 };
 
 struct BookkeepingFate {

@@ -22,6 +22,15 @@ struct FeatureGates {
   bool operator==(const FeatureGates&) const = default;
 };
 
+// Within the tolerance, the per-pod (AverageValue) paths of Object and External metrics keep the
+// scale's status.replicas, as upstream does through 1.37; during a rolling update status counts
+// the surge pods, so keeping it grows spec by the surge (kubernetes#138505). `Spec` keeps
+// spec.replicas instead (kubernetes#141134); the usage ratio is status's either way.
+enum class WithinToleranceKeep {
+  Status,
+  Spec,
+};
+
 // The rules of one kube-controller-manager release where releases decide differently
 // (--decision-rules). Each rule is a field that is true from the release that brought it on
 // (ruleChanges() names the release and the upstream change); a default-constructed value is the
@@ -44,6 +53,10 @@ struct DecisionRules {
   bool inclusiveTolerance = true;                   // 1 - down <= r <= 1 + up, not |1 - r| <= t
   bool podLevelRequests = true;                     // with gate PodLevelResources
   bool scaledToZeroCondition = true;                // with gate HPAScaleToZero
+  // Per-pod Object/External targets keep spec.replicas within the tolerance, not status's
+  // (kubernetes#141134): no release through 1.37 has it, so it is false and not in ruleChanges()
+  // until a release merges it; hpa-controller.io/within-tolerance-keep turns it on per HPA.
+  bool perPodWithinToleranceKeepsSpec = false;
   FeatureGates gates{};
 
   // spec.behavior's tolerances are read (the field exists and its gate is on).

@@ -345,17 +345,20 @@ std::int64_t sumSaturating(const std::vector<std::int64_t>& values) {
 // Per-pod (AverageValue) targets of object and external metrics: total usage divided by the
 // target per pod, no pod listing.
 Calculation perPodReplicas(std::int32_t statusReplicas, std::int64_t usage,
-                           std::int64_t targetPerPod, const Tolerances& tolerances) {
+                           std::int64_t targetPerPod, const Tolerances& tolerances,
+                           std::int32_t specReplicas, WithinToleranceKeep keep) {
   Calculation calc;
   const double usageRatio = static_cast<double>(usage) / (static_cast<double>(targetPerPod) *
                                                           static_cast<double>(statusReplicas));
   calc.usageRatio = usageRatio;
-  calc.replicas = statusReplicas;
   if (tolerances.isWithin(usageRatio)) {
+    const bool spec = keep == WithinToleranceKeep::Spec;
+    calc.replicas = spec ? specReplicas : statusReplicas;
     calc.withinTolerance = true;
-    calc.decision = fmt::format(
-        "usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas", usageRatio,
-        1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, statusReplicas);
+    calc.decision =
+        fmt::format("usage ratio {:.4g} is within tolerance [{:.4g}, {:.4g}]: keep {} replicas{}",
+                    usageRatio, 1.0 - tolerances.scaleDown, 1.0 + tolerances.scaleUp, calc.replicas,
+                    spec ? " (spec's)" : "");
   } else {
     calc.replicas = ceilToInt32(static_cast<double>(usage) / static_cast<double>(targetPerPod));
     // Object and external metrics only: their values are plain numbers, not cpu or bytes.
@@ -380,7 +383,8 @@ Result<Calculation> calcObjectValueReplicas(const ObjectValueInput& in) {
 }
 
 Result<Calculation> calcObjectPerPodReplicas(const ObjectPerPodInput& in) {
-  return perPodReplicas(in.statusReplicas, in.usage, in.targetAverage, in.tolerances);
+  return perPodReplicas(in.statusReplicas, in.usage, in.targetAverage, in.tolerances,
+                        in.specReplicas, in.keep);
 }
 
 Result<Calculation> calcExternalValueReplicas(const ExternalValueInput& in) {
@@ -392,8 +396,8 @@ Result<Calculation> calcExternalValueReplicas(const ExternalValueInput& in) {
 }
 
 Result<Calculation> calcExternalPerPodReplicas(const ExternalPerPodInput& in) {
-  return perPodReplicas(in.statusReplicas, sumSaturating(in.values), in.targetPerPod,
-                        in.tolerances);
+  return perPodReplicas(in.statusReplicas, sumSaturating(in.values), in.targetPerPod, in.tolerances,
+                        in.specReplicas, in.keep);
 }
 
 }  // namespace hpa::replicacalc

@@ -93,6 +93,8 @@ struct ObjectPerPodInput {
   std::int64_t usage = 0;
   std::int64_t targetAverage = 0;
   Tolerances tolerances;
+  std::int32_t specReplicas = 0;  // kept within the tolerance when `keep` is Spec
+  WithinToleranceKeep keep = WithinToleranceKeep::Status;
 };
 Result<Calculation> calcObjectPerPodReplicas(const ObjectPerPodInput& in);
 
@@ -113,6 +115,8 @@ struct ExternalPerPodInput {
   std::vector<std::int64_t> values;
   std::int64_t targetPerPod = 0;
   Tolerances tolerances;
+  std::int32_t specReplicas = 0;  // as ObjectPerPodInput's
+  WithinToleranceKeep keep = WithinToleranceKeep::Status;
 };
 Result<Calculation> calcExternalPerPodReplicas(const ExternalPerPodInput& in);
 

@@ -45,6 +45,8 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (c.cpuInitializationPeriod)
     d.cpuInitializationPeriod = formatGoDuration(*c.cpuInitializationPeriod);
   if (c.initialReadinessDelay) d.initialReadinessDelay = formatGoDuration(*c.initialReadinessDelay);
+  if (c.withinToleranceKeep != replicacalc::WithinToleranceKeep::Status)
+    d.withinToleranceKeep = controls::withinToleranceKeepName(c.withinToleranceKeep);
   return d;
 }
 

@@ -2,6 +2,7 @@
 
 #include "controls/hpa_controls.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -54,7 +55,7 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
               ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
                           kScheduleAnnotation, kCpuInitializationPeriodAnnotation,
-                          kInitialReadinessDelayAnnotation));
+                          kInitialReadinessDelayAnnotation, kWithinToleranceKeepAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));
@@ -176,6 +177,26 @@ TEST(HpaControls, StartupWindowsAreDurationsUpToAnHour) {
       parseControls(annotated({{kCpuInitializationPeriodAnnotation, "2h"}})).errors[0].message,
       "hpa-controller.io/cpu-initialization-period \"2h\" is invalid: must be between 0s and "
       "1h0m0s; --horizontal-pod-autoscaler-cpu-initialization-period applies");
+}
+
+TEST(HpaControls, WithinToleranceKeepsStatusOrSpec) {
+  auto c = parseControls(annotated({{kWithinToleranceKeepAnnotation, "Spec"}}));
+  EXPECT_EQ(c.withinToleranceKeep, replicacalc::WithinToleranceKeep::Spec);
+  EXPECT_TRUE(c.any());
+  EXPECT_THAT(decisionChangingControls(c),
+              ElementsAre("hpa-controller.io/within-tolerance-keep: Spec"));
+  c = parseControls(annotated({{kWithinToleranceKeepAnnotation, "Status"}}));
+  EXPECT_EQ(c.withinToleranceKeep, replicacalc::WithinToleranceKeep::Status);
+  EXPECT_FALSE(c.any());
+  for (const char* bad : {"spec", "SpecReplicas", "true", ""}) {
+    c = parseControls(annotated({{kWithinToleranceKeepAnnotation, bad}}));
+    EXPECT_EQ(c.withinToleranceKeep, replicacalc::WithinToleranceKeep::Status) << bad;
+    ASSERT_EQ(c.errors.size(), 1u) << bad;
+    EXPECT_EQ(c.errors[0].message,
+              fmt::format("hpa-controller.io/within-tolerance-keep \"{}\" is invalid: must be "
+                          "Status or Spec; Status applies",
+                          bad));
+  }
 }
 
 TEST(HpaControls, APauseHoldsOnlyTheMovesOfItsDirection) {

@@ -112,6 +112,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "ScaleDownPaused"},
         Expected{"controls-startup-windows", "metrics", 3, 6, true, "ScalingLimited",
                  "ScaleUpLimit"},
+        Expected{"external-average-value-surge", "metrics", 20, 21, true, "AbleToScale",
+                 "SucceededRescale"},
+        Expected{"controls-within-tolerance-keep", "metrics", 20, 20, false, "AbleToScale",
+                 "ReadyForNewScale"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive",
                  "ValidMetricFound"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
@@ -290,6 +294,24 @@ TEST(Explain, StartupWindowsOfTheHpaAreShownAndGroupItsPods) {
   EXPECT_NE(text.find("  initial readiness delay 20s (hpa-controller.io/initial-readiness-delay)"),
             std::string::npos)
       << text;
+}
+
+TEST(Explain, WithinToleranceKeepSaysWhichCountItKeeps) {
+  auto kept = explainCase("controls-within-tolerance-keep");
+  ASSERT_TRUE(kept.ok()) << kept.error().message;
+  nlohmann::json doc = explanationToJson(*kept);
+  EXPECT_EQ(doc["controls"]["withinToleranceKeep"], "Spec");
+  const std::string text = explanationToText(*kept);
+  EXPECT_NE(text.find("keep 20 replicas (spec's)"), std::string::npos) << text;
+  EXPECT_NE(text.find("  within the tolerance, per-pod Object and External targets keep "
+                      "spec.replicas (hpa-controller.io/within-tolerance-keep: Spec)"),
+            std::string::npos)
+      << text;
+  auto upstream = explainCase("external-average-value-surge");
+  ASSERT_TRUE(upstream.ok()) << upstream.error().message;
+  // An HPA without controls has no controls document.
+  EXPECT_FALSE(explanationToJson(*upstream)["controls"].is_object());
+  EXPECT_NE(explanationToText(*upstream).find("keep 21 replicas"), std::string::npos);
 }
 
 TEST(Explain, FailedGetScaleShowsTheHpasOwnBounds) {

@@ -73,6 +73,7 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
       {controls::kScheduleAnnotation, "- {start: \"0 8 * * 1-5\", duration: 10h, minReplicas: 10}"},
       {controls::kCpuInitializationPeriodAnnotation, "10m"},
       {controls::kInitialReadinessDelayAnnotation, "1m"},
+      {controls::kWithinToleranceKeepAnnotation, "Spec"},
   };
   std::set<std::string> words;
   for (std::string_view key : controls::controlAnnotations()) {

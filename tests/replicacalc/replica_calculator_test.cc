@@ -376,6 +376,29 @@ TEST(External, SumsSeriesAndSaturates) {
   EXPECT_EQ(within->usage, 967);  // ceil(2900 / 3)
 }
 
+// A rollout's surge: spec 20, status 21, 2000 over 21 pods at 100 per pod is within the
+// tolerance. Upstream keeps status's 21 (kubernetes#138505); Spec keeps 20 (kubernetes#141134).
+// The ratio is status's either way, so outside the tolerance nothing changes.
+TEST(ReplicaCalculator, PerPodTargetsKeepStatusOrSpecWithinTheTolerance) {
+  ExternalPerPodInput external{21, {2'000'000}, 100'000, kDefaultTolerance};
+  external.specReplicas = 20;
+  EXPECT_EQ(calcExternalPerPodReplicas(external)->replicas, 21);
+  external.keep = WithinToleranceKeep::Spec;
+  auto kept = calcExternalPerPodReplicas(external);
+  EXPECT_EQ(kept->replicas, 20);
+  EXPECT_TRUE(kept->withinTolerance);
+  EXPECT_NEAR(kept->usageRatio, 2000.0 / 2100.0, 1e-12);
+  EXPECT_EQ(kept->usage, 95'239);  // ceil(2000000 / 21)
+  external.values = {2'400'000};   // 2400 / 2100 = 1.14: outside
+  EXPECT_EQ(calcExternalPerPodReplicas(external)->replicas, 24);
+
+  ObjectPerPodInput object{
+      22, 2'000'000, 100'000, kDefaultTolerance, 20, WithinToleranceKeep::Spec};
+  EXPECT_EQ(calcObjectPerPodReplicas(object)->replicas, 20);  // 2000 / 2200 = 0.909: within
+  object.keep = WithinToleranceKeep::Status;
+  EXPECT_EQ(calcObjectPerPodReplicas(object)->replicas, 22);
+}
+
 TEST(Tolerances, PerDirectionOverridesFromBehavior) {
   api::HorizontalPodAutoscalerSpec spec;
   EXPECT_DOUBLE_EQ(tolerancesFor(spec, 0.1).scaleUp, 0.1);
