@@ -104,13 +104,16 @@ std::string settingsText(const ReplayRun& run, const ReplayOptions& o) {
   const auto controls = controls::parseControls(run.hpa);
   std::string sync = formatGoDuration(controls.syncPeriod.value_or(o.controller.syncPeriod));
   if (controls.syncPeriod) sync += " (" + controls.syncPeriodSource + ")";
+  // The controls that make its decisions differ from upstream's, as the reconcile applies them.
+  const auto changing = controls::decisionChangingControls(controls);
   return fmt::format(
       "min {}, max {}; {}; sync {} (+{} per reconcile), tolerance {}, downscale stabilization {}, "
-      "readiness delay {}, rules {}",
+      "readiness delay {}, rules {}{}",
       spec.minReplicas.value_or(1), spec.maxReplicas, behavior, sync,
       formatGoDuration(o.reconcileDuration), o.controller.tolerance,
       formatGoDuration(o.controller.downscaleStabilizationWindow),
-      formatGoDuration(o.readinessDelay), o.controller.decisionRules.release());
+      formatGoDuration(o.readinessDelay), o.controller.decisionRules.release(),
+      changing.empty() ? std::string() : fmt::format("; controls: {}", fmt::join(changing, ", ")));
 }
 
 std::string runName(const ReplayRun& run) {

@@ -85,6 +85,20 @@ TEST(RenderText, ComparesRunsOnTheSameTimeline) {
   EXPECT_THAT(text, HasSubstr("recorded: 2 replicas at the start, peak 2, final 2\n"));
 }
 
+// A run of an HPA whose controls change its decisions names them, as the reconcile applies them.
+TEST(RenderText, NamesTheControlsThatChangeTheDecision) {
+  Fixture f;
+  f.b.hpa.metadata.annotations["hpa-controller.io/within-tolerance-keep"] = "Spec";
+  f.b.hpa.metadata.annotations["hpa-controller.io/paused"] = "ScaleDown";
+  const std::string text = renderText({{&f.a, &f.optionsA}, {&f.b, &f.optionsB}}, f.trace);
+  EXPECT_THAT(text, HasSubstr("; controls: hpa-controller.io/paused: ScaleDown, "
+                              "hpa-controller.io/within-tolerance-keep: Spec\n"));
+  // Run a has none: its line ends with the rules.
+  EXPECT_THAT(text, HasSubstr("run a: demo/web: min 1, max 10; no behavior; sync 15s (+50ms per "
+                              "reconcile), tolerance 0.1, downscale stabilization 5m0s, readiness "
+                              "delay 30s, rules 1.37\n"));
+}
+
 // A single run speaks each metric's unit (bytes as Mi, counts as counts) and says what each
 // reason in parentheses means, in the words of the controller's condition.
 TEST(RenderText, ShowsValuesInTheirUnitsAndExplainsTheReasons) {
