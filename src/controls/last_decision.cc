@@ -44,6 +44,7 @@ json lastDecisionJson(const LastDecision& d, Time now) {
   if (!d.cpuInitializationPeriod.empty())
     out["cpuInitializationPeriod"] = d.cpuInitializationPeriod;
   if (!d.initialReadinessDelay.empty()) out["initialReadinessDelay"] = d.initialReadinessDelay;
+  if (!d.requestsSource.empty()) out["requestsSource"] = d.requestsSource;
   return out;
 }
 

@@ -49,6 +49,8 @@ struct LastDecision {
   // This HPA's start-up windows where its controls set them (Go durations), else empty.
   std::string cpuInitializationPeriod;
   std::string initialReadinessDelay;
+  // hpa-controller.io/requests-source where it is not Spec ("Actuated", "Limits"), else empty.
+  std::string requestsSource;
   bool operator==(const LastDecision&) const = default;
 };
 

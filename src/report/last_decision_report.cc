@@ -45,6 +45,9 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (c.cpuInitializationPeriod)
     d.cpuInitializationPeriod = formatGoDuration(*c.cpuInitializationPeriod);
   if (c.initialReadinessDelay) d.initialReadinessDelay = formatGoDuration(*c.initialReadinessDelay);
+  // What utilization was measured against, where it is not spec requests.
+  if (c.requestsSource != replicacalc::RequestsSource::Spec)
+    d.requestsSource = controls::requestsSourceName(c.requestsSource);
   return d;
 }
 
