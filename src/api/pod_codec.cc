@@ -10,6 +10,8 @@ using Values = std::vector<std::pair<std::string, std::int64_t>>;
 
 // Requests and limits are kept as milli-values: that is all the calculator ever uses of them.
 Values readValues(const JsonFields& parent, std::string_view key) {
+  // Most containers have no limits: no child view (and its path) for an absent key.
+  if (!parent.has(key)) return {};
   auto list = parent.object(key);
   if (!list.present()) return {};
   Values values;
