@@ -16,7 +16,8 @@ namespace hpa::api {
 
 struct ContainerRequests {
   std::string name;
-  ResourceList requests;             // spec, with the actuated values of a resize in progress
+  // spec requests, with the actuated values of a resize in progress and the spec limits
+  ResourceList requests;
   bool restartPolicyAlways = false;  // init containers with restartPolicy: Always are sidecars
   bool operator==(const ContainerRequests&) const = default;
 };
@@ -43,7 +44,8 @@ inline constexpr const char* kPodFailed = "Failed";
 
 // The lean projection of a core/v1 Pod that the HPA needs: identity, labels, phase, timing,
 // readiness and resource requests (as in spec, and as actuated where an in-place resize has not
-// caught up: status.containerStatuses[].resources.requests). Caches hold this, not whole Pods.
+// caught up: status.containerStatuses[].resources.requests) and limits (spec's). Caches hold
+// this, not whole Pods.
 //
 // The fields every reconcile reads of each of its pods come first, so that they share as few
 // cache lines as they can: at scale each pod is a cache miss per line touched.
@@ -57,8 +59,9 @@ struct Pod {
   std::optional<PodReadyCondition> ready;
   std::vector<ContainerRequests> containers;
   std::vector<ContainerRequests> initContainers;
-  std::optional<ResourceList> podRequests;  // spec.resources.requests (pod-level resources)
-  ResourceList overhead;                    // spec.overhead
+  // spec.resources (pod-level resources): requests, and limits in the same list
+  std::optional<ResourceList> podRequests;
+  ResourceList overhead;  // spec.overhead
   std::string namespace_;
   std::string resourceVersion;
   std::optional<PodOwner> controller;  // for owner-based pod selection

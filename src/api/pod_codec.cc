@@ -6,17 +6,31 @@ namespace {
 
 using nlohmann::json;
 
-// Requests are kept as milli-values: that is all the calculator ever uses of them.
-ResourceList readResourceList(const JsonFields& parent, std::string_view key) {
+using Values = std::vector<std::pair<std::string, std::int64_t>>;
+
+// Requests and limits are kept as milli-values: that is all the calculator ever uses of them.
+Values readValues(const JsonFields& parent, std::string_view key) {
+  // Most containers have no limits: no child view (and its path) for an absent key.
+  if (!parent.has(key)) return {};
   auto list = parent.object(key);
   if (!list.present()) return {};
-  std::vector<std::pair<std::string, std::int64_t>> values;
+  Values values;
   values.reserve(list.node()->size());
   for (auto it = list.node()->begin(); it != list.node()->end(); ++it) {
     auto q = list.quantity(it.key());
     if (q) values.emplace_back(it.key(), q->milliValue());
   }
-  return ResourceList::fromValues(std::move(values));
+  return values;
+}
+
+ResourceList readResourceList(const JsonFields& parent, std::string_view key) {
+  return ResourceList::fromValues(readValues(parent, key));
+}
+
+// A `resources` object's requests and limits, in one list.
+ResourceList readRequestsAndLimits(const JsonFields& resources) {
+  return ResourceList::fromValues(readValues(resources, "requests"),
+                                  readValues(resources, "limits"));
 }
 
 json encodeResourceList(const ResourceList& list) {
@@ -25,6 +39,20 @@ json encodeResourceList(const ResourceList& list) {
     if (e.milli) j[std::string(e.name)] = Quantity::fromMilli(*e.milli).toString();
   }
   return j;
+}
+
+// The `resources` object of a list holding requests and limits: each key only when it has
+// values (a pod-level resources object with neither keeps an empty requests, as decoded).
+json encodeRequestsAndLimits(const ResourceList& list) {
+  json out = json::object();
+  json requests = encodeResourceList(list);
+  json limits = json::object();
+  for (const auto& e : list.entries()) {
+    if (e.limit) limits[std::string(e.name)] = Quantity::fromMilli(*e.limit).toString();
+  }
+  if (!requests.empty() || limits.empty()) out["requests"] = std::move(requests);
+  if (!limits.empty()) out["limits"] = std::move(limits);
+  return out;
 }
 
 // status.containerStatuses[] / initContainerStatuses[]: the requests the kubelet reports as
@@ -71,7 +99,7 @@ json encodeActuatedRequests(const std::vector<ContainerRequests>& containers) {
 ContainerRequests readContainer(const JsonFields& c) {
   ContainerRequests out;
   out.name = c.string("name").value_or("");
-  out.requests = readResourceList(c.object("resources"), "requests");
+  out.requests = readRequestsAndLimits(c.object("resources"));
   out.restartPolicyAlways = c.string("restartPolicy").value_or("") == "Always";
   return out;
 }
@@ -80,7 +108,7 @@ json encodeContainers(const std::vector<ContainerRequests>& list) {
   json arr = json::array();
   for (const auto& c : list) {
     json cj{{"name", c.name}};
-    if (!c.requests.empty()) cj["resources"] = json{{"requests", encodeResourceList(c.requests)}};
+    if (!c.requests.empty()) cj["resources"] = encodeRequestsAndLimits(c.requests);
     if (c.restartPolicyAlways) cj["restartPolicy"] = "Always";
     arr.push_back(std::move(cj));
   }
@@ -108,7 +136,8 @@ Result<Pod> decodePod(const nlohmann::json& j) {
   spec.forEach("initContainers",
                [&](const JsonFields& c, size_t) { p.initContainers.push_back(readContainer(c)); });
   auto podResources = spec.object("resources");
-  if (podResources.has("requests")) p.podRequests = readResourceList(podResources, "requests");
+  if (podResources.has("requests") || podResources.has("limits"))
+    p.podRequests = readRequestsAndLimits(podResources);
   p.overhead = readResourceList(spec, "overhead");
 
   auto status = f.object("status");
@@ -139,7 +168,7 @@ nlohmann::json encodePod(const Pod& p) {
 
   json spec{{"containers", encodeContainers(p.containers)}};
   if (!p.initContainers.empty()) spec["initContainers"] = encodeContainers(p.initContainers);
-  if (p.podRequests) spec["resources"] = json{{"requests", encodeResourceList(*p.podRequests)}};
+  if (p.podRequests) spec["resources"] = encodeRequestsAndLimits(*p.podRequests);
   if (!p.overhead.empty()) spec["overhead"] = encodeResourceList(p.overhead);
 
   json status = json::object();

@@ -8,9 +8,16 @@ namespace {
 
 constexpr char kHasSpec = 1;
 constexpr char kHasActuated = 2;
+constexpr char kHasLimit = 4;
 // The header byte before the records: whether any record holds an actuated value.
 constexpr char kAnyActuated = 1;
 constexpr size_t kValueBytes = sizeof(std::int64_t);
+
+// The bytes of the values a record's flags say follow them.
+size_t valueBytes(char flags) {
+  return kValueBytes * static_cast<size_t>((flags & kHasSpec) + ((flags & kHasActuated) >> 1) +
+                                           ((flags & kHasLimit) >> 2));
+}
 
 std::int64_t readValue(std::string_view packed, size_t pos) {
   std::int64_t v;
@@ -33,15 +40,13 @@ void eachRecord(std::string_view packed, F f) {
     if (nameEnd == std::string_view::npos || nameEnd + 1 >= packed.size()) return;
     const char flags = packed[nameEnd + 1];
     size_t next = nameEnd + 2;
-    ResourceList::Entry e{packed.substr(pos, nameEnd - pos), std::nullopt, std::nullopt};
-    if (flags & kHasSpec) {
-      if (next + kValueBytes > packed.size()) return;
-      e.milli = readValue(packed, next);
-      next += kValueBytes;
-    }
-    if (flags & kHasActuated) {
-      if (next + kValueBytes > packed.size()) return;
-      e.actuated = readValue(packed, next);
+    ResourceList::Entry e{packed.substr(pos, nameEnd - pos), std::nullopt, std::nullopt,
+                          std::nullopt};
+    if (next + valueBytes(flags) > packed.size()) return;
+    for (auto [bit, value] : {std::pair{kHasSpec, &e.milli}, std::pair{kHasActuated, &e.actuated},
+                              std::pair{kHasLimit, &e.limit}}) {
+      if (!(flags & bit)) continue;
+      *value = readValue(packed, next);
       next += kValueBytes;
     }
     if (!f(e, pos, next)) return;
@@ -72,8 +77,7 @@ size_t findFlags(std::string_view packed, std::string_view name) {
     while (nameEnd < size && data[nameEnd] != '\0') ++nameEnd;
     if (nameEnd + 1 >= size) return std::string_view::npos;
     const char flags = data[nameEnd + 1];
-    const size_t next = nameEnd + 2 + ((flags & kHasSpec) ? kValueBytes : 0) +
-                        ((flags & kHasActuated) ? kValueBytes : 0);
+    const size_t next = nameEnd + 2 + valueBytes(flags);
     if (next > size) return std::string_view::npos;
     const int order = compareNames(std::string_view(data + pos, nameEnd - pos), name);
     if (order == 0) return nameEnd + 1;
@@ -88,14 +92,51 @@ std::optional<ResourceList::Entry> find(std::string_view packed, std::string_vie
   if (at == std::string_view::npos) return std::nullopt;
   const char flags = packed[at];
   ResourceList::Entry e{packed.substr(at - 1 - name.size(), name.size()), std::nullopt,
-                        std::nullopt};
+                        std::nullopt, std::nullopt};
   size_t value = at + 1;
-  if (flags & kHasSpec) {
-    e.milli = readValue(packed, value);
+  for (auto [bit, out] : {std::pair{kHasSpec, &e.milli}, std::pair{kHasActuated, &e.actuated},
+                          std::pair{kHasLimit, &e.limit}}) {
+    if (!(flags & bit)) continue;
+    *out = readValue(packed, value);
     value += kValueBytes;
   }
-  if (flags & kHasActuated) e.actuated = readValue(packed, value);
   return e;
+}
+
+using Values = std::vector<std::pair<std::string, std::int64_t>>;
+
+void sortByName(Values& values) {
+  // JSON objects arrive sorted by key; anything else is sorted here.
+  auto byName = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(values.begin(), values.end(), byName))
+    std::stable_sort(values.begin(), values.end(), byName);
+}
+
+// Calls f(name, spec, limit) once per name of two lists sorted by name, in order, with the
+// value of each list that has the name (of duplicates in one list, the later one). Names with
+// a NUL are left out.
+template <typename F>
+void eachMerged(const Values& specs, const Values& limits, F f) {
+  auto lastOfName = [](const Values& v, size_t k) {
+    while (k + 1 < v.size() && v[k + 1].first == v[k].first) ++k;
+    return k;
+  };
+  size_t i = 0;
+  size_t j = 0;
+  while (i < specs.size() || j < limits.size()) {
+    if (i < specs.size()) i = lastOfName(specs, i);
+    if (j < limits.size()) j = lastOfName(limits, j);
+    const bool spec = i < specs.size() && (j == limits.size() || specs[i].first <= limits[j].first);
+    const bool limit =
+        j < limits.size() && (i == specs.size() || limits[j].first <= specs[i].first);
+    const std::string& name = spec ? specs[i].first : limits[j].first;
+    if (name.find('\0') == std::string::npos) {
+      f(name, spec ? std::optional<std::int64_t>(specs[i].second) : std::nullopt,
+        limit ? std::optional<std::int64_t>(limits[j].second) : std::nullopt);
+    }
+    if (spec) ++i;
+    if (limit) ++j;
+  }
 }
 
 }  // namespace
@@ -105,24 +146,22 @@ ResourceList::ResourceList(
   for (const auto& [name, milli] : entries) set(name, milli);
 }
 
-ResourceList ResourceList::fromValues(std::vector<std::pair<std::string, std::int64_t>> values) {
-  // JSON objects arrive sorted by key; anything else is sorted here.
-  auto byName = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (!std::is_sorted(values.begin(), values.end(), byName))
-    std::stable_sort(values.begin(), values.end(), byName);
+ResourceList ResourceList::fromValues(Values values, Values limits) {
+  sortByName(values);
+  sortByName(limits);
   size_t bytes = 0;
-  for (const auto& [name, milli] : values) bytes += name.size() + 2 + kValueBytes;
+  eachMerged(values, limits, [&](const std::string& name, auto spec, auto limit) {
+    bytes += name.size() + 2 + (spec ? kValueBytes : 0) + (limit ? kValueBytes : 0);
+  });
   ResourceList out;
   out.packed_.reserve(bytes + 1);
-  out.packed_.push_back('\0');  // the header: spec values only
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto& [name, milli] = values[i];
-    if (i + 1 < values.size() && values[i + 1].first == name) continue;  // the later one wins
-    if (name.find('\0') != std::string::npos) continue;
+  out.packed_.push_back('\0');  // the header: no actuated values
+  eachMerged(values, limits, [&](const std::string& name, auto spec, auto limit) {
     out.packed_.append(name).push_back('\0');
-    out.packed_.push_back(kHasSpec);
-    appendValue(out.packed_, milli);
-  }
+    out.packed_.push_back(static_cast<char>((spec ? kHasSpec : 0) | (limit ? kHasLimit : 0)));
+    if (spec) appendValue(out.packed_, *spec);
+    if (limit) appendValue(out.packed_, *limit);
+  });
   if (out.packed_.size() == 1) out.packed_.clear();
   return out;
 }
@@ -147,21 +186,34 @@ std::optional<std::int64_t> ResourceList::actuated(std::string_view name) const 
   return readValue(recs, at + 1 + ((recs[at] & kHasSpec) ? kValueBytes : 0));
 }
 
+std::optional<std::int64_t> ResourceList::limit(std::string_view name) const {
+  const std::string_view recs = records();
+  const size_t at = findFlags(recs, name);
+  if (at == std::string_view::npos || !(recs[at] & kHasLimit)) return std::nullopt;
+  return readValue(recs, at + 1 + valueBytes(static_cast<char>(recs[at] & ~kHasLimit)));
+}
+
 void ResourceList::set(std::string_view name, std::int64_t milli) {
   auto e = find(records(), name);
   std::optional<std::int64_t> actuated = e ? e->actuated : std::nullopt;
   if (actuated == milli) actuated.reset();
-  put(name, milli, actuated);
+  put(name, milli, actuated, e ? e->limit : std::nullopt);
 }
 
 void ResourceList::setActuated(std::string_view name, std::int64_t milli) {
   auto e = find(records(), name);
   std::optional<std::int64_t> spec = e ? e->milli : std::nullopt;
-  put(name, spec, spec == milli ? std::nullopt : std::optional<std::int64_t>(milli));
+  put(name, spec, spec == milli ? std::nullopt : std::optional<std::int64_t>(milli),
+      e ? e->limit : std::nullopt);
+}
+
+void ResourceList::setLimit(std::string_view name, std::int64_t milli) {
+  auto e = find(records(), name);
+  put(name, e ? e->milli : std::nullopt, e ? e->actuated : std::nullopt, milli);
 }
 
 void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
-                       std::optional<std::int64_t> actuated) {
+                       std::optional<std::int64_t> actuated, std::optional<std::int64_t> limit) {
   if (name.find('\0') != std::string_view::npos) return;
   // The record goes where the sort order puts it, replacing one of the same name; offsets are
   // the records', one past the header.
@@ -177,10 +229,12 @@ void ResourceList::put(std::string_view name, std::optional<std::int64_t> milli,
   });
   std::string record(name);
   record.push_back('\0');
-  record.push_back(static_cast<char>((milli ? kHasSpec : 0) | (actuated ? kHasActuated : 0)));
+  record.push_back(static_cast<char>((milli ? kHasSpec : 0) | (actuated ? kHasActuated : 0) |
+                                     (limit ? kHasLimit : 0)));
   if (milli) appendValue(record, *milli);
   if (actuated) appendValue(record, *actuated);
-  if (!milli && !actuated) record.clear();
+  if (limit) appendValue(record, *limit);
+  if (!milli && !actuated && !limit) record.clear();
   packed_.replace(1 + at, replacedEnd - at, record);
   bool anyActuated = false;
   eachRecord(records(), [&](const Entry& e, size_t, size_t) {

@@ -482,6 +482,17 @@ void setResourceStatus(api::MetricStatus& status, bool containerMetric, const st
   }
 }
 
+// Upstream's name of a utilization metric (before 1.27 a ContainerResource metric was named as a
+// Resource one: `container` false). Against limits (hpa-controller.io/requests-source: Limits)
+// the name says so.
+std::string utilizationMetricName(const std::string& resource, bool container,
+                                  replicacalc::RequestsSource source) {
+  const char* of = source == replicacalc::RequestsSource::Limits ? "limit" : "request";
+  return container
+             ? fmt::format("{} container resource utilization (percentage of {})", resource, of)
+             : fmt::format("{} resource utilization (percentage of {})", resource, of);
+}
+
 }  // namespace
 
 std::optional<Failure> Reconcile::evaluateResource(
@@ -555,11 +566,8 @@ std::optional<Failure> Reconcile::evaluateResource(
     if (!calc.ok()) return failed(calc.error());
     current.averageUtilization = calc->utilization;
     current.averageValue = buildQuantity(resource, calc->usage);
-    // Before 1.27 a ContainerResource metric was named as a Resource one.
-    report.name =
-        containerMetric && rules.containerResourceMetricName
-            ? fmt::format("{} container resource utilization (percentage of request)", resource)
-            : fmt::format("{} resource utilization (percentage of request)", resource);
+    report.name = utilizationMetricName(
+        resource, containerMetric && rules.containerResourceMetricName, setup_.requestsSource);
     report.proposal = calc->replicas;
     report.calculation = *calc;
   }

@@ -112,13 +112,14 @@ Status readPodSelection(const std::string& text, const ReadContext&, HpaControls
 }
 
 Status readRequestsSource(const std::string& text, const ReadContext&, HpaControls& out) {
-  for (auto source : {replicacalc::RequestsSource::Spec, replicacalc::RequestsSource::Actuated}) {
+  for (auto source : {replicacalc::RequestsSource::Spec, replicacalc::RequestsSource::Actuated,
+                      replicacalc::RequestsSource::Limits}) {
     if (text == requestsSourceName(source)) {
       out.requestsSource = source;
       return Status();
     }
   }
-  return Error::of("must be Spec or Actuated");
+  return Error::of("must be Spec, Actuated or Limits");
 }
 
 Status readWithinToleranceKeep(const std::string& text, const ReadContext&, HpaControls& out) {
@@ -244,6 +245,8 @@ const char* requestsSourceName(replicacalc::RequestsSource source) {
       return "Spec";
     case replicacalc::RequestsSource::Actuated:
       return "Actuated";
+    case replicacalc::RequestsSource::Limits:
+      return "Limits";
   }
   return "";
 }

@@ -45,6 +45,7 @@ json lastDecisionJson(const LastDecision& d, Time now) {
     out["cpuInitializationPeriod"] = d.cpuInitializationPeriod;
   if (!d.initialReadinessDelay.empty()) out["initialReadinessDelay"] = d.initialReadinessDelay;
   if (!d.withinToleranceKeep.empty()) out["withinToleranceKeep"] = d.withinToleranceKeep;
+  if (!d.requestsSource.empty()) out["requestsSource"] = d.requestsSource;
   return out;
 }
 

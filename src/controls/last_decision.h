@@ -51,6 +51,8 @@ struct LastDecision {
   std::string initialReadinessDelay;
   // "Spec" where hpa-controller.io/within-tolerance-keep sets it, else empty.
   std::string withinToleranceKeep;
+  // hpa-controller.io/requests-source where it is not Spec ("Actuated", "Limits"), else empty.
+  std::string requestsSource;
   bool operator==(const LastDecision&) const = default;
 };
 

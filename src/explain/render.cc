@@ -67,19 +67,20 @@ json metricJson(const report::MetricReport& m, api::MetricUnit unit) {
   return out;
 }
 
-// "150% of request, 150m per pod" and the like, from a status entry, in the metric's unit.
-std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit) {
+// "150% of request, 150m per pod" and the like, from a status entry, in the metric's unit
+// (utilization is of the limit for an HPA whose requests source is Limits).
+std::string currentText(const api::MetricValueStatus& v, api::MetricUnit unit, const char* of) {
   std::vector<std::string> parts;
-  if (v.averageUtilization) parts.push_back(fmt::format("{}% of request", *v.averageUtilization));
+  if (v.averageUtilization) parts.push_back(fmt::format("{}% of {}", *v.averageUtilization, of));
   if (v.averageValue)
     parts.push_back(fmt::format("{} per pod", api::formatQuantity(*v.averageValue, unit)));
   if (v.value) parts.push_back(fmt::format("{} in total", api::formatQuantity(*v.value, unit)));
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit) {
+std::string metricCurrent(const api::MetricStatus& s, api::MetricUnit unit, const char* of) {
   const auto* current = api::currentOf(s);
-  return current ? currentText(*current, unit) : "-";
+  return current ? currentText(*current, unit, of) : "-";
 }
 
 std::string replicaBounds(const std::optional<std::int32_t>& min,
@@ -248,7 +249,13 @@ void controlsText(const report::ReconcileReport& r, Time now,
         r.controls.podsNotOwned.size(), r.scaleTarget, r.controls.podsNotOwned.empty() ? "" : ": ",
         fmt::join(r.controls.podsNotOwned, ", ")));
   }
-  if (c.requestsSource != replicacalc::RequestsSource::Spec || !r.controls.resizingPods.empty()) {
+  if (c.requestsSource == replicacalc::RequestsSource::Limits) {
+    line(
+        fmt::format("  requests source Limits ({}): utilization against the containers' limits, "
+                    "not their requests",
+                    controls::kRequestsSourceAnnotation));
+  } else if (c.requestsSource != replicacalc::RequestsSource::Spec ||
+             !r.controls.resizingPods.empty()) {
     line(fmt::format("  requests source {}: {} pods with a resize in progress",
                      controls::requestsSourceName(c.requestsSource),
                      r.controls.resizingPods.size()));
@@ -312,6 +319,9 @@ std::string shortMetricName(std::string name) {
 void metricsText(const Explanation& e, const std::function<void(std::string)>& line) {
   const auto& r = e.report;
   if (!r.metrics.empty()) line("metrics:");
+  const char* of = r.controls.controls.requestsSource == replicacalc::RequestsSource::Limits
+                       ? "limit"
+                       : "request";
   for (size_t i = 0; i < r.metrics.size(); ++i) {
     const auto& m = r.metrics[i];
     const auto unit = unitAt(e.metricSpecs, i);
@@ -326,7 +336,7 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
       }
       continue;
     }
-    line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status, unit),
+    line(fmt::format("  - {}: current {} -> {} replicas", head, metricCurrent(m.status, unit, of),
                      m.proposal ? std::to_string(*m.proposal) : std::string("-")));
     if (!m.calculation) continue;
     const auto& c = *m.calculation;

@@ -47,7 +47,7 @@ const ControlFate kControlFates[] = {
      [](const HpaControls& c) { return c.podSelection == controls::PodSelection::OwnerReferences; },
      "every pod of the selector counts again"},
     {controls::kRequestsSourceAnnotation,
-     [](const HpaControls& c) { return c.requestsSource == replicacalc::RequestsSource::Actuated; },
+     [](const HpaControls& c) { return c.requestsSource != replicacalc::RequestsSource::Spec; },
      "utilization against spec requests again"},
     {controls::kRecordDecisionAnnotation, [](const HpaControls& c) { return c.recordDecision; },
      "last-decision is no longer updated"},

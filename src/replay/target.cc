@@ -4,6 +4,7 @@
 
 #include "api/label_selector.h"
 #include "common/quote.h"
+#include "controls/hpa_controls.h"
 #include "replicacalc/requests.h"
 
 namespace hpa::replay {
@@ -97,6 +98,9 @@ Result<ReplayTarget> targetFor(const api::HorizontalPodAutoscaler& hpa,
 Status checkRequests(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target) {
   api::Pod pod = target.podTemplate;
   pod.name = target.scale.metadata.name + "-0";
+  // What the HPA's utilization is measured against (hpa-controller.io/requests-source).
+  const auto source = controls::parseControls(hpa).requestsSource;
+  const bool limits = source == replicacalc::RequestsSource::Limits;
   for (size_t i = 0; i < hpa.spec.metrics.size(); ++i) {
     const auto& m = hpa.spec.metrics[i];
     // Utilization metrics need a request: Resource, ContainerResource (of its container).
@@ -106,7 +110,13 @@ Status checkRequests(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget
     if (resource.empty() || api::targetOf(m)->type != api::kUtilizationTarget) continue;
     const std::string container = containerMetric ? containerMetric->container : std::string();
     // The calculator's own rule for a pod's request, on a pod of the template.
-    if (auto request = replicacalc::podRequest(pod, container, resource); !request.ok()) {
+    if (auto request = replicacalc::podRequest(pod, container, resource, source); !request.ok()) {
+      if (limits) {
+        return Error::format(
+            "spec.metrics[{}] ({} utilization against limits) needs the pods' {} limit ({}): "
+            "give the target {} with its pod template (-f)",
+            i, resource, resource, request.error().message, hpa.spec.scaleTargetRef.kind);
+      }
       return Error::format(
           "spec.metrics[{}] ({} utilization) needs the pods' {} request ({}): give the target {} "
           "with "

@@ -11,10 +11,24 @@ bool hasPodLevelRequests(const api::Pod& pod) {
   return pod.podRequests && (pod.podRequests->get("cpu") || pod.podRequests->get("memory"));
 }
 
+// Against limits, pod-level resources are in effect when they set a request or a limit (the API
+// server defaults a pod-level request from its limit, so the second alone is a hand-made pod).
+bool hasPodLevelResources(const api::Pod& pod, RequestsSource source) {
+  if (hasPodLevelRequests(pod)) return true;
+  return source == RequestsSource::Limits && pod.podRequests &&
+         (pod.podRequests->limit("cpu") || pod.podRequests->limit("memory"));
+}
+
+// What a missing value is called in errors: upstream's words for requests.
+const char* valueWord(RequestsSource source) {
+  return source == RequestsSource::Limits ? "limit" : "request";
+}
+
 // A container's request for the resource from the chosen source: the actuated value where one
-// is recorded (it differs from spec), spec otherwise.
+// is recorded (it differs from spec), spec otherwise; its limit for `Limits`.
 std::optional<std::int64_t> containerRequest(const api::ContainerRequests& c,
                                              std::string_view resource, RequestsSource source) {
+  if (source == RequestsSource::Limits) return c.requests.limit(resource);
   if (source == RequestsSource::Actuated) {
     if (auto actuated = c.requests.actuated(resource)) return actuated;
   }
@@ -41,6 +55,37 @@ std::int64_t aggregatedContainerRequest(const api::Pod& pod, std::string_view re
   return std::max(sum + sidecars, initMax);
 }
 
+// The pod-level value standing in for a resource the pod-level resources leave out: the
+// containers' aggregate, when it is positive. A container without a limit is not bounded, so
+// neither is the pod: against limits, every container (init containers too) needs one.
+std::optional<std::int64_t> podLevelFallback(const api::Pod& pod, std::string_view resource,
+                                             RequestsSource source) {
+  if (source == RequestsSource::Limits) {
+    for (const auto* list : {&pod.containers, &pod.initContainers}) {
+      for (const auto& c : *list) {
+        if (!c.requests.limit(resource)) return std::nullopt;
+      }
+    }
+  }
+  std::int64_t aggregated = aggregatedContainerRequest(pod, resource, source);
+  if (aggregated > 0) return aggregated;
+  return std::nullopt;
+}
+
+// The pod-level request (spec.resources), or limit, plus overhead.
+Result<std::int64_t> podLevelRequest(const api::Pod& pod, std::string_view resource,
+                                     RequestsSource source) {
+  std::optional<std::int64_t> value = source == RequestsSource::Limits
+                                          ? pod.podRequests->limit(resource)
+                                          : pod.podRequests->get(resource);
+  // Resources not set at pod level fall back to the containers' aggregate.
+  if (!value && isPodLevelResource(resource)) value = podLevelFallback(pod, resource, source);
+  if (!value)
+    return Error::format("missing pod-level {} for {} in Pod {}", valueWord(source), resource,
+                         pod.name);
+  return *value + pod.overhead.get(resource).value_or(0);
+}
+
 // Calls f(container) for each container podRequest sums for `container` ("" = all): regular
 // containers, and sidecars unless `sidecars` is false (releases before 1.29).
 template <typename F>
@@ -60,17 +105,8 @@ void eachCountedContainer(const api::Pod& pod, std::string_view container, F f,
 Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
                                 std::string_view resource, RequestsSource source,
                                 const DecisionRules& rules) {
-  if (container.empty() && rules.usesPodLevelRequests() && hasPodLevelRequests(pod)) {
-    std::optional<std::int64_t> value = pod.podRequests->get(resource);
-    if (!value && isPodLevelResource(resource)) {
-      // Resources not set at pod level fall back to the containers' aggregate.
-      std::int64_t aggregated = aggregatedContainerRequest(pod, resource, source);
-      if (aggregated > 0) value = aggregated;
-    }
-    if (!value)
-      return Error::format("missing pod-level request for {} in Pod {}", resource, pod.name);
-    return *value + pod.overhead.get(resource).value_or(0);
-  }
+  if (container.empty() && rules.usesPodLevelRequests() && hasPodLevelResources(pod, source))
+    return podLevelRequest(pod, resource, source);
   std::int64_t total = 0;
   bool found = false;
   std::optional<Error> missing;
@@ -81,8 +117,8 @@ Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
         if (missing) return;
         auto v = containerRequest(c, resource, source);
         if (!v) {
-          missing = Error::format("missing request for {} in container {} of Pod {}", resource,
-                                  c.name, pod.name);
+          missing = Error::format("missing {} for {} in container {} of Pod {}", valueWord(source),
+                                  resource, c.name, pod.name);
           return;
         }
         total += *v;

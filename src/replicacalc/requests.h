@@ -16,6 +16,7 @@ namespace hpa::replicacalc {
 enum class RequestsSource {
   Spec,      // spec requests, as upstream
   Actuated,  // what the kubelet reports as actuated (in-place resize), spec where it reports none
+  Limits,    // spec limits, in place of requests (the same rules, a limit where a request was)
 };
 
 // One pod's request for a resource, in milli-units.
@@ -23,7 +24,10 @@ enum class RequestsSource {
 // is named; otherwise containers plus sidecar init containers (since 1.29) are summed, each
 // needing a request. With `Actuated`, a container whose in-place resize has not caught up counts
 // what the kubelet reports as actuated instead of its spec request (pod-level requests are
-// always spec's).
+// always spec's). With `Limits`, each of those requests is the matching limit instead: a counted
+// container without one fails as one without a request does; pod-level limits apply when pod-level
+// resources do, and where they leave a resource out the containers' summed limits stand in only
+// when every container has one (else the pod has no limit).
 Result<std::int64_t> podRequest(const api::Pod& pod, std::string_view container,
                                 std::string_view resource,
                                 RequestsSource source = RequestsSource::Spec,

@@ -47,6 +47,9 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   if (c.initialReadinessDelay) d.initialReadinessDelay = formatGoDuration(*c.initialReadinessDelay);
   if (c.withinToleranceKeep != replicacalc::WithinToleranceKeep::Status)
     d.withinToleranceKeep = controls::withinToleranceKeepName(c.withinToleranceKeep);
+  // What utilization was measured against, where it is not spec requests.
+  if (c.requestsSource != replicacalc::RequestsSource::Spec)
+    d.requestsSource = controls::requestsSourceName(c.requestsSource);
   return d;
 }
 

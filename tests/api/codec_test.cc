@@ -428,6 +428,130 @@ TEST(ResourceList, PacksSpecAndActuatedValuesSorted) {
   EXPECT_EQ(bulk, (ResourceList{{"cpu", 2}, {"memory", 3}}));
 }
 
+TEST(ResourceList, KeepsLimitsBesideSpecAndActuatedValues) {
+  auto l = ResourceList::fromValues({{"memory", 1024}, {"cpu", 100}},
+                                    {{"nvidia.com/gpu", 1000}, {"cpu", 500}, {"memory", 2048}});
+  EXPECT_EQ(l.get("cpu"), 100);
+  EXPECT_EQ(l.limit("cpu"), 500);
+  EXPECT_EQ(l.get("memory"), 1024);
+  EXPECT_EQ(l.limit("memory"), 2048);
+  EXPECT_EQ(l.get("nvidia.com/gpu"), std::nullopt);  // a limit alone
+  EXPECT_EQ(l.limit("nvidia.com/gpu"), 1000);
+  EXPECT_FALSE(l.hasActuated());
+  for (std::string_view absent : {"", "c", "cpv", "memoryx", "nvidia.com/gpus", "zzz"}) {
+    EXPECT_EQ(l.limit(absent), std::nullopt) << absent;
+    EXPECT_EQ(l.get(absent), std::nullopt) << absent;
+  }
+  // Records holding all three values, and each change keeping the others.
+  l.setActuated("cpu", 250);
+  EXPECT_EQ(l.actuated("cpu"), 250);
+  EXPECT_EQ(l.limit("cpu"), 500);
+  EXPECT_EQ(l.get("cpu"), 100);
+  EXPECT_EQ(l.get("memory"), 1024);  // the records after it are read past all three
+  EXPECT_EQ(l.limit("memory"), 2048);
+  l.setLimit("cpu", 800);
+  EXPECT_EQ(l.limit("cpu"), 800);
+  EXPECT_EQ(l.actuated("cpu"), 250);
+  EXPECT_EQ(l.get("cpu"), 100);
+  l.set("cpu", 250);  // spec caught up: the actuated value goes, the limit stays
+  EXPECT_FALSE(l.hasActuated());
+  EXPECT_EQ(l.limit("cpu"), 800);
+  auto entries = l.entries();
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0], (ResourceList::Entry{"cpu", 250, std::nullopt, 800}));
+  EXPECT_EQ(entries[2], (ResourceList::Entry{"nvidia.com/gpu", std::nullopt, std::nullopt, 1000}));
+
+  // Equal however built; a limit makes a difference.
+  ResourceList m{{"memory", 1024}, {"cpu", 250}};
+  m.setLimit("nvidia.com/gpu", 1000);
+  m.setLimit("memory", 2048);
+  EXPECT_NE(l, m);
+  m.setLimit("cpu", 800);
+  EXPECT_EQ(l, m);
+  m.setLimit("cpu", 801);
+  EXPECT_NE(l, m);
+  // The later of duplicates wins, names with NUL are dropped, as for spec values.
+  EXPECT_EQ(
+      ResourceList::fromValues({{"cpu", 1}}, {{"cpu", 5}, {std::string("x\0y", 3), 9}, {"cpu", 7}}),
+      ResourceList::fromValues({{"cpu", 1}}, {{"cpu", 7}}));
+  EXPECT_EQ(ResourceList::fromValues({}, {}), ResourceList());
+}
+
+TEST(ResourceList, ALimitCostsItsValueAndNoLimitCostsNothing) {
+  const std::vector<std::pair<std::string, std::int64_t>> requests{
+      {"cpu", 100}, {"ephemeral-storage", 1 << 20}, {"memory", 1024}};
+  const auto without = ResourceList::fromValues(requests);
+  EXPECT_EQ(ResourceList::fromValues(requests, {}), without);
+  EXPECT_EQ(ResourceList::fromValues(requests, {}).heapBytes(), without.heapBytes());
+  // Past the inline buffer, each limit of a requested resource adds its 8 bytes, nothing more.
+  ASSERT_GT(without.heapBytes(), 0u);
+  EXPECT_EQ(ResourceList::fromValues(requests, {{"memory", 2048}}).heapBytes(),
+            without.heapBytes() + 8);
+  EXPECT_EQ(ResourceList::fromValues(requests, {{"memory", 2048}, {"cpu", 500}}).heapBytes(),
+            without.heapBytes() + 16);
+}
+
+TEST(PodCodec, KeepsLimitsOfContainersInitContainersAndThePod) {
+  // Status limits (what the kubelet reports) are not kept: utilization against limits is
+  // against spec's.
+  const json pod = json::parse(R"({"metadata":{"name":"p"},"spec":{
+    "resources":{"requests":{"cpu":"1"},"limits":{"cpu":"2","memory":"4Gi"}},
+    "containers":[
+      {"name":"app","resources":{"requests":{"cpu":"100m","memory":"1Gi"},
+                                 "limits":{"cpu":"1","memory":"2Gi"}}},
+      {"name":"log","resources":{"requests":{"cpu":"10m"}}}],
+    "initContainers":[
+      {"name":"proxy","restartPolicy":"Always",
+       "resources":{"requests":{"cpu":"50m"},"limits":{"cpu":"200m"}}},
+      {"name":"setup","resources":{"limits":{"cpu":"1"}}}]},
+    "status":{"containerStatuses":[{"name":"log","resources":{"requests":{"cpu":"10m"},
+                                                               "limits":{"cpu":"1"}}}]}})");
+  auto p = decodePod(pod);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const auto& app = p->containers[0].requests;
+  EXPECT_EQ(app.get("cpu"), 100);
+  EXPECT_EQ(app.limit("cpu"), 1000);
+  EXPECT_EQ(app.limit("memory"), 2147483648000);
+  EXPECT_EQ(p->containers[1].requests.limit("cpu"), std::nullopt);
+  EXPECT_EQ(p->initContainers[0].requests.limit("cpu"), 200);
+  EXPECT_EQ(p->initContainers[1].requests.get("cpu"), std::nullopt);  // not defaulted here
+  EXPECT_EQ(p->initContainers[1].requests.limit("cpu"), 1000);
+  ASSERT_TRUE(p->podRequests);
+  EXPECT_EQ(p->podRequests->get("cpu"), 1000);
+  EXPECT_EQ(p->podRequests->limit("cpu"), 2000);
+  EXPECT_EQ(p->podRequests->get("memory"), std::nullopt);
+  EXPECT_EQ(p->podRequests->limit("memory"), 4294967296000);
+  // A container without limits is packed exactly as before limits were kept.
+  EXPECT_EQ(p->containers[1].requests, (ResourceList{{"cpu", 10}}));
+  auto again = decodePod(encodePod(*p));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *p);
+
+  // Pod-level limits alone are pod-level resources too.
+  auto limitsOnly = decodePod(
+      json::parse(R"({"spec":{"resources":{"limits":{"cpu":"2"}},"containers":[{"name":"a"}]}})"));
+  ASSERT_TRUE(limitsOnly.ok());
+  ASSERT_TRUE(limitsOnly->podRequests);
+  EXPECT_EQ(limitsOnly->podRequests->get("cpu"), std::nullopt);
+  EXPECT_EQ(limitsOnly->podRequests->limit("cpu"), 2000);
+  EXPECT_EQ(*decodePod(encodePod(*limitsOnly)), *limitsOnly);
+}
+
+TEST(PodCodec, APodWithoutLimitsCostsWhatItDidBefore) {
+  // The same pod with and without app's limits: the limits' 16 bytes are all that differ.
+  json pod = json::parse(R"({"metadata":{"name":"p"},"spec":{"containers":[
+    {"name":"app","resources":{"requests":{"cpu":"100m","ephemeral-storage":"1Gi","memory":"1Gi"},
+                               "limits":{"cpu":"1","memory":"2Gi"}}}]}})");
+  auto limited = decodePod(pod);
+  pod["spec"]["containers"][0]["resources"].erase("limits");
+  auto unlimited = decodePod(pod);
+  ASSERT_TRUE(limited.ok() && unlimited.ok());
+  EXPECT_EQ(unlimited->containers[0].requests,
+            (ResourceList{
+                {"cpu", 100}, {"ephemeral-storage", 1073741824000}, {"memory", 1073741824000}}));
+  EXPECT_EQ(limited->footprintBytes(), unlimited->footprintBytes() + 16);
+}
+
 TEST(PodMetricsCodec, DecodesMetricsServerOutput) {
   auto list = decodePodMetricsList(
       json::parse(R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1",

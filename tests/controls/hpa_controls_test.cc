@@ -50,6 +50,20 @@ TEST(HpaControls, ReadsEveryControl) {
   EXPECT_FALSE(c.any());
 }
 
+TEST(HpaControls, RequestsSourceLimitsChangesDecisions) {
+  auto c = parseControls(annotated({{kRequestsSourceAnnotation, "Limits"}}));
+  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Limits);
+  EXPECT_TRUE(c.any());
+  EXPECT_THAT(c.errors, IsEmpty());
+  EXPECT_STREQ(requestsSourceName(c.requestsSource), "Limits");
+  EXPECT_THAT(decisionChangingControls(c),
+              ElementsAre("hpa-controller.io/requests-source: Limits"));
+  // Values are case-sensitive, as the other controls' are.
+  c = parseControls(annotated({{kRequestsSourceAnnotation, "limits"}}));
+  EXPECT_EQ(c.requestsSource, replicacalc::RequestsSource::Spec);
+  ASSERT_EQ(c.errors.size(), 1u);
+}
+
 TEST(HpaControls, ListsEveryAnnotationItReads) {
   EXPECT_THAT(controlAnnotations(),
               ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
@@ -118,9 +132,10 @@ TEST(HpaControls, InvalidValuesFallBackToTheDefaults) {
       c.errors[1].message,
       "hpa-controller.io/pod-selection \"ownerreferences\" is invalid: must be LabelSelector or "
       "OwnerReferences; LabelSelector applies");
-  EXPECT_EQ(c.errors[2].message,
-            "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec or Actuated; "
-            "Spec applies");
+  EXPECT_EQ(
+      c.errors[2].message,
+      "hpa-controller.io/requests-source \"Status\" is invalid: must be Spec, Actuated or Limits; "
+      "Spec applies");
   EXPECT_TRUE(c.any());
   EXPECT_EQ(c.errorText(),
             c.errors[0].message + "; " + c.errors[1].message + "; " + c.errors[2].message);

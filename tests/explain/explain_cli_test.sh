@@ -31,6 +31,19 @@ grep -q "from 4 to 8 replicas" "$tmp/out.txt" || fail "text output"
 grep -q "from 3 to 4 replicas (memory resource above target)" "$tmp/v1.txt" || fail "v1 decision: $(cat "$tmp/v1.txt")"
 grep -q "current 100Mi per pod" "$tmp/v1.txt" || fail "memory in its unit: $(cat "$tmp/v1.txt")"
 
+# hpa-controller.io/requests-source: Limits at each boundary: against limits, and a container
+# without one failing the metric with upstream's condition.
+"$bin" explain -f "$cases/controls-limits.yaml" --now 2026-11-23T10:00:00Z -o text >"$tmp/limits.txt" ||
+  fail "a Limits HPA must be explained"
+grep -q "from 3 to 4 replicas (cpu resource utilization (percentage of limit) above target)" "$tmp/limits.txt" ||
+  fail "limits decision: $(cat "$tmp/limits.txt")"
+grep -q "current 65% of limit, 390m per pod -> 4 replicas" "$tmp/limits.txt" || fail "limits figures: $(cat "$tmp/limits.txt")"
+grep -q "requests source Limits (hpa-controller.io/requests-source)" "$tmp/limits.txt" || fail "limits control line"
+"$bin" explain -f "$cases/controls-limits-missing.yaml" --now 2026-11-23T10:00:00Z -o text >"$tmp/missing.txt" ||
+  fail "a failing metric is still an answer"
+grep -q "ScalingActive False FailedGetResourceMetric: .*missing limit for cpu in container app of Pod web-b" "$tmp/missing.txt" ||
+  fail "missing limit: $(cat "$tmp/missing.txt")"
+
 set +e
 # A version explain does not read: exit 2, and the export command that works.
 sed 's#^apiVersion: autoscaling/v1$#apiVersion: autoscaling/v2beta1#' "$cases/autoscaling-v1-export.yaml" >"$tmp/v2beta1.yaml"

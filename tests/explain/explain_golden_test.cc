@@ -118,6 +118,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "ReadyForNewScale"},
         Expected{"controls-actuated-requests", "metrics", 2, 4, true, "ScalingActive",
                  "ValidMetricFound"},
+        Expected{"controls-limits", "metrics", 3, 4, true, "ScalingActive", "ValidMetricFound"},
+        Expected{"controls-limits-missing", "metrics-failed", 3, 0, false, "ScalingActive",
+                 "FailedGetResourceMetric"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
                  "ScheduledMaxReplicas"},
@@ -274,6 +277,31 @@ TEST(Explain, APauseInOneDirectionSaysWhatItHolds) {
                       "(scale-up stays live)"),
             std::string::npos)
       << text;
+}
+
+TEST(Explain, UtilizationAgainstLimitsAndAMissingLimit) {
+  auto limits = explainCase("controls-limits");
+  ASSERT_TRUE(limits.ok()) << limits.error().message;
+  nlohmann::json doc = explanationToJson(*limits);
+  EXPECT_EQ(doc["controls"]["requestsSource"], "Limits");
+  const auto& calc = doc["metrics"][0]["calculation"];
+  EXPECT_EQ(calc["utilization"], 65);                                    // 1170m of 1800m
+  for (const auto& p : calc["pods"]) EXPECT_EQ(p["requestMilli"], 600);  // app and its sidecar
+  EXPECT_EQ(doc["metricName"], "cpu resource utilization (percentage of limit)");
+  std::string text = explanationToText(*limits);
+  EXPECT_NE(text.find("  requests source Limits (hpa-controller.io/requests-source): utilization "
+                      "against the containers' limits, not their requests"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("current 65% of limit, 390m per pod -> 4 replicas"), std::string::npos)
+      << text;
+
+  auto missing = explainCase("controls-limits-missing");
+  ASSERT_TRUE(missing.ok()) << missing.error().message;
+  doc = explanationToJson(*missing);
+  EXPECT_EQ(doc["metrics"][0]["conditionReason"], "FailedGetResourceMetric");
+  EXPECT_EQ(doc["metrics"][0]["error"],
+            "failed to get cpu utilization: missing limit for cpu in container app of Pod web-b");
 }
 
 TEST(Explain, StartupWindowsOfTheHpaAreShownAndGroupItsPods) {

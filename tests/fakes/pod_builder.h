@@ -65,6 +65,12 @@ class PodBuilder {
     pod_.podRequests->set(resource, milli);
     return *this;
   }
+  // A pod-level limit (spec.resources.limits).
+  PodBuilder& podLimit(const std::string& resource, std::int64_t milli) {
+    if (!pod_.podRequests) pod_.podRequests.emplace();
+    pod_.podRequests->setLimit(resource, milli);
+    return *this;
+  }
   PodBuilder& overhead(const std::string& resource, std::int64_t milli) {
     pod_.overhead.set(resource, milli);
     return *this;
@@ -81,6 +87,16 @@ class PodBuilder {
     for (auto* list : {&pod_.containers, &pod_.initContainers}) {
       for (auto& c : *list) {
         if (c.name == name) c.requests.setActuated(resource, milli);
+      }
+    }
+    return *this;
+  }
+  // A limit of `milli` of `resource` for the (init) container `name`.
+  PodBuilder& limit(const std::string& name, std::int64_t milli,
+                    const std::string& resource = "cpu") {
+    for (auto* list : {&pod_.containers, &pod_.initContainers}) {
+      for (auto& c : *list) {
+        if (c.name == name) c.requests.setLimit(resource, milli);
       }
     }
     return *this;

@@ -91,6 +91,18 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
   EXPECT_EQ(words.size(), inEffect.size());
 }
 
+TEST(Handback, EveryRequestsSourceButSpecIsHandedBack) {
+  for (const char* source : {"Actuated", "Limits"}) {
+    auto handback = handbackOf(annotated({{controls::kRequestsSourceAnnotation, source}}));
+    ASSERT_TRUE(handback) << source;
+    EXPECT_EQ(handback->annotations[0].kind, AnnotationKind::Control) << source;
+    EXPECT_EQ(handback->annotations[0].whenHandedBack, "utilization against spec requests again");
+  }
+  auto spec = handbackOf(annotated({{controls::kRequestsSourceAnnotation, "Spec"}}));
+  ASSERT_TRUE(spec);
+  EXPECT_EQ(spec->annotations[0].kind, AnnotationKind::IdleControl);
+}
+
 TEST(Handback, AControlThatChangesNothingNowIsIdle) {
   auto paused = handbackOf(annotated({{controls::kPausedAnnotation, "false"}}));
   ASSERT_TRUE(paused);

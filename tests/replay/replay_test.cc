@@ -205,6 +205,26 @@ TEST(ReplayUpstreamCases, DownscaleStabilizationHoldsTheHighestRecommendationFor
   EXPECT_EQ(run.finalReplicas, 1);
 }
 
+// hpa-controller.io/requests-source: Limits is the controller's own rule in a replay too: two
+// pods asking 100m of cpu, limited to 400m, using 400m in all. Against requests 200 % (ratio 4:
+// 8, limited to max(2 x 2, 4) = 4 at once); against limits 200m of 400m = 50 %, on target.
+TEST(ReplayControls, UtilizationAgainstLimits) {
+  ReplayTarget target = webTarget(2);
+  target.podTemplate.containers[0].requests.setLimit("cpu", 400);
+  const Trace t = trace("cpu", SeriesKind::Total, {{0, 400}, {60, 400}});
+  auto spec = mustReplay(webHpa(1, 10), target, t, options());
+  ASSERT_FALSE(spec.changes.empty());
+  EXPECT_EQ(changes(spec).front(), (std::tuple{0, 2, 4}));
+  EXPECT_EQ(spec.ticks[0].proposed, 8);
+
+  auto hpa = webHpa(1, 10);
+  hpa.metadata.annotations["hpa-controller.io/requests-source"] = "Limits";
+  auto limits = mustReplay(hpa, target, t, options());
+  EXPECT_THAT(changes(limits), ::testing::IsEmpty());
+  ASSERT_FALSE(limits.ticks.empty());
+  for (const auto& tick : limits.ticks) EXPECT_EQ(tick.proposed, 2) << "at " << tick.at.count();
+}
+
 // A Pods policy lets at most `value` pods be added per period, counted over the period.
 TEST(ReplayUpstreamCases, PodsPolicyCapsEachStep) {
   auto hpa = webHpa(2, 10,

@@ -61,6 +61,35 @@ TEST(ReplayTarget, WithoutAWorkloadFromTheFlags) {
             "/ --memory-request");
 }
 
+TEST(ReplayTarget, AgainstLimitsThePodTemplateNeedsLimits) {
+  const std::string hpa =
+      std::string(kHpa).replace(std::string(kHpa).find("demo}"), 5,
+                                "demo, annotations: {hpa-controller.io/requests-source: Limits}}");
+  const std::string deployment =
+      "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\n"
+      "spec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n"
+      "    metadata: {labels: {app: web}}\n"
+      "    spec: {containers: [{name: app, resources: {requests: {cpu: 100m}CONTAINER_LIMITS}}]}\n";
+  auto with = [&](const std::string& limits) {
+    std::string d = deployment;
+    d.replace(d.find("CONTAINER_LIMITS"), 16, limits);
+    return load(hpa + d);
+  };
+  auto limited = with(", limits: {cpu: 400m}");
+  auto t = targetFor(limited.hpas.front().first, limited, {});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->podTemplate.containers[0].requests.limit("cpu"), 400);
+
+  auto unlimited = with("");
+  auto refused =
+      targetFor(unlimited.hpas.front().first, unlimited, {std::nullopt, 200, std::nullopt});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "spec.metrics[0] (cpu utilization against limits) needs the pods' cpu limit (missing "
+            "limit for cpu in container app of Pod web-0): give the target Deployment with its pod "
+            "template (-f)");
+}
+
 TEST(ReplayTarget, LabelsFromAScaleSelector) {
   auto s =
       load(std::string(kHpa) +

@@ -69,6 +69,117 @@ TEST(PodRequest, PodLevelRequestsStaySpecButTheirContainerFallbackFollowsTheSour
   EXPECT_EQ(podRequest(pod, "", "memory", RequestsSource::Actuated).value(), 1024);
 }
 
+TEST(PodRequest, LimitsReplaceRequestsPerContainerWithTheSameCountingRules) {
+  // app asks 100m, limited to 500m; the proxy sidecar asks 50m, limited to 100m; the setup init
+  // container (not a sidecar) is never counted, limit or not.
+  api::Pod pod = PodBuilder("p")
+                     .container("app", 100)
+                     .limit("app", 500)
+                     .initContainer("proxy", 50, true)
+                     .limit("proxy", 100)
+                     .initContainer("setup", 1000, false)
+                     .limit("setup", 2000)
+                     .build();
+  EXPECT_EQ(podRequest(pod, "", "cpu").value(), 150);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits).value(), 600);
+  EXPECT_EQ(podRequest(pod, "app", "cpu", RequestsSource::Limits).value(), 500);
+  EXPECT_EQ(podRequest(pod, "proxy", "cpu", RequestsSource::Limits).value(), 100);
+  // Before 1.29 sidecars are not counted, against limits as against requests.
+  DecisionRules older = decisionRulesOf(28);
+  ASSERT_FALSE(older.sidecarRequests);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Spec, older).value(), 100);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits, older).value(), 500);
+  // A named container that is not counted is not found, whichever the source.
+  EXPECT_EQ(podRequest(pod, "setup", "cpu", RequestsSource::Limits).error().message,
+            "container setup not found in Pod p");
+  EXPECT_EQ(podRequest(pod, "db", "cpu", RequestsSource::Limits).error().message,
+            "container db not found in Pod p");
+}
+
+TEST(PodRequest, AMissingLimitFailsAsAMissingRequestDoes) {
+  // log has a request and no limit (the API server defaults a missing request from the limit,
+  // never the other way round).
+  api::Pod pod = PodBuilder("web-1")
+                     .container("app", 100)
+                     .limit("app", 500)
+                     .container("log", 20)
+                     .initContainer("proxy", 50, true)
+                     .build();
+  EXPECT_EQ(podRequest(pod, "", "cpu").value(), 170);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits).error().message,
+            "missing limit for cpu in container log of Pod web-1");
+  EXPECT_EQ(podRequest(pod, "app", "cpu", RequestsSource::Limits).value(), 500);
+  EXPECT_EQ(podRequest(pod, "proxy", "cpu", RequestsSource::Limits).error().message,
+            "missing limit for cpu in container proxy of Pod web-1");
+  // A limit of another resource is not one of cpu.
+  api::Pod memoryOnly =
+      PodBuilder("web-2").container("app", 100).limit("app", 512, "memory").build();
+  EXPECT_EQ(podRequest(memoryOnly, "", "cpu", RequestsSource::Limits).error().message,
+            "missing limit for cpu in container app of Pod web-2");
+  EXPECT_EQ(podRequest(memoryOnly, "", "memory", RequestsSource::Limits).value(), 512);
+}
+
+TEST(PodRequest, PodLevelLimitsWithOverheadAndTheirContainerFallback) {
+  // Pod-level cpu request 400m and limit 1000m, runtime overhead 100m; memory is not set at pod
+  // level. app has cpu, cache memory.
+  PodBuilder b = PodBuilder("p")
+                     .container("app", 300)
+                     .limit("app", 600)
+                     .container("cache", 256, "memory")
+                     .podRequest("cpu", 400)
+                     .podLimit("cpu", 1000)
+                     .overhead("cpu", 100);
+  api::Pod pod = b.build();
+  EXPECT_EQ(podRequest(pod, "", "cpu").value(), 500);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits).value(), 1100);
+  // A named container reads its own limit, without overhead.
+  EXPECT_EQ(podRequest(pod, "app", "cpu", RequestsSource::Limits).value(), 600);
+  // Memory: no pod-level limit, and a container without a memory limit: the pod has none.
+  EXPECT_EQ(podRequest(pod, "", "memory").value(), 256);
+  EXPECT_EQ(podRequest(pod, "", "memory", RequestsSource::Limits).error().message,
+            "missing pod-level limit for memory in Pod p");
+  // With every container limited, their sum stands in.
+  api::Pod limited =
+      PodBuilder(b).limit("cache", 1024, "memory").limit("app", 512, "memory").build();
+  EXPECT_EQ(podRequest(limited, "", "memory", RequestsSource::Limits).value(), 1536);
+  // An ordinary init container without a limit leaves the pod unbounded too.
+  api::Pod init = PodBuilder(b)
+                      .limit("cache", 1024, "memory")
+                      .limit("app", 512, "memory")
+                      .initContainer("setup", 64, false, "memory")
+                      .build();
+  EXPECT_EQ(podRequest(init, "", "memory", RequestsSource::Limits).error().message,
+            "missing pod-level limit for memory in Pod p");
+  // A pod-level request without a pod-level limit: the containers' limits stand in for cpu too.
+  api::Pod requestOnly =
+      PodBuilder("q").container("app", 300).limit("app", 600).podRequest("cpu", 400).build();
+  EXPECT_EQ(podRequest(requestOnly, "", "cpu", RequestsSource::Limits).value(), 600);
+  // A resource pod-level resources do not cover has no fallback.
+  api::Pod gpu = PodBuilder("g")
+                     .container("app", 1000, "nvidia.com/gpu")
+                     .limit("app", 1000, "nvidia.com/gpu")
+                     .podRequest("cpu", 400)
+                     .build();
+  EXPECT_EQ(podRequest(gpu, "", "nvidia.com/gpu", RequestsSource::Limits).error().message,
+            "missing pod-level limit for nvidia.com/gpu in Pod g");
+  // Without the PodLevelResources gate the containers count, as for requests: cache has no cpu
+  // limit (nor request).
+  DecisionRules gateOff;
+  gateOff.gates.podLevelResources = false;
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Spec, gateOff).error().message,
+            "missing request for cpu in container cache of Pod p");
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits, gateOff).error().message,
+            "missing limit for cpu in container cache of Pod p");
+}
+
+TEST(PodRequest, APodLevelLimitAloneBringsPodLevelResourcesInForLimitsOnly) {
+  // A hand-made pod (the API server would default the pod-level request from the limit).
+  api::Pod pod =
+      PodBuilder("p").container("app", 300).limit("app", 600).podLimit("cpu", 800).build();
+  EXPECT_EQ(podRequest(pod, "", "cpu").value(), 300);
+  EXPECT_EQ(podRequest(pod, "", "cpu", RequestsSource::Limits).value(), 800);
+}
+
 // Four pods at 200m of cpu each. Spec was just raised from 250m to 500m on two of them (a VPA
 // scaling up vertically); the kubelet has not actuated it yet.
 struct MidResize {
