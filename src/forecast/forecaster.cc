@@ -171,13 +171,27 @@ std::string cycleSummary(const CycleCheck& check, const ForecastOptions& options
   return text;
 }
 
-ForecastResult noForecast(ForecastResult result, NoForecastReason reason, std::string why) {
+void refuse(ForecastResult& result, NoForecastReason reason, std::string_view why) {
   result.reason = reason;
   result.message = fmt::format("{}: {}", describe(reason), why);
-  return result;
 }
 
 }  // namespace
+
+Status validate(const ForecastOptions& options) {
+  if (options.step <= Duration::zero() || options.step > std::chrono::hours(1)) {
+    return Error::format("step {} is not in (0, 1h]", formatGoDuration(options.step));
+  }
+  if (options.cycles < 1) return Error::format("cycles {} is not at least 1", options.cycles);
+  if (!(options.quantile >= 0 && options.quantile <= 1)) {
+    return Error::format("quantile {} is not in [0, 1]", options.quantile);
+  }
+  if (!(options.margin > 0)) return Error::format("margin {} is not positive", options.margin);
+  if (options.maxHistory <= Duration::zero() || options.phaseWindow < Duration::zero()) {
+    return Error::of("maxHistory must be positive and phaseWindow not negative");
+  }
+  return {};
+}
 
 std::string_view cycleName(CycleKind kind) {
   return kind == CycleKind::kDaily ? "daily" : "weekly";
@@ -191,6 +205,8 @@ std::string_view describe(NoForecastReason reason) {
   switch (reason) {
     case NoForecastReason::kNone:
       return "forecast";
+    case NoForecastReason::kInvalidOptions:
+      return "invalid options";
     case NoForecastReason::kTooLittleHistory:
       return "too little history";
     case NoForecastReason::kNoCycle:
@@ -202,17 +218,22 @@ std::string_view describe(NoForecastReason reason) {
 ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, Duration lead,
                                     const ForecastOptions& options) {
   ForecastResult result;
+  if (const Status valid = validate(options); !valid) {
+    refuse(result, NoForecastReason::kInvalidOptions, valid.error().message);
+    return result;
+  }
   result.from = historyStart(history, now, options);
-  Grid grid = resample(history, result.from, now, options.step);
+  const Grid grid = resample(history, result.from, now, options.step);
   result.coverage = grid.values.empty() ? 0.0
                                         : static_cast<double>(grid.present()) /
                                               static_cast<double>(grid.values.size());
   const Duration daily = cyclePeriod(CycleKind::kDaily);
   if (grid.values.size() < 2 * buckets(daily, options.step) || grid.present() < 3) {
-    return noForecast(std::move(result), NoForecastReason::kTooLittleHistory,
-                      fmt::format("{} of samples since {}, a daily cycle needs {}",
-                                  formatGoDuration(now - result.from), formatRFC3339(result.from),
-                                  formatGoDuration(2 * daily)));
+    refuse(result, NoForecastReason::kTooLittleHistory,
+           fmt::format("{} of samples since {}, a daily cycle needs {}",
+                       formatGoDuration(now - result.from), formatRFC3339(result.from),
+                       formatGoDuration(2 * daily)));
+    return result;
   }
   result.candidates =
       spectralCandidates(spectrum_.periodogram(detrendForSpectrum(grid.values)), options.step);
@@ -221,18 +242,20 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   }
   const std::optional<CycleKind> chosen = chosenCycle(result.cycles);
   if (!chosen) {
-    return noForecast(std::move(result), NoForecastReason::kNoCycle,
-                      fmt::format("{}; {}", cycleSummary(result.cycles[0], options),
-                                  cycleSummary(result.cycles[1], options)));
+    refuse(result, NoForecastReason::kNoCycle,
+           fmt::format("{}; {}", cycleSummary(result.cycles[0], options),
+                       cycleSummary(result.cycles[1], options)));
+    return result;
   }
   const CycleCheck& cycle = result.cycles[*chosen == CycleKind::kDaily ? 0 : 1];
   const std::size_t period = buckets(cyclePeriod(*chosen), options.step);
   std::vector<double> values = samePhaseValues(
       grid, period, buckets(std::max(lead, Duration::zero()), options.step), options);
   if (values.empty()) {
-    return noForecast(std::move(result), NoForecastReason::kTooLittleHistory,
-                      fmt::format("no past {} cycle has samples at the phase of now + {}",
-                                  cycleName(*chosen), formatGoDuration(lead)));
+    refuse(result, NoForecastReason::kTooLittleHistory,
+           fmt::format("no past {} cycle has samples at the phase of now + {}", cycleName(*chosen),
+                       formatGoDuration(lead)));
+    return result;
   }
   result.prediction = predict(std::move(values), cycle, result.coverage, options);
   return result;

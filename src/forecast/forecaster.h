@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/result.h"
 #include "common/time.h"
 #include "forecast/series.h"
 #include "forecast/spectrum.h"
@@ -48,6 +49,11 @@ struct ForecastOptions {
   Duration maxHistory = std::chrono::hours(24 * 7 * 5);
 };
 
+// Refuses options no forecast can use: a step that is not positive or is longer than an hour
+// (a daily cycle needs more than 24 buckets), no cycle to vote, a quantile outside [0, 1], a
+// margin or maximum history that is not positive.
+Status validate(const ForecastOptions& options);
+
 enum class CycleKind { kDaily, kWeekly };
 std::string_view cycleName(CycleKind kind);
 Duration cyclePeriod(CycleKind kind);
@@ -70,8 +76,8 @@ struct Candidate {
   double power = 0;
 };
 
-enum class NoForecastReason { kNone, kTooLittleHistory, kNoCycle };
-// "too little history", "no daily or weekly cycle".
+enum class NoForecastReason { kNone, kInvalidOptions, kTooLittleHistory, kNoCycle };
+// "invalid options", "too little history", "no daily or weekly cycle".
 std::string_view describe(NoForecastReason reason);
 
 struct Prediction {

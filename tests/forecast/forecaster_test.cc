@@ -147,5 +147,29 @@ TEST(Forecaster, ARandomWalkHasNoCycle) {
   }
 }
 
+TEST(Forecaster, RefusesOptionsItCannotUse) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 7);
+  const auto history = trace(now, minutes(5), dailySine);
+  EXPECT_TRUE(validate(ForecastOptions{}).ok());
+  for (const auto& broken : std::vector<std::function<void(ForecastOptions&)>>{
+           [](ForecastOptions& o) { o.step = Duration::zero(); },
+           [](ForecastOptions& o) { o.step = hours(2); },
+           [](ForecastOptions& o) { o.cycles = 0; },
+           [](ForecastOptions& o) { o.quantile = 1.5; },
+           [](ForecastOptions& o) { o.quantile = std::nan(""); },
+           [](ForecastOptions& o) { o.margin = 0; },
+           [](ForecastOptions& o) { o.maxHistory = Duration::zero(); },
+       }) {
+    ForecastOptions options;
+    broken(options);
+    EXPECT_FALSE(validate(options).ok());
+    const ForecastResult result = forecaster.forecast(history, now, minutes(15), options);
+    EXPECT_FALSE(result.prediction);
+    EXPECT_EQ(result.reason, NoForecastReason::kInvalidOptions);
+    EXPECT_EQ(result.message.rfind("invalid options: ", 0), 0u) << result.message;
+  }
+}
+
 }  // namespace
 }  // namespace hpa::forecast
