@@ -1,0 +1,264 @@
+#include "forecast/forecaster.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hpa::forecast {
+
+namespace {
+
+// The periodogram peaks kept as candidates, and how near one must lie to a cycle's period (or
+// its second or third harmonic), relatively: a peak's period is only as precise as the spacing
+// of the bins around it, which is coarse at long periods.
+constexpr std::size_t kCandidates = 5;
+constexpr double kPeakTolerance = 0.15;
+// Weekly wins over daily when both are confirmed only if it repeats this much better: a daily
+// cycle alone repeats weekly too, and the daily forecast needs less history and reacts sooner.
+constexpr double kWeeklyPreference = 0.1;
+// The normalized MAD is scaled like a standard deviation (of a normal distribution).
+constexpr double kMadToSigma = 1.4826;
+
+std::size_t buckets(Duration d, Duration step) {
+  return static_cast<std::size_t>((d.count() + step.count() / 2) / step.count());
+}
+
+Time historyStart(std::span<const Sample> history, Time now, const ForecastOptions& options) {
+  Time from = now - options.maxHistory;
+  if (options.forgetBefore && *options.forgetBefore > from) from = *options.forgetBefore;
+  std::optional<Time> first;
+  for (const Sample& s : history) {
+    if (s.at > from && s.at <= now && (!first || s.at < *first)) first = s.at;
+  }
+  // Just before the first sample, so the grid has no leading gap the data never covered.
+  if (first) from = std::max(from, *first - Duration(1));
+  return from;
+}
+
+std::vector<Candidate> spectralCandidates(const std::vector<double>& power, Duration step) {
+  const std::size_t size = (power.size() - 1) * 2;
+  std::vector<Candidate> peaks;
+  for (std::size_t k = 1; k + 1 < power.size(); ++k) {
+    if (power[k] <= power[k - 1] || power[k] < power[k + 1]) continue;
+    peaks.push_back(Candidate{step * static_cast<long>(size) / static_cast<long>(k), power[k]});
+  }
+  std::sort(peaks.begin(), peaks.end(),
+            [](const Candidate& a, const Candidate& b) { return a.power > b.power; });
+  if (peaks.size() > kCandidates) peaks.resize(kCandidates);
+  return peaks;
+}
+
+bool peakNear(const std::vector<Candidate>& candidates, Duration period) {
+  for (const Candidate& c : candidates) {
+    for (int harmonic = 1; harmonic <= 3; ++harmonic) {
+      const double expected = static_cast<double>(period.count()) / harmonic;
+      const double ratio = static_cast<double>(c.period.count()) / expected;
+      if (std::abs(ratio - 1) <= kPeakTolerance) return true;
+    }
+  }
+  return false;
+}
+
+CycleCheck checkCycle(CycleKind kind, const Grid& grid, const std::vector<Candidate>& candidates,
+                      const ForecastOptions& options) {
+  CycleCheck check;
+  check.kind = kind;
+  const std::size_t period = buckets(cyclePeriod(kind), grid.step);
+  if (period < 2 || grid.values.size() < 2 * period) return check;
+  check.tested = true;
+  check.spectralPeak = peakNear(candidates, cyclePeriod(kind));
+  check.strength = autocorrelation(removeMovingMean(grid.values, period), period);
+  check.confirmed = check.spectralPeak && check.strength >= options.minStrength;
+  return check;
+}
+
+std::optional<CycleKind> chosenCycle(const std::vector<CycleCheck>& checks) {
+  const CycleCheck& daily = checks[0];
+  const CycleCheck& weekly = checks[1];
+  if (weekly.confirmed &&
+      (!daily.confirmed || weekly.strength >= daily.strength + kWeeklyPreference)) {
+    return CycleKind::kWeekly;
+  }
+  if (daily.confirmed) return CycleKind::kDaily;
+  return std::nullopt;
+}
+
+// The mean of the present values of grid[lo, hi] (clipped to the grid); NaN when none.
+double meanOf(const Grid& grid, long lo, long hi, std::size_t* count = nullptr) {
+  double sum = 0;
+  std::size_t n = 0;
+  const long last = static_cast<long>(grid.values.size()) - 1;
+  for (long i = std::max(lo, 0L); i <= std::min(hi, last); ++i) {
+    const double v = grid.values[static_cast<std::size_t>(i)];
+    if (std::isnan(v)) continue;
+    sum += v;
+    ++n;
+  }
+  if (count != nullptr) *count = n;
+  return n == 0 ? std::nan("") : sum / static_cast<double>(n);
+}
+
+double adjusted(double value, double recent, double level, TrendAdjustment trend) {
+  switch (trend) {
+    case TrendAdjustment::kRatio:
+      // A level at or below zero has no ratio; its difference still tells the shift.
+      if (level > 0 && recent > 0) return value * (recent / level);
+      return value + (recent - level);
+    case TrendAdjustment::kDifference:
+      return value + (recent - level);
+    case TrendAdjustment::kNone:
+      return value;
+  }
+  return value;
+}
+
+// The level-adjusted value at the target's phase in each of the last K cycles, newest first.
+// The target is `lead` buckets past the last one; a cycle's level is the mean of the period that
+// ends k periods before now, as the recent level is that of the period that ends now, so both
+// sit the same distance before their phase. A cycle whose phase or level holds no sample (or
+// only half a period of level) is skipped.
+std::vector<double> samePhaseValues(const Grid& grid, std::size_t period, std::size_t lead,
+                                    const ForecastOptions& options) {
+  const long n = static_cast<long>(grid.values.size());
+  const long p = static_cast<long>(period);
+  const long target = n - 1 + static_cast<long>(lead);
+  const long window = static_cast<long>(buckets(options.phaseWindow, grid.step));
+  const double recent = meanOf(grid, n - p, n - 1);
+  std::vector<double> values;
+  for (long k = std::max(1L, (static_cast<long>(lead) + p - 1) / p);
+       static_cast<int>(values.size()) < options.cycles && target - k * p >= 0; ++k) {
+    const long phase = target - k * p;
+    const double value = meanOf(grid, phase - window, std::min(phase + window, n - 1));
+    if (std::isnan(value)) continue;
+    if (options.trend == TrendAdjustment::kNone) {
+      values.push_back(value);
+      continue;
+    }
+    std::size_t present = 0;
+    const double level = meanOf(grid, n - p - k * p, n - 1 - k * p, &present);
+    if (present * 2 < period) continue;
+    values.push_back(adjusted(value, recent, level, options.trend));
+  }
+  return values;
+}
+
+Prediction predict(std::vector<double> values, const CycleCheck& cycle, double coverage,
+                   const ForecastOptions& options) {
+  Prediction prediction;
+  prediction.cycle = cycle.kind;
+  prediction.samePhase = values;
+  const double median = quantile(values, 0.5);
+  prediction.value = quantile(values, options.quantile) * options.margin;
+  const double mad = medianAbsoluteDeviation(prediction.samePhase, median);
+  const double spread = median != 0 ? kMadToSigma * mad / std::abs(median) : (mad > 0 ? 1 : 0);
+  prediction.consistency = 1 - std::min(1.0, spread);
+  const double used = static_cast<double>(prediction.samePhase.size()) / options.cycles;
+  prediction.confidence = std::clamp(cycle.strength, 0.0, 1.0) * prediction.consistency *
+                          std::clamp(coverage, 0.0, 1.0) * std::min(1.0, used);
+  return prediction;
+}
+
+std::string cycleSummary(const CycleCheck& check, const ForecastOptions& options) {
+  const std::string_view name = cycleName(check.kind);
+  if (!check.tested) {
+    return fmt::format("{}: less than two cycles of history", name);
+  }
+  std::string text = fmt::format("{} strength {:.2f}", name, check.strength);
+  if (!check.spectralPeak) text += " (no periodogram peak near its period)";
+  if (check.strength < options.minStrength)
+    text += fmt::format(" below {:.2f}", options.minStrength);
+  return text;
+}
+
+void refuse(ForecastResult& result, NoForecastReason reason, std::string_view why) {
+  result.reason = reason;
+  result.message = fmt::format("{}: {}", describe(reason), why);
+}
+
+}  // namespace
+
+Status validate(const ForecastOptions& options) {
+  if (options.step <= Duration::zero() || options.step > std::chrono::hours(1)) {
+    return Error::format("step {} is not in (0, 1h]", formatGoDuration(options.step));
+  }
+  if (options.cycles < 1) return Error::format("cycles {} is not at least 1", options.cycles);
+  if (!(options.quantile >= 0 && options.quantile <= 1)) {
+    return Error::format("quantile {} is not in [0, 1]", options.quantile);
+  }
+  if (!(options.margin > 0)) return Error::format("margin {} is not positive", options.margin);
+  if (options.maxHistory <= Duration::zero() || options.phaseWindow < Duration::zero()) {
+    return Error::of("maxHistory must be positive and phaseWindow not negative");
+  }
+  return {};
+}
+
+std::string_view cycleName(CycleKind kind) {
+  return kind == CycleKind::kDaily ? "daily" : "weekly";
+}
+
+Duration cyclePeriod(CycleKind kind) {
+  return std::chrono::hours(kind == CycleKind::kDaily ? 24 : 24 * 7);
+}
+
+std::string_view describe(NoForecastReason reason) {
+  switch (reason) {
+    case NoForecastReason::kNone:
+      return "forecast";
+    case NoForecastReason::kInvalidOptions:
+      return "invalid options";
+    case NoForecastReason::kTooLittleHistory:
+      return "too little history";
+    case NoForecastReason::kNoCycle:
+      return "no daily or weekly cycle";
+  }
+  return "forecast";
+}
+
+ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, Duration lead,
+                                    const ForecastOptions& options) {
+  ForecastResult result;
+  if (const Status valid = validate(options); !valid) {
+    refuse(result, NoForecastReason::kInvalidOptions, valid.error().message);
+    return result;
+  }
+  result.from = historyStart(history, now, options);
+  const Grid grid = resample(history, result.from, now, options.step);
+  result.coverage = grid.values.empty() ? 0.0
+                                        : static_cast<double>(grid.present()) /
+                                              static_cast<double>(grid.values.size());
+  const Duration daily = cyclePeriod(CycleKind::kDaily);
+  if (grid.values.size() < 2 * buckets(daily, options.step) || grid.present() < 3) {
+    refuse(result, NoForecastReason::kTooLittleHistory,
+           fmt::format("{} of samples since {}, a daily cycle needs {}",
+                       formatGoDuration(now - result.from), formatRFC3339(result.from),
+                       formatGoDuration(2 * daily)));
+    return result;
+  }
+  result.candidates =
+      spectralCandidates(spectrum_.periodogram(detrendForSpectrum(grid.values)), options.step);
+  for (CycleKind kind : {CycleKind::kDaily, CycleKind::kWeekly}) {
+    result.cycles.push_back(checkCycle(kind, grid, result.candidates, options));
+  }
+  const std::optional<CycleKind> chosen = chosenCycle(result.cycles);
+  if (!chosen) {
+    refuse(result, NoForecastReason::kNoCycle,
+           fmt::format("{}; {}", cycleSummary(result.cycles[0], options),
+                       cycleSummary(result.cycles[1], options)));
+    return result;
+  }
+  const CycleCheck& cycle = result.cycles[*chosen == CycleKind::kDaily ? 0 : 1];
+  const std::size_t period = buckets(cyclePeriod(*chosen), options.step);
+  std::vector<double> values = samePhaseValues(
+      grid, period, buckets(std::max(lead, Duration::zero()), options.step), options);
+  if (values.empty()) {
+    refuse(result, NoForecastReason::kTooLittleHistory,
+           fmt::format("no past {} cycle has samples at the phase of now + {}", cycleName(*chosen),
+                       formatGoDuration(lead)));
+    return result;
+  }
+  result.prediction = predict(std::move(values), cycle, result.coverage, options);
+  return result;
+}
+
+}  // namespace hpa::forecast

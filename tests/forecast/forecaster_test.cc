@@ -1,0 +1,175 @@
+#include "forecast/forecaster.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <numbers>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace hpa::forecast {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::minutes;
+
+// Monday 2024-01-01 00:00 UTC: every trace starts here, so its hour 0 is a Monday's midnight.
+const Time kOrigin = fromUnixSeconds(1'704'067'200);
+constexpr double kTau = 2 * std::numbers::pi;
+
+double hoursOf(Duration d) { return std::chrono::duration<double, std::ratio<3600>>(d).count(); }
+double hoursSince(Time t) { return hoursOf(t - kOrigin); }
+
+// A sample every `every` from kOrigin up to `to`: f(hours since kOrigin) plus N(0, noise).
+std::vector<Sample> trace(Time to, Duration every, const std::function<double(double)>& f,
+                          double noise = 0, unsigned seed = 1) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> gauss(0, 1);
+  std::vector<Sample> out;
+  for (Time t = kOrigin; t <= to; t += every) {
+    out.push_back({t, f(hoursSince(t)) + (noise > 0 ? noise * gauss(random) : 0.0)});
+  }
+  return out;
+}
+
+double dailySine(double h) { return 100 + 50 * std::sin(kTau * h / 24); }
+
+// Weekdays (Monday to Friday) peak at 200 in the afternoon; weekends stay near 40.
+double weekdaysBusy(double h) {
+  const int day = static_cast<int>(std::floor(h / 24)) % 7;
+  const double daytime = std::max(0.0, std::sin(kTau * (std::fmod(h, 24) - 6) / 24));
+  return day < 5 ? 40 + 160 * daytime : 40 + 10 * daytime;
+}
+
+TEST(Forecaster, ADailySineIsForecastOneLeadAheadWithHighConfidence) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 21) + minutes(7 * 60 + 40);
+  const auto history = trace(now, minutes(1), dailySine, 3.0);
+  const Duration lead = minutes(15);
+  const ForecastResult result = forecaster.forecast(history, now, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  EXPECT_EQ(result.reason, NoForecastReason::kNone);
+  const double truth = dailySine(hoursSince(now + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.03 * truth);
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kDaily);
+  EXPECT_EQ(result.prediction->samePhase.size(), 4u);
+  EXPECT_GT(result.prediction->confidence, 0.8);
+  ASSERT_EQ(result.cycles.size(), 2u);
+  EXPECT_TRUE(result.cycles[0].confirmed);
+  EXPECT_TRUE(result.cycles[0].spectralPeak);
+  EXPECT_GT(result.cycles[0].strength, 0.9);
+  ASSERT_FALSE(result.candidates.empty());
+  EXPECT_NEAR(hoursOf(result.candidates[0].period), 24.0, 24.0 * 0.15);
+  EXPECT_DOUBLE_EQ(result.coverage, 1.0);
+}
+
+TEST(Forecaster, MarginAndQuantileMoveTheForecastAsDocumented) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 10) + minutes(5 * 60);
+  const auto history = trace(now, minutes(5), dailySine, 3.0);
+  const ForecastResult plain = forecaster.forecast(history, now, minutes(15));
+  ForecastOptions options;
+  options.margin = 1.2;
+  const ForecastResult margin = forecaster.forecast(history, now, minutes(15), options);
+  ASSERT_TRUE(plain.prediction && margin.prediction);
+  EXPECT_DOUBLE_EQ(margin.prediction->value, plain.prediction->value * 1.2);
+  options.margin = 1.0;
+  options.quantile = 1.0;
+  const ForecastResult maximum = forecaster.forecast(history, now, minutes(15), options);
+  ASSERT_TRUE(maximum.prediction);
+  const auto& values = maximum.prediction->samePhase;
+  EXPECT_DOUBLE_EQ(maximum.prediction->value, *std::max_element(values.begin(), values.end()));
+  EXPECT_GE(maximum.prediction->value, plain.prediction->value);
+}
+
+TEST(Forecaster, AWeekdayWeekendPatternIsFoundAsWeekly) {
+  Forecaster forecaster;
+  // Saturday of the sixth week, 13:00: a daily forecast would repeat Friday's busy afternoon.
+  const Time now = kOrigin + hours(24 * (7 * 5 + 5) + 13);
+  const auto history = trace(now, minutes(5), weekdaysBusy, 4.0);
+  const Duration lead = minutes(30);
+  const ForecastResult result = forecaster.forecast(history, now, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
+  EXPECT_TRUE(result.cycles[1].confirmed);
+  EXPECT_GT(result.cycles[1].strength, result.cycles[0].strength);
+  const double truth = weekdaysBusy(hoursSince(now + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.05 * truth);
+  EXPECT_GT(result.prediction->confidence, 0.5);
+
+  // And on a Tuesday afternoon it forecasts a busy one.
+  const Time tuesday = kOrigin + hours(24 * (7 * 5 + 1) + 13);
+  const auto weekday =
+      forecaster.forecast(trace(tuesday, minutes(5), weekdaysBusy, 4.0), tuesday, lead);
+  ASSERT_TRUE(weekday.prediction) << weekday.message;
+  const double busy = weekdaysBusy(hoursSince(tuesday + lead));
+  EXPECT_NEAR(weekday.prediction->value, busy, 0.05 * busy);
+}
+
+TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 28);
+  const auto history = trace(
+      now, minutes(5), [](double) { return 100.0; }, 20.0, 7);
+  const ForecastResult result = forecaster.forecast(history, now, minutes(15));
+  EXPECT_FALSE(result.prediction);
+  EXPECT_EQ(result.reason, NoForecastReason::kNoCycle);
+  EXPECT_EQ(result.message.rfind("no daily or weekly cycle", 0), 0u) << result.message;
+  ASSERT_EQ(result.cycles.size(), 2u);
+  for (const CycleCheck& c : result.cycles) {
+    EXPECT_TRUE(c.tested);
+    EXPECT_FALSE(c.confirmed);
+    EXPECT_LT(c.strength, 0.5) << cycleName(c.kind);
+  }
+  EXPECT_NE(result.message.find("daily strength"), std::string::npos) << result.message;
+}
+
+TEST(Forecaster, ARandomWalkHasNoCycle) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 28);
+  for (unsigned seed : {3u, 11u, 29u}) {
+    std::mt19937 random(seed);
+    std::normal_distribution<double> step(0, 2);
+    std::vector<Sample> history;
+    double level = 500;
+    for (Time t = kOrigin; t <= now; t += minutes(5)) {
+      level += step(random);
+      history.push_back({t, level});
+    }
+    const ForecastResult result = forecaster.forecast(history, now, minutes(15));
+    EXPECT_FALSE(result.prediction) << "seed " << seed;
+    EXPECT_EQ(result.reason, NoForecastReason::kNoCycle) << result.message;
+    for (const CycleCheck& c : result.cycles) {
+      EXPECT_LT(c.strength, 0.5) << "seed " << seed << " " << cycleName(c.kind);
+    }
+  }
+}
+
+TEST(Forecaster, RefusesOptionsItCannotUse) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 7);
+  const auto history = trace(now, minutes(5), dailySine);
+  EXPECT_TRUE(validate(ForecastOptions{}).ok());
+  for (const auto& broken : std::vector<std::function<void(ForecastOptions&)>>{
+           [](ForecastOptions& o) { o.step = Duration::zero(); },
+           [](ForecastOptions& o) { o.step = hours(2); },
+           [](ForecastOptions& o) { o.cycles = 0; },
+           [](ForecastOptions& o) { o.quantile = 1.5; },
+           [](ForecastOptions& o) { o.quantile = std::nan(""); },
+           [](ForecastOptions& o) { o.margin = 0; },
+           [](ForecastOptions& o) { o.maxHistory = Duration::zero(); },
+       }) {
+    ForecastOptions options;
+    broken(options);
+    EXPECT_FALSE(validate(options).ok());
+    const ForecastResult result = forecaster.forecast(history, now, minutes(15), options);
+    EXPECT_FALSE(result.prediction);
+    EXPECT_EQ(result.reason, NoForecastReason::kInvalidOptions);
+    EXPECT_EQ(result.message.rfind("invalid options: ", 0), 0u) << result.message;
+  }
+}
+
+}  // namespace
+}  // namespace hpa::forecast
