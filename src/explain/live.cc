@@ -9,6 +9,7 @@
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
 #include "metricsclient/rest/rest_metrics_client.h"
+#include "metricsclient/rest/route_clients.h"
 
 namespace hpa::explain {
 
@@ -35,9 +36,15 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
+  // A routed metric is read from its route, with this command's credentials.
+  RealClock clock;
+  metricsclient::RouteMetricsClients routes(
+      client, discovery,
+      metricsclient::RouteClientsSettings{client.config(), &kube::RestClient::makeTransport}, clock,
+      Logger::discard());
   adapters::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
-  Explainer explainer(hpas, pods, metrics, scales, options, &owners);
+  Explainer explainer(hpas, pods, metrics, scales, options, &owners, &routes);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
 
   LiveExplanations out;
