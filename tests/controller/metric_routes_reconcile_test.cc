@@ -6,6 +6,8 @@
 
 #include "controller/reconcile_fixture.h"
 #include "controls/hpa_controls.h"
+#include "controls/last_decision.h"
+#include "report/last_decision_report.h"
 
 namespace hpa::controller {
 namespace {
@@ -78,6 +80,13 @@ TEST_F(MetricRoutesTest, EachMetricIsReadFromItsRouteAndTheLargestProposalDecide
   ASSERT_EQ(hpa_.status.currentMetrics.size(), 2u);
   EXPECT_EQ(hpa_.status.currentMetrics[0].external->current.value->milliValue(), 20000);
   EXPECT_EQ(hpa_.status.currentMetrics[1].external->current.value->milliValue(), 15000);
+  // The recorded decision names each metric's source.
+  const auto recorded = report::lastDecisionOf(r.report);
+  ASSERT_TRUE(recorded);
+  ASSERT_EQ(recorded->metrics.size(), 2u);
+  EXPECT_EQ(recorded->metrics[0].source, "service metrics/sim-a:443");
+  EXPECT_EQ(controls::lastDecisionJson(*recorded, clock_.now())["metrics"][1]["source"],
+            "service metrics/sim-b:443");
 }
 
 TEST_F(MetricRoutesTest, AFailingRouteFailsItsMetricAsAFailingApiServiceAndTheOtherDecides) {
