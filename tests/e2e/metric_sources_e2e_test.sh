@@ -6,7 +6,8 @@
 # hpa-sim refuses the controller's token: that metric fails as a failing APIService fails it
 # (FailedGetExternalMetric, naming the route), the other still decides a scale-up; and once the
 # route is removed the same metric fails the same way through the default APIService, which does
-# not serve it. The controller runs as a ServiceAccount (its token is what the adapters see).
+# not serve it; with every metric failing, ScalingActive is False with the refused route's reason
+# and message. The controller runs as a ServiceAccount (its token is what the adapters see).
 #
 #   metric_sources_e2e_test.sh HPA_CONTROLLER HPA_SIM      (HPA_E2E_DIR: the cluster, from the fixture)
 set -euo pipefail
@@ -39,7 +40,14 @@ event_names() { event_messages "$1" | grep -qF "$2"; }
 # --- the controller's identity: a ServiceAccount token, which the adapters are given to accept
 "${K[@]}" create serviceaccount routing -n "$NS" >/dev/null
 "${K[@]}" create clusterrolebinding "routing-$NS" --clusterrole=cluster-admin --serviceaccount="$NS:routing" >/dev/null
-trap 'rc=$?; "${K[@]}" delete clusterrolebinding "routing-$NS" >/dev/null 2>&1; set +e; (exit $rc); e2e_cleanup' EXIT
+cleanup_routing() { # the binding, then e2e_cleanup with the script's exit status
+  local code=$?
+  set +e
+  "${K[@]}" delete clusterrolebinding "routing-$NS" >/dev/null 2>&1
+  (exit "$code")
+  e2e_cleanup
+}
+trap cleanup_routing EXIT
 sa_kubeconfig "$NS" routing "$WORK/sa.kubeconfig"
 
 # --- sim-a's serving certificate names its Service (verified against caBundle); sim-b and sim-c
@@ -50,7 +58,8 @@ hpa_pki_leaf "$WORK" routing-ca sim-a "/CN=sim-a" server ec "DNS:sim-a.$NS.svc"
 CA_BUNDLE=$(base64 -w0 <"$WORK/routing-ca.crt")
 
 # adapter <name> <metric> <value> <token> [flag...]: an hpa-sim serving one external metric of NS
-# on HOST_IP, registering no APIService, behind a selectorless Service <name> with manual Endpoints.
+# on HOST_IP, registering no APIService, behind a selectorless Service <name> with manual Endpoints;
+# sets CONTROL (its POST /set port).
 adapter() {
   local name=$1 metric=$2 value=$3 token=$4 port control
   shift 4
@@ -60,7 +69,7 @@ adapter() {
     --metrics-port "$port" --metrics-address "$HOST_IP" --control-port "$control" --register-apiservices=false \
     --bearer-token "$token" "$@" >"$WORK/$name.out" 2>"$WORK/$name.log" &
   PIDS+=("$!")
-  eval "${name//-/_}_CONTROL=$control"
+  CONTROL=$control
   "${K[@]}" apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: Service
@@ -77,6 +86,7 @@ subsets:
 YAML
 }
 adapter sim-a depth_a 60 "$TOKEN" --serving-cert "$WORK/sim-a.crt" --serving-key "$WORK/sim-a.key"
+SIM_A_CONTROL=$CONTROL
 adapter sim-b depth_b 40 "$TOKEN"
 adapter sim-c depth_b 40 "not-the-controllers-token"
 
@@ -136,7 +146,7 @@ pass "depth_a from sim-a ($(current_of depth_a) per pod), depth_b from sim-b ($(
 routes "{service: {namespace: $NS, name: sim-c}, insecureSkipTLSVerify: true}"
 wait_for 30 "depth_b refused by sim-c: FailedGetExternalMetric naming the route" \
   event_names FailedGetExternalMetric "unable to fetch metrics from external metrics API at service $NS/sim-c:443"
-curl -sf -X POST "http://127.0.0.1:$sim_a_CONTROL/set" -d '{"external": "depth_a", "value": "90"}' >/dev/null
+curl -sf -X POST "http://127.0.0.1:$SIM_A_CONTROL/set" -d '{"external": "depth_a", "value": "90"}' >/dev/null
 wait_for 30 "depth_a alone decides the scale-up to 9 while depth_b fails" desired_is 9
 ROUTED=$(event_messages FailedGetExternalMetric | grep -F "service $NS/sim-c:443" | head -1)
 
@@ -149,4 +159,15 @@ DEFAULT=$(event_messages FailedGetExternalMetric | grep -F "depth_b/nil: no metr
 echo "  routed:  $ROUTED"
 echo "  default: $DEFAULT"
 [ "$(condition_reason ScalingActive)" = ValidMetricFound ] || fail "ScalingActive: $(condition_reason ScalingActive)"
+
+# --- every metric failing, the first through a refusing route: ScalingActive False with that
+# metric's reason and the route in its message, as a failing APIService's
+"${K[@]}" annotate hpa worker -n "$NS" --overwrite "hpa-controller.io/metric-sources=
+  - {type: External, name: depth_a, source: {service: {namespace: $NS, name: sim-c}, insecureSkipTLSVerify: true}}" >/dev/null
+active_message() { hpa_json | jq -r '.status.conditions[]? | select(.type=="ScalingActive") | .message'; }
+refused_condition() {
+  [ "$(condition_reason ScalingActive)" = FailedGetExternalMetric ] && active_message | grep -qF "at service $NS/sim-c:443"
+}
+wait_for 30 "ScalingActive False FailedGetExternalMetric, naming the route" refused_condition
+desired_is 9 || fail "the size changed with every metric failing: $(hpa_json | jq .status.desiredReplicas)"
 echo "metric sources e2e: all checks passed"
