@@ -173,6 +173,31 @@ TEST_F(RouteClientsTest, AServiceRouteReadsFromTheEndpointWithTheControllersCred
   EXPECT_EQ(api_->count("GET", kEndpointsPath), 2);
 }
 
+TEST_F(RouteClientsTest, APodsMetricOfAServiceRouteFindsItsVersionAtTheAdapter) {
+  // The adapter serves v1beta1 only, and no discovery of other groups.
+  adapter_.json("GET", "/apis/custom.metrics.k8s.io/v1beta1",
+                {{"kind", "APIResourceList"}, {"groupVersion", "custom.metrics.k8s.io/v1beta1"}});
+  adapter_.json(
+      "GET",
+      "/apis/custom.metrics.k8s.io/v1beta1/namespaces/default/pods/*/rps?labelSelector="
+      "app%3Dweb",
+      {{"kind", "MetricValueList"},
+       {"apiVersion", "custom.metrics.k8s.io/v1beta1"},
+       {"items",
+        {{{"describedObject", {{"kind", "Pod"}, {"namespace", "default"}, {"name", "web-0"}}},
+          {"metricName", "rps"},
+          {"timestamp", "2026-01-01T00:00:00Z"},
+          {"value", "5"}}}}});
+  auto metrics = routes()
+                     .clientFor(serviceRoute())
+                     ->getRawMetric("rps", "default", *api::Selector::parse("app=web"),
+                                    api::Selector::everything(), Duration(0));
+  ASSERT_TRUE(metrics.ok()) << metrics.error().message;
+  EXPECT_EQ(metrics->metrics.size(), 1u);
+  EXPECT_EQ(adapter_.count("GET", "/apis/custom.metrics.k8s.io/v1beta2"), 1);  // 404: not served
+  EXPECT_EQ(api_->count("GET", "/apis"), 0);  // the API server's discovery is not asked
+}
+
 TEST_F(RouteClientsTest, ARefusedRequestFailsNamingTheRouteAndResolvesAgain) {
   adapter_.json(
       "GET", kDepthPath,

@@ -69,9 +69,10 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
     std::lock_guard<std::mutex> lock(mu_);
     if (customVersion_) return *customVersion_;
   }
+  if (!groups_.route.empty()) return routeCustomVersion();
   // Fresh discovery each time the choice was forgotten, so a newly registered adapter is seen.
-  versions_.invalidate();
-  auto versions = versions_.versions(groups_.custom);
+  discovery_.invalidate();
+  auto versions = discovery_.versions(groups_.custom);
   if (!versions.ok()) return versions.error();
   if (versions->empty())
     return Error::format("no custom metrics API ({}) registered", groups_.custom);
@@ -84,6 +85,23 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
     }
   }
   return Error::of("no known available metric versions found");
+}
+
+// A route's group is asked for its versions' resource lists, v1beta2 first: every adapter serves
+// those (the aggregator's availability check reads them), where an adapter reached directly may
+// serve no discovery of the groups it does not hold.
+Result<std::string> RestMetricsClient::routeCustomVersion() {
+  for (const char* version : {"v1beta2", "v1beta1"}) {
+    auto list = client_.get(fmt::format("/apis/{}/{}", groups_.custom, version));
+    if (!list.ok()) {
+      if (list.error().httpCode == 404) continue;
+      return list.error();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    customVersion_ = version;
+    return std::string(version);
+  }
+  return Error::format("no custom metrics API ({}) served", groups_.custom);
 }
 
 Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(

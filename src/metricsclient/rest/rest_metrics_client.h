@@ -28,12 +28,11 @@ struct MetricsApiGroups {
 class RestMetricsClient final : public MetricsApi {
  public:
   RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery)
-      : client_(client), discovery_(discovery), versions_(discovery) {}
-  // `discovery`: the API server's (object kinds to resources); `versions`: where the custom
-  // metrics group's versions are found (the adapter's own discovery for a Service route).
-  RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery, kube::Discovery& versions,
-                    MetricsApiGroups groups)
-      : client_(client), discovery_(discovery), versions_(versions), groups_(std::move(groups)) {}
+      : client_(client), discovery_(discovery) {}
+  // `client`: the API server, or the adapter of a Service route; `discovery`: the API server's
+  // (object kinds to resources).
+  RestMetricsClient(kube::RestClient& client, kube::Discovery& discovery, MetricsApiGroups groups)
+      : client_(client), discovery_(discovery), groups_(std::move(groups)) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
                                              const api::Selector& selector,
@@ -59,13 +58,13 @@ class RestMetricsClient final : public MetricsApi {
  private:
   Result<std::string> resourceMetricsVersion();
   Result<std::string> customMetricsVersion();
+  Result<std::string> routeCustomVersion();
   Result<api::MetricValueList> fetchCustom(const std::string& pathAfterVersion);
   Error customError(const Error& e) const;
   Error externalError(const Error& e) const;
 
   kube::RestClient& client_;
   kube::Discovery& discovery_;
-  kube::Discovery& versions_;
   MetricsApiGroups groups_;
   std::mutex mu_;
   std::optional<std::string> resourceVersion_;

@@ -26,15 +26,13 @@ std::string hostPort(const std::string& host, std::int32_t port) {
   return v6 ? fmt::format("https://[{}]:{}", host, port) : fmt::format("https://{}:{}", host, port);
 }
 
-// A Service route's client: the adapter's own connection and discovery, the API server's
-// discovery for object kinds. A failed call makes the owner resolve the endpoint again.
+// A Service route's client: the adapter's own connection, the API server's discovery for object
+// kinds. A failed call makes the owner resolve the endpoint again.
 class ServiceRouteClient final : public MetricsClient {
  public:
   ServiceRouteClient(std::unique_ptr<kube::RestClient> client, kube::Discovery& apiDiscovery,
                      MetricsApiGroups groups)
-      : client_(std::move(client)),
-        versions_(*client_),
-        metrics_(*client_, apiDiscovery, versions_, std::move(groups)) {}
+      : client_(std::move(client)), metrics_(*client_, apiDiscovery, std::move(groups)) {}
 
   Result<PodMetricsResult> getResourceMetric(const std::string& resource, const std::string& ns,
                                              const api::Selector& selector,
@@ -70,7 +68,6 @@ class ServiceRouteClient final : public MetricsClient {
   }
 
   std::unique_ptr<kube::RestClient> client_;
-  kube::Discovery versions_;
   RestMetricsClient metrics_;
   std::atomic<bool> failed_{false};
 };
@@ -180,7 +177,7 @@ Result<std::shared_ptr<RouteMetricsClients::Entry>> RouteMetricsClients::build(
   if (route.service) return buildService(route);
   // KEP-6382: the same paths and wire format, in the route's group, through the API server.
   auto client = std::make_shared<RestMetricsClient>(
-      apiServer_, discovery_, discovery_,
+      apiServer_, discovery_,
       MetricsApiGroups{route.apiGroup, route.apiGroup, api::describeRoute(route)});
   auto entry = std::make_shared<Entry>();
   entry->group = client.get();
