@@ -355,8 +355,9 @@ struct Decider {
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
         routes(*clients.metrics, discovery,
-               metricsclient::RouteClientsSettings{clients.metrics->config(),
-                                                   &kube::RestClient::makeTransport},
+               metricsclient::RouteClientsSettings{
+                   clients.metrics->config(), &kube::RestClient::makeTransport,
+                   std::chrono::seconds(30), 64, options.metricSourceServiceNamespaces},
                clock, logger.child("metric-routes")),
         scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),

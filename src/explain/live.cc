@@ -36,12 +36,19 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
-  // A routed metric is read from its route, with this command's credentials.
+  // A metric routed to another API group is read there; one routed to a Service is not: the route
+  // would carry the caller's credentials to a Service the HPA's author chose.
   RealClock clock;
   metricsclient::RouteMetricsClients routes(
       client, discovery,
-      metricsclient::RouteClientsSettings{client.config(), &kube::RestClient::makeTransport}, clock,
-      Logger::discard());
+      metricsclient::RouteClientsSettings{
+          client.config(),
+          &kube::RestClient::makeTransport,
+          std::chrono::seconds(30),
+          64,
+          {},
+          "explain does not send your credentials to a metric's Service (the daemon reads it)"},
+      clock, Logger::discard());
   adapters::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
   Explainer explainer(hpas, pods, metrics, scales, options, &owners, &routes);

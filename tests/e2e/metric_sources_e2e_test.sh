@@ -130,7 +130,8 @@ routes "{service: {namespace: $NS, name: sim-b}, insecureSkipTLSVerify: true}"
 
 hpa_pick_ports PORT
 "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
-  --secure-port 0 --leader-elect=false --horizontal-pod-autoscaler-sync-period 2s -v 2 2>"$WORK/controller.log" &
+  --secure-port 0 --leader-elect=false --horizontal-pod-autoscaler-sync-period 2s -v 2 \
+  --metric-source-service-namespaces "kube-system,$NS" 2>"$WORK/controller.log" &
 PIDS+=("$!")
 
 # --- both routes: depth_a 60 -> ceil(60 / 10) = 6, depth_b 40 -> 4; the larger decides

@@ -86,7 +86,8 @@ LEASE_NS=$SA_NS LEASE=$SA
 hpa_pick_ports PORT SECURE_PORT
 "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
   --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --leader-elect --leader-elect-resource-namespace "$LEASE_NS" \
-  --leader-elect-resource-name "$LEASE" --horizontal-pod-autoscaler-sync-period 2s -v 2 ${MODE[@]+"${MODE[@]}"} \
+  --leader-elect-resource-name "$LEASE" --horizontal-pod-autoscaler-sync-period 2s -v 2 \
+  --metric-source-service-namespaces "$NS" ${MODE[@]+"${MODE[@]}"} \
   2>"$WORK/controller.log" &
 CONTROLLER_PID=$!
 PIDS+=("$CONTROLLER_PID")

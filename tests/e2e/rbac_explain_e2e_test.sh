@@ -56,39 +56,6 @@ YAML
 for h in web db cache queue; do
   "${K[@]}" annotate hpa "$h" -n "$NS" hpa-controller.io/pod-selection=OwnerReferences >/dev/null
 done
-# A metric routed to its adapter's Service: explain reads the Service and its Endpoints (no adapter
-# serves it, so that metric fails).
-"${K[@]}" apply -f - >/dev/null <<YAML
-apiVersion: v1
-kind: Service
-metadata: {name: adapter, namespace: $NS}
-spec: {ports: [{name: https, port: 443}]}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: routed, namespace: $NS}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: routed}}
-  template:
-    metadata: {labels: {app: routed}}
-    spec: {containers: [{name: app, image: example/routed, resources: {requests: {cpu: 100m}}}]}
----
-apiVersion: autoscaling/v2beta2
-kind: HorizontalPodAutoscaler
-metadata:
-  name: routed
-  namespace: $NS
-  annotations:
-    hpa-controller.io/metric-sources: "[{type: External, name: queue_depth, source: {service: {namespace: $NS, name: adapter}}}]"
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: routed}
-  minReplicas: 1
-  maxReplicas: 2
-  metrics:
-  - type: External
-    external: {metric: {name: queue_depth}, target: {type: AverageValue, averageValue: "10"}}
-YAML
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/scenario.yaml" >"$WORK/scenario.yaml"
 start_sim "$WORK/scenario.yaml"
 wait_for 90 "metrics APIs Available" hpa_metrics_apis_available

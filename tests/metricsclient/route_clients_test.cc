@@ -77,7 +77,9 @@ class RouteClientsTest : public ::testing::Test {
             configs_.push_back(config);
             return std::unique_ptr<kube::Transport>(std::make_unique<Forwarding>(adapter_));
           },
-          std::chrono::seconds(30), maxRoutes};
+          std::chrono::seconds(30),
+          maxRoutes,
+          {"metrics"}};
       routes_ = std::make_unique<RouteMetricsClients>(*apiServer_, discovery_, settings, clock_,
                                                       Logger::discard());
     }
@@ -224,6 +226,19 @@ TEST_F(RouteClientsTest, AnUnresolvableServiceGivesAClientThatFailsSayingWhy) {
             "endpoints for port 443");
   EXPECT_TRUE(configs_.empty());
   EXPECT_EQ(routes().size(), 0u);
+}
+
+TEST_F(RouteClientsTest, AServiceOutsideTheAllowedNamespacesIsNotAsked) {
+  api::MetricRoute route = serviceRoute();
+  route.service->namespace_ = "tenant";
+  auto values =
+      routes().clientFor(route)->getExternalMetric("depth", "default", api::Selector::everything());
+  ASSERT_FALSE(values.ok());
+  EXPECT_EQ(values.error().message,
+            "metric source service tenant/sim-a:443: namespace tenant: no Service route is allowed "
+            "there (--metric-source-service-namespaces)");
+  EXPECT_TRUE(api_->requests().empty());  // not even resolved
+  EXPECT_TRUE(configs_.empty());
 }
 
 TEST_F(RouteClientsTest, AnApiGroupRouteReadsThatGroupThroughTheApiServer) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
@@ -189,6 +190,11 @@ Result<std::shared_ptr<RouteMetricsClients::Entry>> RouteMetricsClients::build(
 Result<std::shared_ptr<RouteMetricsClients::Entry>> RouteMetricsClients::buildService(
     const api::MetricRoute& route) {
   const std::string name = api::describeRoute(route);
+  const auto& allowed = settings_.serviceNamespaces;
+  if (std::find(allowed.begin(), allowed.end(), route.service->namespace_) == allowed.end()) {
+    return Error::format("metric source {}: namespace {}: {}", name, route.service->namespace_,
+                         settings_.refusal);
+  }
   auto server = resolveServiceEndpoint(apiServer_, *route.service);
   if (!server.ok()) return server.error().wrap(fmt::format("metric source {}", name));
   kube::RestConfig config = settings_.credentials;

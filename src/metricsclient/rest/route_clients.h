@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "api/metric_route.h"
 #include "common/clock.h"
@@ -31,6 +32,10 @@ struct RouteClientsSettings {
   // How long a Service route keeps the endpoint it resolved (a failed request resolves anew).
   Duration resolveEvery = std::chrono::seconds(30);
   std::size_t maxRoutes = 64;  // clients kept; the least recently used goes first
+  // The namespaces a Service route may lead to: the credentials go with it, so an HPA's author
+  // must not pick where. Any other route fails its metric, saying `refusal`.
+  std::vector<std::string> serviceNamespaces{};
+  std::string refusal = "no Service route is allowed there (--metric-source-service-namespaces)";
 };
 
 // The address a Service route connects to: "https://<ip>:<port>" of the first ready address of
