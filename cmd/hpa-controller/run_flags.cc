@@ -179,6 +179,11 @@ std::vector<Setting> servingSettings() {
               &DaemonOptions::address),
       setting("namespace", "watch and scale HPAs of this namespace only (default: all namespaces)",
               &DaemonOptions::namespace_),
+      setting("metric-source-service-namespaces",
+              "namespaces whose Services a metric's route (hpa-controller.io/metric-sources) may "
+              "lead to, comma-separated: the route carries the controller's credentials (default: "
+              "none, so only apiGroup routes work)",
+              &DaemonOptions::metricSourceServiceNamespaces),
       setting("persist-history",
               "persist stabilization and behavior history on each HPA (annotation) so restarts and "
               "failovers keep it",

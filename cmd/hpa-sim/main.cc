@@ -44,6 +44,9 @@ struct Flags {
   int burst = 200;
   int verbosity = 0;
   std::uint64_t seed = 1;
+  std::string bearerToken;
+  std::string metricsAddress = "127.0.0.1";
+  bool registerApiServices = true;
 };
 
 void addFlags(CLI::App& app, Flags& f) {
@@ -64,8 +67,17 @@ void addFlags(CLI::App& app, Flags& f) {
                  "PEM serving certificate for localhost (default: made at start-up)");
   app.add_option("--serving-key", f.tls.keyFile, "PEM key of the serving certificate");
   app.add_option("--client-ca", f.tls.clientCaFile,
-                 "PEM CA of the aggregator's client certificate (front-proxy CA)")
-      ->required();
+                 "PEM CA of the aggregator's client certificate (front-proxy CA)");
+  app.add_option("--bearer-token", f.bearerToken,
+                 "instead of --client-ca: serve only requests bearing this token (an adapter a "
+                 "metric's Service route reaches directly, whose TokenReview accepts that token)");
+  app.add_option("--metrics-address", f.metricsAddress,
+                 "address the metrics APIs listen on (a non-loopback one can back Endpoints)")
+      ->capture_default_str();
+  app.add_option("--register-apiservices", f.registerApiServices,
+                 "register the metrics APIs' APIServices (and remove them on exit); false: an "
+                 "adapter reached by a metric's route only, beside the one registered")
+      ->capture_default_str();
   app.add_option("--start-delay", f.startDelay, "delay from pod creation to Running")
       ->capture_default_str();
   app.add_option("--readiness-delay", f.readinessDelay, "delay from Running to Ready")
@@ -118,7 +130,11 @@ Result<Settings> settingsOf(const Flags& f) {
   if (f.burst < 1) return Error::of("--kube-api-burst must be at least 1");
   if (f.tls.certFile.empty() != f.tls.keyFile.empty())
     return Error::of("--serving-cert and --serving-key go together");
-  auto tls = sim::metricsServerTls(f.tls);
+  if (f.tls.clientCaFile.empty() == f.bearerToken.empty())
+    return Error::of("exactly one of --client-ca and --bearer-token is required");
+  sim::TlsFiles files = f.tls;
+  files.bearerTokenOnly = !f.bearerToken.empty();
+  auto tls = sim::metricsServerTls(files);
   if (!tls.ok()) return tls.error();
   s.metricsTls = std::move(*tls);
   auto scenario = readScenario(f.scenarioFile);
@@ -170,7 +186,8 @@ Result<Servers> startServers(const Flags& f, Settings& settings, const sim::PodI
   Servers servers;
   auto metrics =
       sim::startMetricsServer(f.metricsPort, std::move(settings.metricsTls), pods, model, clock,
-                              logger.child("metrics-server"), settings.metricResolution);
+                              logger.child("metrics-server"), settings.metricResolution,
+                              sim::MetricsAccess{f.metricsAddress, f.bearerToken});
   if (!metrics.ok()) return metrics.error();
   servers.metrics = std::move(*metrics);
   if (f.controlPort > 0) {
@@ -245,8 +262,9 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
   if (auto s = waitForPods(lifecycle, clock); !s.ok()) return fail(s.error().message);
   auto servers = startServers(f, settings, pods, model, clock, logger);
   if (!servers.ok()) return fail(servers.error().message);
-  if (auto s = sim::registerApiServices(**client, f.metricsPort); !s.ok()) {
-    return fail("registering APIServices: " + s.error().message);
+  if (f.registerApiServices) {
+    if (auto s = sim::registerApiServices(**client, f.metricsPort); !s.ok())
+      return fail("registering APIServices: " + s.error().message);
   }
   std::cout << "metrics-port=" << f.metricsPort << " control-port=" << f.controlPort << std::endl;
   logger.info("serving", "metricsPort", f.metricsPort, "controlPort", f.controlPort, "namespaces",
@@ -257,7 +275,7 @@ int run(const Flags& f, Settings settings, const Logger& logger) {
   });
   logger.info("stopping");
   lifecycle.stop();
-  sim::unregisterApiServices(**client);
+  if (f.registerApiServices) sim::unregisterApiServices(**client);
   return 0;
 }
 

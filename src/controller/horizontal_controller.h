@@ -19,6 +19,7 @@
 #include "controller/status_writer.h"
 #include "controls/control_chain.h"
 #include "controls/owner_lookup.h"
+#include "metricsclient/metric_routes.h"
 #include "metricsclient/metrics_client.h"
 #include "replicacalc/decision_rules.h"
 #include "replicacalc/flag_defaults.h"
@@ -72,6 +73,8 @@ struct ControllerDependencies {
   // For hpa-controller.io/pod-selection: OwnerReferences; without it only a pod's own controller
   // can match the target (Pod -> StatefulSet, Pod -> ReplicaSet), not a chain.
   const controls::OwnerLookup* owners = nullptr;
+  // The clients of metrics that name their source (KEP-6382); without them such a metric fails.
+  metricsclient::MetricRoutes* routes = nullptr;
 };
 
 // How HorizontalController::decide() departs from a reconcile: the inputs another controller

@@ -180,7 +180,7 @@ Reconcile::MetricsOutcome Reconcile::computeReplicasForMetrics(const api::Scale&
     outcome.error = Error::of("no metrics specified");
     return outcome;
   }
-  const MetricInputs in{scale, *selector};
+  const MetricInputs in{scale, *selector, &s_.deps.metrics};
   report_.metrics.resize(specs.size());
   MetricFailures failures;
   for (std::size_t i = 0; i < specs.size(); ++i) evaluateMetric(i, in, failures);
@@ -216,7 +216,18 @@ void Reconcile::evaluateMetric(std::size_t index, const MetricInputs& in,
   auto& mr = report_.metrics[index];
   mr.type = api::typeOf(hpa_.spec.metrics[index]);
   const auto started = std::chrono::steady_clock::now();
-  const std::optional<Failure> failure = computeReplicasForMetric(hpa_.spec.metrics[index], in, mr);
+  MetricInputs metricIn = in;
+  std::shared_ptr<metricsclient::MetricsClient> routed;
+  if (index < setup_.metricRoutes.size() && setup_.metricRoutes[index]) {
+    const auto& route = *setup_.metricRoutes[index];
+    mr.source = api::describeRoute(route);
+    routed = s_.deps.routes ? s_.deps.routes->clientFor(route)
+                            : std::make_shared<metricsclient::FailingMetricsClient>(
+                                  Error::format("no client for metrics from {} here", mr.source));
+    metricIn.metrics = routed.get();
+  }
+  const std::optional<Failure> failure =
+      computeReplicasForMetric(hpa_.spec.metrics[index], metricIn, mr);
   api::HorizontalPodAutoscalerCondition failureCondition;
   if (failure) {
     // A failure without a reason has no condition and no Event (upstream returns the error alone).
@@ -357,8 +368,8 @@ std::optional<Failure> Reconcile::evaluateObject(const api::ObjectMetricSource& 
   status.object = api::ObjectMetricStatus{source.metric, {}, source.describedObject};
   const auto& target = source.target;
   auto fetch = [&]() -> Result<metricsclient::ObjectMetricResult> {
-    auto r = s_.deps.metrics.getObjectMetric(source.metric.name, hpa_.metadata.namespace_,
-                                             source.describedObject, metricSelector);
+    auto r = in.metrics->getObjectMetric(source.metric.name, hpa_.metadata.namespace_,
+                                         source.describedObject, metricSelector);
     if (!r.ok()) {
       // Upstream's format string has its arguments in this (odd) order; reproduced as is.
       return r.error().wrap(fmt::format("unable to get metric {}: {} on {} {}", source.metric.name,
@@ -431,8 +442,8 @@ std::optional<Failure> Reconcile::evaluatePods(const api::PodsMetricSource& sour
     Error e = Error::of("invalid pods metric source: an average value target was not set");
     return Failure{reason, e, e};
   }
-  auto metrics = s_.deps.metrics.getRawMetric(source.metric.name, hpa_.metadata.namespace_,
-                                              in.podSelector, metricSelector, metricsMaxAge());
+  auto metrics = in.metrics->getRawMetric(source.metric.name, hpa_.metadata.namespace_,
+                                          in.podSelector, metricSelector, metricsMaxAge());
   if (!metrics.ok()) {
     Error e = metrics.error().wrap(fmt::format("unable to get metric {}", source.metric.name));
     return Failure{reason, e, e};
@@ -596,7 +607,7 @@ std::optional<Failure> Reconcile::evaluateExternal(const api::ExternalMetricSour
   auto metricSelector = api::Selector::fromLabelSelector(ptr(source.metric.selector));
   if (!metricSelector.ok())
     return Failure{reason, metricSelector.error(), wrapped(metricSelector.error())};
-  auto values = s_.deps.metrics.getExternalMetric(name, hpa_.metadata.namespace_, *metricSelector);
+  auto values = in.metrics->getExternalMetric(name, hpa_.metadata.namespace_, *metricSelector);
   if (!values.ok()) {
     Error e = values.error().wrap(fmt::format("unable to get external metric {}/{}/{}",
                                               hpa_.metadata.namespace_, name, selectorText));

@@ -106,6 +106,8 @@ class Reconcile final : private controls::ReconcileView {
   struct MetricInputs {
     const api::Scale& scale;
     const api::Selector& podSelector;
+    // Where the metric being evaluated is read from: its route's client, else the default one.
+    metricsclient::MetricsClient* metrics = nullptr;
   };
   // The metrics that failed so far and the first one's condition (upstream reports the first).
   struct MetricFailures {

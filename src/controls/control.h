@@ -8,7 +8,7 @@
 //
 // The points, in the order of a reconcile (upstream's reconcileAutoscaler):
 //   beforeMetrics    the replica bounds, and how the metrics are read and counted (the requests,
-//                    the pods, the start-up windows)
+//                    the pods, the start-up windows, where each metric is read from)
 //   requestsCounted  a utilization metric is about to count its pods' requests
 //   metricFailed     a metric failed: a control may propose a size for it instead
 //   metricSucceeded  a metric worked
@@ -19,8 +19,8 @@
 //   forget           the HPA was deleted
 //
 // What the reconcile takes back from the points it names by what they are, not by the control
-// that set them: MetricsSetup's bounds, metrics age, requests source, pod filter and start-up
-// windows; a failed
+// that set them: MetricsSetup's bounds, metrics age, requests source, pod filter, start-up
+// windows and metric routes; a failed
 // metric's proposal, which is a fallback wherever it is shown (FailedMetric::fallback: the
 // reconcile counts it as the metric's proposal and names the metric "<label> (fallback)" in the
 // rescale reason); a held rescale (Proposal::rescaleHeld: the status keeps the size it would
@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "api/hpa.h"
+#include "api/metric_route.h"
 #include "api/pod.h"
 #include "common/log.h"
 #include "common/result.h"
@@ -105,6 +106,9 @@ struct MetricsSetup {
   // What a per-pod Object/External target keeps within the tolerance (its release's rule unless
   // a control asks for spec's).
   replicacalc::WithinToleranceKeep withinToleranceKeep = replicacalc::WithinToleranceKeep::Status;
+  // Where each of spec.metrics is read from (KEP-6382's metric source); empty, or nullopt for a
+  // metric: its default API.
+  std::vector<std::optional<api::MetricRoute>> metricRoutes{};
 };
 
 // requestsCounted: a utilization metric is about to count `pods`' requests of `resource` (of

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "common/quote.h"
@@ -161,6 +162,13 @@ Status readStartupWindow(const std::string& text, std::optional<Duration>& out) 
   return Status();
 }
 
+Status readMetricSources(const std::string& text, const ReadContext& context, HpaControls& out) {
+  auto routes = parseMetricSources(text, context.hpa.spec.metrics);
+  if (!routes.ok()) return routes.error();
+  out.metricRoutes = std::move(*routes);
+  return Status();
+}
+
 const AnnotationControl kAnnotationControls[] = {
     {kPausedAnnotation, readPause, "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
@@ -183,6 +191,8 @@ const AnnotationControl kAnnotationControls[] = {
      },
      "--horizontal-pod-autoscaler-initial-readiness-delay applies", true},
     {kWithinToleranceKeepAnnotation, readWithinToleranceKeep, "Status applies", true},
+    {kMetricSourcesAnnotation, readMetricSources, "every metric is read from its default API",
+     false},
 };
 
 }  // namespace
@@ -265,7 +275,8 @@ bool HpaControls::any() const {
   return syncPeriod || pause != Pause::None || podSelection != PodSelection::LabelSelector ||
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
          !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay ||
-         withinToleranceKeep != replicacalc::WithinToleranceKeep::Status || !errors.empty();
+         withinToleranceKeep != replicacalc::WithinToleranceKeep::Status || !metricRoutes.empty() ||
+         !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -301,6 +312,11 @@ std::vector<std::string> decisionChangingControls(const HpaControls& c) {
     add(kInitialReadinessDelayAnnotation, formatGoDuration(*c.initialReadinessDelay));
   if (c.withinToleranceKeep != replicacalc::WithinToleranceKeep::Status)
     add(kWithinToleranceKeepAnnotation, withinToleranceKeepName(c.withinToleranceKeep));
+  // kube-controller-manager reads a routed metric from the group's APIService: another adapter's
+  // value, or a failure, where this controller reads the route's.
+  const auto routed = std::count_if(c.metricRoutes.begin(), c.metricRoutes.end(),
+                                    [](const auto& route) { return route.has_value(); });
+  if (routed > 0) add(kMetricSourcesAnnotation, fmt::format("{} metrics routed", routed));
   return out;
 }
 

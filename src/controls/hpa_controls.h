@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "api/hpa.h"
+#include "api/metric_route.h"
 #include "common/time.h"
 #include "controls/fallback.h"
+#include "controls/metric_sources.h"
 #include "controls/schedule.h"
 #include "replicacalc/requests.h"
 
@@ -86,6 +88,9 @@ struct HpaControls {
   std::optional<Duration> initialReadinessDelay;    // --...-initial-readiness-delay
   // What a per-pod Object/External target keeps within the tolerance (kubernetes#138505).
   replicacalc::WithinToleranceKeep withinToleranceKeep = replicacalc::WithinToleranceKeep::Status;
+  // hpa-controller.io/metric-sources (metric_sources.h): one per spec.metrics entry; empty when
+  // the annotation is absent or invalid.
+  std::vector<std::optional<api::MetricRoute>> metricRoutes{};
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

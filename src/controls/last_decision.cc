@@ -10,6 +10,7 @@ constexpr const char* kTimeField = "time";
 json metricJson(const LastDecision::Metric& m) {
   json out{{"type", m.type}};
   if (!m.name.empty()) out["name"] = m.name;
+  if (!m.source.empty()) out["source"] = m.source;
   if (!m.failed.empty()) out["failed"] = m.failed;
   if (m.fallbackReplicas) out["fallbackReplicas"] = *m.fallbackReplicas;
   if (m.proposedReplicas) out["proposedReplicas"] = *m.proposedReplicas;

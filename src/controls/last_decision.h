@@ -32,6 +32,7 @@ struct LastDecision {
     std::optional<std::int32_t> proposedReplicas;
     std::optional<std::int32_t> fallbackReplicas;
     std::optional<std::array<std::int32_t, 4>> pods;  // ready, unready, missing, ignored
+    std::string source{};  // a routed metric's source ("service ns/name:443"), else ""
     bool operator==(const Metric&) const = default;
   };
   std::string branch;

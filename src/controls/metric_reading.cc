@@ -64,6 +64,7 @@ void MetricReadingControl::beforeMetrics(ReconcileView& reconcile, MetricsSetup&
   setup.cpuInitializationPeriod = controls.cpuInitializationPeriod;
   setup.initialReadinessDelay = controls.initialReadinessDelay;
   setup.withinToleranceKeep = controls.withinToleranceKeep;
+  setup.metricRoutes = controls.metricRoutes;
 }
 
 }  // namespace hpa::controls

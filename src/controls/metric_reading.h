@@ -4,7 +4,7 @@
 // older than half of it), owner-based pod selection (KEP-5325: only pods whose controller chain
 // leads to the scale target count), the requests source (the requests a utilization counts:
 // as in spec, or as actuated by an in-place resize) and the start-up windows (which pods count
-// as not yet initialized or ready).
+// as not yet initialized or ready) and the metrics' sources (where each metric is read from).
 
 #include "controls/control.h"
 #include "controls/owner_lookup.h"

@@ -29,6 +29,7 @@
 #include "leaderelection/leader_election.h"
 #include "metricsclient/batching_metrics_client.h"
 #include "metricsclient/rest/rest_metrics_client.h"
+#include "metricsclient/rest/route_clients.h"
 #include "serving/auth_cache.h"
 #include "serving/delegated_auth.h"
 #include "serving/http_endpoints.h"
@@ -353,26 +354,34 @@ struct Decider {
         podLister(caches.pods.cache(), caches.podIndex),
         metricsApi(*clients.metrics, discovery),
         metrics(caches.batchingMetrics(metricsApi, clock, options.syncPeriod)),
+        routes(*clients.metrics, discovery,
+               metricsclient::RouteClientsSettings{
+                   clients.metrics->config(), &kube::RestClient::makeTransport,
+                   std::chrono::seconds(30), 64, options.metricSourceServiceNamespaces},
+               clock, logger.child("metric-routes")),
         scaleApi(*clients.scales, discovery, &observer.writes()),
         scales(scaleApi, caches.workloads),
         owners(caches.workloads),
         writes(controllerOptions.mode, clients, scales, hpaApiVersion, stalenessGuard,
                observer.writes(), clock, logger),
         controller(
-            controller::ControllerDependencies{hpaLister, podLister, metrics, writes.scales(),
-                                               writes.status(), writes.events(), clock,
-                                               logger.child("controller"), &observer, &owners},
+            controller::ControllerDependencies{
+                hpaLister, podLister, metrics, writes.scales(), writes.status(), writes.events(),
+                clock, logger.child("controller"), &observer, &owners, &routes},
             controllerOptions),
         persister(
             options.raw.persistHistory && !shadowMode()
                 ? std::make_unique<adapters::ApiHistoryPersister>(
                       *clients.history, hpaApiVersion, logger.child("history"), &observer.writes())
                 : nullptr),
-        runner(
-            controller, caches.hpas, persister.get(), observer, stalenessGuard, clock,
-            logger.child("runner"),
-            controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
-                                        [this] { metricsApi.invalidate(); }, writes.decisions()}) {
+        runner(controller, caches.hpas, persister.get(), observer, stalenessGuard, clock,
+               logger.child("runner"),
+               controller::RunLoopSettings{options.syncPeriod, options.raw.concurrentSyncs,
+                                           [this] {
+                                             metricsApi.invalidate();
+                                             routes.invalidate();
+                                           },
+                                           writes.decisions()}) {
     runner.registerHandlers();
   }
 
@@ -385,6 +394,7 @@ struct Decider {
   adapters::CachePodLister podLister;
   metricsclient::RestMetricsClient metricsApi;
   metricsclient::BatchingMetricsClient metrics;
+  metricsclient::RouteMetricsClients routes;  // the metrics that name their source
   adapters::ApiScaleClient scaleApi;
   adapters::CachedScaleClient scales;
   adapters::CachedOwnerLookup owners;

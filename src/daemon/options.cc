@@ -77,6 +77,13 @@ Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
     return Error::format("invalid value for --authorization-always-allow-paths: {}",
                          paths.error().message);
   v.alwaysAllowPaths = *paths;
+  std::string_view rest = o.metricSourceServiceNamespaces;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view ns = rest.substr(0, comma);
+    if (!ns.empty()) v.metricSourceServiceNamespaces.emplace_back(ns);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
   return Status();
 }
 

@@ -44,6 +44,10 @@ struct DaemonOptions {
   std::string address = "0.0.0.0";           // --address (for --port)
   std::string namespace_;                    // --namespace: watch one namespace only
   bool persistHistory = true;                // --persist-history
+  // --metric-source-service-namespaces: where a metric's Service route may lead (comma-separated;
+  // empty: nowhere). The route carries the controller's token, so only the namespaces where the
+  // cluster's admins run adapters may receive it.
+  std::string metricSourceServiceNamespaces;
   // Beside another HPA controller: decide, compare with its decisions, write nothing.
   bool shadow = false;  // --shadow
 };
@@ -60,6 +64,7 @@ struct ValidatedOptions {
   Duration authorizedCacheTtl{0};
   Duration unauthorizedCacheTtl{0};
   std::vector<std::string> alwaysAllowPaths;
+  std::vector<std::string> metricSourceServiceNamespaces;
   // --leader-elect-resource-name; in shadow mode its default gains "-shadow", so a shadow runs
   // beside the controller it watches (each with its own leader) without taking that Lease.
   std::string leaseName;

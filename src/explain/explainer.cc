@@ -18,14 +18,16 @@ std::string keyOf(const api::HorizontalPodAutoscaler& hpa) {
 
 Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
                      metricsclient::MetricsClient& metrics, controller::ScaleClient& scaleReads,
-                     const ExplainOptions& options, const controls::OwnerLookup* owners)
+                     const ExplainOptions& options, const controls::OwnerLookup* owners,
+                     metricsclient::MetricRoutes* routes)
     : now_(options.now),
       scales_(scaleReads),
       clock_(options.now),
-      controller_(
-          controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_, events_,
-                                             clock_, Logger::discard(), nullptr, owners},
-          withPodAccounts(options.controller)) {}
+      sameClient_(routes ? nullptr : std::make_unique<metricsclient::SameClientRoutes>(metrics)),
+      controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_,
+                                                     events_, clock_, Logger::discard(), nullptr,
+                                                     owners, routes ? routes : sameClient_.get()},
+                  withPodAccounts(options.controller)) {}
 
 void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa,
                             api::AutoscalerHistory history) {

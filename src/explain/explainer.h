@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "adapters/dry_run.h"
@@ -14,13 +15,16 @@ namespace hpa::explain {
 
 // The controller as `explain` runs it, offline and live: the given read side (listers, metrics,
 // scale reads), a write side that records instead of writing, the clock stopped at `now` and
-// per-pod accounts on. Everything the decision depends on is set up through it, so a snapshot
-// and the cluster it came from are explained the same way.
+// per-pod accounts on. Without `routes`, a metric that names its source is read from `metrics`
+// (a snapshot holds each metric's values by name, whichever adapter served them). Everything the
+// decision depends on is set up through it, so a snapshot and the cluster it came from are
+// explained the same way.
 class Explainer {
  public:
   Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
             metricsclient::MetricsClient& metrics, controller::ScaleClient& scaleReads,
-            const ExplainOptions& options, const controls::OwnerLookup* owners = nullptr);
+            const ExplainOptions& options, const controls::OwnerLookup* owners = nullptr,
+            metricsclient::MetricRoutes* routes = nullptr);
 
   // An HPA of the same cluster that counts in the ambiguous-selector check, as if the daemon
   // had reconciled it before (reads its target's Scale).
@@ -36,6 +40,7 @@ class Explainer {
   adapters::DryRunStatusWriter statusWriter_;
   adapters::DiscardingEventRecorder events_;
   StoppedClock clock_;
+  std::unique_ptr<metricsclient::MetricRoutes> sameClient_;  // without `routes`
   controller::HorizontalController controller_;
   std::map<std::string, bool> historyGiven_;
 };

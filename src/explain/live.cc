@@ -9,6 +9,7 @@
 #include "explain/live_clients.h"
 #include "kube/discovery.h"
 #include "metricsclient/rest/rest_metrics_client.h"
+#include "metricsclient/rest/route_clients.h"
 
 namespace hpa::explain {
 
@@ -35,9 +36,22 @@ Result<LiveExplanations> explainLive(kube::RestClient& client, const LiveQuery& 
   FixedHpaLister hpas(std::move(*listed));
   ApiPodLister pods(client);
   metricsclient::RestMetricsClient metrics(client, discovery);
+  // A metric routed to another API group is read there; one routed to a Service is not: the route
+  // would carry the caller's credentials to a Service the HPA's author chose.
+  RealClock clock;
+  metricsclient::RouteMetricsClients routes(
+      client, discovery,
+      metricsclient::RouteClientsSettings{
+          client.config(),
+          &kube::RestClient::makeTransport,
+          std::chrono::seconds(30),
+          64,
+          {},
+          "explain does not send your credentials to a metric's Service (the daemon reads it)"},
+      clock, Logger::discard());
   adapters::ApiScaleClient scales(client, discovery);
   ApiOwnerLookup owners(client);
-  Explainer explainer(hpas, pods, metrics, scales, options, &owners);
+  Explainer explainer(hpas, pods, metrics, scales, options, &owners, &routes);
   for (const auto& hpa : hpas.all()) explainer.learn(*hpa);
 
   LiveExplanations out;

@@ -51,6 +51,7 @@ json calculationJson(const replicacalc::Calculation& c, api::MetricUnit unit) {
 
 json metricJson(const report::MetricReport& m, api::MetricUnit unit) {
   json out{{"type", m.type}, {"name", m.name}};
+  if (!m.source.empty()) out["source"] = m.source;
   out["proposal"] = m.proposal ? json(*m.proposal) : json(nullptr);
   if (m.error) {
     out["error"] = *m.error;
@@ -128,6 +129,15 @@ json scheduleJson(const controls::ControlsReport& r, Time now) {
   return out;
 }
 
+// One entry per metric: where it is read from, null for its default API (only with the control).
+json metricSourcesJson(const std::vector<std::optional<api::MetricRoute>>& routes) {
+  json out = json::array();
+  for (const auto& route : routes) {
+    out.push_back(route ? json(api::describeRoute(*route)) : json(nullptr));
+  }
+  return out;
+}
+
 json controlsJson(const controls::ControlsReport& r, Time now) {
   const auto& c = r.controls;
   json out{
@@ -157,6 +167,7 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
   out["resizingPods"] = std::move(resizing);
   out["podsNotOwned"] = r.podsNotOwned;
   out["schedule"] = c.schedule.empty() ? json(nullptr) : scheduleJson(r, now);
+  if (!c.metricRoutes.empty()) out["metricSources"] = metricSourcesJson(c.metricRoutes);
   json errors = json::array();
   for (const auto& e : c.errors) {
     errors.push_back(
@@ -285,6 +296,11 @@ void controlsText(const report::ReconcileReport& r, Time now,
                     "surge pods",
                     controls::kWithinToleranceKeepAnnotation));
   }
+  for (std::size_t i = 0; i < c.metricRoutes.size(); ++i) {
+    if (!c.metricRoutes[i]) continue;
+    line(fmt::format("  metric {} read from {} ({})", i + 1, api::describeRoute(*c.metricRoutes[i]),
+                     controls::kMetricSourcesAnnotation));
+  }
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 
@@ -325,7 +341,8 @@ void metricsText(const Explanation& e, const std::function<void(std::string)>& l
   for (size_t i = 0; i < r.metrics.size(); ++i) {
     const auto& m = r.metrics[i];
     const auto unit = unitAt(e.metricSpecs, i);
-    const std::string head = readableMetricText(m.name.empty() ? m.type : m.name, e.metricSpecs);
+    std::string head = readableMetricText(m.name.empty() ? m.type : m.name, e.metricSpecs);
+    if (!m.source.empty()) head += fmt::format(" (from {})", m.source);
     if (m.error) {
       line(fmt::format("  - {}: FAILED ({}): {}", head, m.conditionReason,
                        readableMetricText(*m.error, e.metricSpecs)));

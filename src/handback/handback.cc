@@ -67,6 +67,10 @@ const ControlFate kControlFates[] = {
      },
      "within the tolerance its per-pod Object and External targets keep status.replicas, so "
      "a rollout's surge pods can stay (kubernetes#138505)"},
+    {controls::kMetricSourcesAnnotation,
+     [](const HpaControls& c) { return !c.metricRoutes.empty(); },
+     "routed metrics are read from the APIService of their group again (kube-controller-manager "
+     "does not read the annotation; a metric no APIService serves fails)"},
 };
 
 struct BookkeepingFate {

@@ -266,6 +266,7 @@ class CpprestTransport final : public Transport {
         streams_(utility::conversions::to_string_t(server),
                  makeConfig(tls, trust, limits.streamReadTimeout)),
         server_(server),
+        serverName_(tls.serverName),
         limits_(limits) {}
 
   // Nothing of this transport is left on the I/O thread once it is gone: its exchanges are
@@ -328,7 +329,11 @@ class CpprestTransport final : public Transport {
  private:
   pplx::task<http::http_response> send(client::http_client& client, const HttpRequest& r,
                                        const Cancellation& cancel) {
-    auto request = client.request(toCpprest(r), cancel.token());
+    auto message = toCpprest(r);
+    // cpprest takes the name it sends as SNI and verifies the certificate against from the Host
+    // header when a request has one, else from the server URL.
+    if (!serverName_.empty()) message.headers().add("Host", serverName_);
+    auto request = client.request(message, cancel.token());
     exchanges_.enter(request, cancel);
     return request;
   }
@@ -386,6 +391,7 @@ class CpprestTransport final : public Transport {
   client::http_client requests_;
   client::http_client streams_;
   std::string server_;
+  std::string serverName_;
   TransportLimits limits_;
   Exchanges exchanges_;
 };

@@ -105,7 +105,7 @@ Result<nlohmann::json> parseJsonBody(const HttpResponse& r, const std::string& m
 
 Result<std::unique_ptr<Transport>> RestClient::makeTransport(const RestConfig& config) {
   TlsSettings tls{config.caData, config.insecureSkipTlsVerify, config.clientCertData,
-                  config.clientKeyData};
+                  config.clientKeyData, config.tlsServerName};
   TransportLimits limits;
   limits.timeout = config.timeout.count() > 0 ? config.timeout : Duration(kDefaultTimeout);
   limits.streamReadTimeout = kStreamReadTimeout;

@@ -29,8 +29,9 @@ struct RestConfig {
   std::string server;  // https://host:port, no trailing slash
   std::string caData;  // PEM; empty: the system trust store
   bool insecureSkipTlsVerify = false;
-  std::string clientCertData;  // PEM
-  std::string clientKeyData;   // PEM
+  std::string tlsServerName{};  // client-go's TLSClientConfig.ServerName; empty: the server's host
+  std::string clientCertData;   // PEM
+  std::string clientKeyData;    // PEM
   std::string bearerToken;
   std::string bearerTokenFile;
   std::string username;

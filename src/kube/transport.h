@@ -69,6 +69,9 @@ struct TlsSettings {
   bool insecureSkipVerify = false;
   std::string clientCertData;  // PEM
   std::string clientKeyData;   // PEM
+  // The name the server's certificate is verified against (and sent as SNI) instead of the
+  // server URL's host: an adapter reached at an endpoint's address by its Service's name.
+  std::string serverName{};
 };
 
 // What one server may cost a caller. A metrics adapter or a proxy that drips a body forever, or

@@ -8,6 +8,7 @@
 #include "api/label_selector.h"
 #include "api/workload.h"
 #include "explain/snapshot_clients.h"
+#include "metricsclient/metric_routes.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
 #include "report/decision_outcome.h"
@@ -125,10 +126,12 @@ class ReplayWorld {
         hpas_(world_),
         pods_(world_),
         metrics_(world_),
+        routes_(metrics_),
         scales_(world_, workload_, clock_),
         status_(world_),
         controller_(controller::ControllerDependencies{hpas_, pods_, metrics_, scales_, status_,
-                                                       events_, clock_, Logger::discard(), nullptr},
+                                                       events_, clock_, Logger::discard(), nullptr,
+                                                       nullptr, &routes_},
                     options.controller) {
     controller_.hpaAdded(key_);
   }
@@ -225,6 +228,8 @@ class ReplayWorld {
   explain::SnapshotHpaLister hpas_;
   explain::SnapshotPodLister pods_;
   explain::SnapshotMetricsClient metrics_;
+  // The simulated metrics are by name: a metric's source changes nothing here.
+  metricsclient::SameClientRoutes routes_;
   WorkloadScaleClient scales_;
   WorldStatusWriter status_;
   adapters::DiscardingEventRecorder events_;  // events are in each reconcile's report

@@ -9,7 +9,8 @@ using controls::LastDecision;
 
 LastDecision::Metric metricOf(const MetricReport& m) {
   LastDecision::Metric out{m.type,     m.name,       m.error ? m.conditionReason : std::string(),
-                           m.proposal, std::nullopt, std::nullopt};
+                           m.proposal, std::nullopt, std::nullopt,
+                           m.source};
   if (m.fallback) {
     out.name = m.fallback->metric;
     out.fallbackReplicas = m.fallback->replicas;

@@ -33,6 +33,7 @@ struct MetricReport {
   std::string conditionReason;       // FailedGet...Metric when it failed
   std::optional<controls::FallbackReport> fallback;  // failed, and a control proposed instead
   api::MetricStatus status;                          // the status.currentMetrics entry
+  std::string source{};  // where it was read from when routed ("service ns/name:443"), else ""
 };
 
 // Which branch of upstream's reconcile decided.

@@ -101,8 +101,8 @@ serving::ServerOptions onLocalhost(int port) {
 
 Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
   serving::ServerTls tls;
-  std::vector<std::pair<const std::string*, std::string*>> toRead{
-      {&files.clientCaFile, &tls.clientCaPem}};
+  std::vector<std::pair<const std::string*, std::string*>> toRead;
+  if (!files.bearerTokenOnly) toRead.push_back({&files.clientCaFile, &tls.clientCaPem});
   if (files.certFile.empty()) {
     auto made = selfSignedCertificate();
     if (!made.ok()) return made.error();
@@ -117,16 +117,15 @@ Result<serving::ServerTls> metricsServerTls(const TlsFiles& files) {
     if (!text.ok()) return text.error();
     *pem = std::move(*text);
   }
-  tls.requireClientCertificate = true;
+  tls.requireClientCertificate = !files.bearerTokenOnly;
   return tls;
 }
 
-Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, serving::ServerTls tls,
-                                                                const PodIndex& pods,
-                                                                LoadModel& model, Clock& clock,
-                                                                Logger logger,
-                                                                Duration metricResolution) {
+Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(
+    int port, serving::ServerTls tls, const PodIndex& pods, LoadModel& model, Clock& clock,
+    Logger logger, Duration metricResolution, const MetricsAccess& access) {
   serving::ServerOptions options = onLocalhost(port);
+  options.bindAddress = access.address;
   options.tls = std::move(tls);
   std::shared_ptr<MetricSamples> samples;
   if (metricResolution > Duration(0)) {
@@ -134,7 +133,10 @@ Result<std::unique_ptr<serving::HttpServer>> startMetricsServer(int port, servin
   }
   auto server = serving::startHttpServer(
       options,
-      [&pods, &model, &clock, samples](const serving::ServerRequest& r) {
+      [&pods, &model, &clock, samples,
+       token = access.bearerToken](const serving::ServerRequest& r) {
+        if (!token.empty() && r.authorization != "Bearer " + token)
+          return failure(401, "Unauthorized", "Unauthorized");
         return metricsApi(r, pods, model, clock, samples.get());
       },
       std::move(logger));

@@ -69,7 +69,8 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
               ElementsAre(kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
                           kScheduleAnnotation, kCpuInitializationPeriodAnnotation,
-                          kInitialReadinessDelayAnnotation, kWithinToleranceKeepAnnotation));
+                          kInitialReadinessDelayAnnotation, kWithinToleranceKeepAnnotation,
+                          kMetricSourcesAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));

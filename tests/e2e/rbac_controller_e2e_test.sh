@@ -3,8 +3,9 @@
 # rendered overlay's RBAC applied as a user applies it, the controller run as its ServiceAccount
 # (token) with leader election, secure serving scraped by a token, and hpa-sim serving the three
 # metrics APIs, over HPAs of every built-in workload kind (a Deployment on cpu, a StatefulSet on a
-# pods metric, a ReplicaSet on an object metric, a ReplicationController on an external metric)
-# and one whose target is missing (its Scale read and repeated Events). Then a negative check
+# pods metric, a ReplicaSet on an object metric, a ReplicationController on an external metric),
+# one whose external metric is routed to a Service (read with its Endpoints), and one whose
+# target is missing (its Scale read and repeated Events). Then a negative check
 # (verbs the role does not grant are refused), and tests/e2e/lib/rbac_audit.py reads the
 # apiserver's audit log: every request allowed and granted by the overlay, every verb used.
 #
@@ -43,6 +44,39 @@ sa_kubeconfig "$SA_NS" "$SA" "$WORK/sa.kubeconfig"
 # --- one HPA per built-in kind and metric type, and one whose target is missing
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/controller_objects.yaml" | "${K[@]}" apply -f - >/dev/null
 sed "s/__NS__/$NS/g" "$ROOT/tests/e2e/rbac/scenario.yaml" >"$WORK/scenario.yaml"
+# A metric routed to its adapter's Service (hpa-controller.io/metric-sources): the Service and its
+# Endpoints are read (get services, get endpoints); no adapter serves it, so that metric fails.
+"${K[@]}" apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Service
+metadata: {name: adapter, namespace: $NS}
+spec: {ports: [{name: https, port: 443}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: routed, namespace: $NS}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: routed}}
+  template:
+    metadata: {labels: {app: routed}}
+    spec: {containers: [{name: app, image: example/routed, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: autoscaling/v2beta2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: routed
+  namespace: $NS
+  annotations:
+    hpa-controller.io/metric-sources: "[{type: External, name: queue_depth, source: {service: {namespace: $NS, name: adapter}}}]"
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: routed}
+  minReplicas: 1
+  maxReplicas: 2
+  metrics:
+  - type: External
+    external: {metric: {name: queue_depth}, target: {type: AverageValue, averageValue: "10"}}
+YAML
 start_sim "$WORK/scenario.yaml"
 wait_for 90 "metrics APIs Available" hpa_metrics_apis_available
 
@@ -52,13 +86,14 @@ LEASE_NS=$SA_NS LEASE=$SA
 hpa_pick_ports PORT SECURE_PORT
 "$CONTROLLER" --kubeconfig "$WORK/sa.kubeconfig" --namespace "$NS" --port "$PORT" --address 127.0.0.1 \
   --secure-port "$SECURE_PORT" --bind-address 127.0.0.1 --leader-elect --leader-elect-resource-namespace "$LEASE_NS" \
-  --leader-elect-resource-name "$LEASE" --horizontal-pod-autoscaler-sync-period 2s -v 2 ${MODE[@]+"${MODE[@]}"} \
+  --leader-elect-resource-name "$LEASE" --horizontal-pod-autoscaler-sync-period 2s -v 2 \
+  --metric-source-service-namespaces "$NS" ${MODE[@]+"${MODE[@]}"} \
   2>"$WORK/controller.log" &
 CONTROLLER_PID=$!
 PIDS+=("$CONTROLLER_PID")
 wait_for 60 "the controller leads" grep -q "started leading" "$WORK/controller.log"
 twice() { [ "$(reconciles "$1")" -ge 2 ]; }
-for h in web db cache queue ghost ghost-statefulset ghost-replicaset ghost-rc; do wait_for 60 "$h reconciled twice" twice "$h"; done
+for h in web db cache queue routed ghost ghost-statefulset ghost-replicaset ghost-rc; do wait_for 60 "$h reconciled twice" twice "$h"; done
 replicas() { "${K[@]}" get -n "$NS" "$1" -o jsonpath='{.spec.replicas}'; }
 if [ "$ROLE" = daemon ]; then
   above() { [ "$(replicas "$1")" -gt "$2" ]; }

@@ -122,6 +122,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-limits-missing", "metrics-failed", 3, 0, false, "ScalingActive",
                  "FailedGetResourceMetric"},
         Expected{"controls-fallback", "metrics", 2, 4, true, "ScalingActive", "MetricFallback"},
+        Expected{"controls-metric-sources", "metrics", 2, 3, true, "ScalingLimited",
+                 "DesiredWithinRange"},
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
                  "ScheduledMaxReplicas"},
         Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
@@ -178,6 +180,33 @@ TEST(Explain, FigureDetailsFromTheSnapshots) {
 std::string textFrom(const std::string& text, const std::string& heading) {
   auto at = text.find("\n" + heading);
   return at == std::string::npos ? std::string() : text.substr(at + 1);
+}
+
+TEST(Explain, NamesEachRoutedMetricsSource) {
+  auto routed = explainCase("controls-metric-sources");
+  ASSERT_TRUE(routed.ok());
+  const std::string text = explanationToText(*routed);
+  EXPECT_NE(text.find("- external metric queue_a (from service metrics/adapter-a:443): current 15 "
+                      "per pod -> 3 replicas"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(from API group b.metrics.example.com)"), std::string::npos) << text;
+  EXPECT_NE(text.find("metric 1 read from service metrics/adapter-a:443 "
+                      "(hpa-controller.io/metric-sources)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json doc = explanationToJson(*routed);
+  EXPECT_EQ(doc["metrics"][0]["source"], "service metrics/adapter-a:443");
+  EXPECT_EQ(doc["metrics"][1]["source"], "API group b.metrics.example.com");
+  EXPECT_EQ(
+      doc["controls"]["metricSources"],
+      nlohmann::json::array({"service metrics/adapter-a:443", "API group b.metrics.example.com"}));
+  // Without the control, neither the metrics nor the controls carry a source.
+  auto plain = explainCase("external-average-value");
+  ASSERT_TRUE(plain.ok());
+  const nlohmann::json plainDoc = explanationToJson(*plain);
+  EXPECT_FALSE(plainDoc["metrics"][0].contains("source"));
+  EXPECT_FALSE(plainDoc["controls"].contains("metricSources"));
 }
 
 TEST(Explain, TextShowsValuesInTheirUnitsAndSelectorsAsKubectlDoes) {

@@ -28,6 +28,10 @@ api::HorizontalPodAutoscaler annotated(std::map<std::string, std::string> annota
   hpa.metadata.namespace_ = "shop";
   hpa.metadata.name = "web";
   hpa.metadata.annotations = std::move(annotations);
+  // One External metric, which hpa-controller.io/metric-sources can route.
+  api::ExternalMetricSource queue;
+  queue.metric.name = "queue_depth";
+  hpa.spec.metrics.push_back(api::MetricSpec{queue});
   return hpa;
 }
 
@@ -74,6 +78,8 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
       {controls::kCpuInitializationPeriodAnnotation, "10m"},
       {controls::kInitialReadinessDelayAnnotation, "1m"},
       {controls::kWithinToleranceKeepAnnotation, "Spec"},
+      {controls::kMetricSourcesAnnotation,
+       "[{type: External, name: queue_depth, source: {apiGroup: keda.example.com}}]"},
   };
   std::set<std::string> words;
   for (std::string_view key : controls::controlAnnotations()) {

@@ -186,5 +186,46 @@ TEST_F(SimServers, ControlEndpointShowsAndSetsTheLoad) {
   EXPECT_EQ(unknown->status, 404);
 }
 
+// A metric's Service route reaches the adapter directly: hpa-sim then admits one bearer token and
+// asks for no client certificate; the route verifies its certificate for <name>.<namespace>.svc
+// while connecting to an address (the transport's server name).
+TEST_F(SimServers, ABearerTokenAdmitsADirectCallerVerifiedByTheServicesName) {
+  auto pem = serving::makeSelfSignedCertificate(serving::SelfSignedRequest{
+      "sim-a", {"sim-a.metrics.svc"}, {}, std::chrono::hours(1), {}, "serverAuth"});
+  ASSERT_TRUE(pem.ok()) << pem.error().message;
+  serving::ServerTls tls{pem->certificate, pem->privateKey, "", false};
+  auto server = startMetricsServer(0, tls, pods_, model_, clock_, Logger::discard(), Duration(0),
+                                   MetricsAccess{"127.0.0.1", "the-token"});
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  const std::string base = "https://127.0.0.1:" + std::to_string((*server)->port());
+  const std::string path = "/apis/metrics.k8s.io/v1beta1/namespaces/demo/pods";
+  auto withToken = [&](const std::string& token) {
+    auto request = get(path);
+    request.headers.push_back({"Authorization", "Bearer " + token});
+    return request;
+  };
+  const kube::TlsSettings byServiceName{pem->certificate, false, "", "", "sim-a.metrics.svc"};
+
+  auto r = call(base, byServiceName, withToken("the-token"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->status, 200) << r->body;
+  auto refused = call(base, byServiceName, withToken("another-token"));
+  ASSERT_TRUE(refused.ok()) << refused.error().message;
+  EXPECT_EQ(refused->status, 401);
+  EXPECT_EQ(nlohmann::json::parse(refused->body)["reason"], "Unauthorized");
+  // The certificate names the Service, not the address: verified against the address, or against
+  // another Service's name, the handshake fails.
+  EXPECT_FALSE(
+      call(base, kube::TlsSettings{pem->certificate, false, "", ""}, withToken("the-token")).ok());
+  EXPECT_FALSE(call(base, kube::TlsSettings{pem->certificate, false, "", "", "sim-b.metrics.svc"},
+                    withToken("the-token"))
+                   .ok());
+
+  auto files = metricsServerTls(TlsFiles{"", "", "", true});
+  ASSERT_TRUE(files.ok()) << files.error().message;
+  EXPECT_FALSE(files->requireClientCertificate);
+  EXPECT_TRUE(files->clientCaPem.empty());
+}
+
 }  // namespace
 }  // namespace hpa::sim

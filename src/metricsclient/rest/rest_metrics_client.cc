@@ -29,6 +29,19 @@ std::pair<std::string, std::string> splitApiVersion(const std::string& apiVersio
 
 }  // namespace
 
+// A route's errors name it, as the aggregated APIs' name their API.
+Error RestMetricsClient::customError(const Error& e) const {
+  if (groups_.route.empty()) return customFetchError(e);
+  return e.wrap(
+      fmt::format("unable to fetch metrics from custom metrics API at {}", groups_.route));
+}
+
+Error RestMetricsClient::externalError(const Error& e) const {
+  if (groups_.route.empty()) return externalFetchError(e);
+  return e.wrap(
+      fmt::format("unable to fetch metrics from external metrics API at {}", groups_.route));
+}
+
 void RestMetricsClient::invalidate() {
   std::lock_guard<std::mutex> lock(mu_);
   customVersion_.reset();
@@ -56,12 +69,13 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
     std::lock_guard<std::mutex> lock(mu_);
     if (customVersion_) return *customVersion_;
   }
+  if (!groups_.route.empty()) return routeCustomVersion();
   // Fresh discovery each time the choice was forgotten, so a newly registered adapter is seen.
   discovery_.invalidate();
-  auto versions = discovery_.versions("custom.metrics.k8s.io");
+  auto versions = discovery_.versions(groups_.custom);
   if (!versions.ok()) return versions.error();
   if (versions->empty())
-    return Error::of("no custom metrics API (custom.metrics.k8s.io) registered");
+    return Error::format("no custom metrics API ({}) registered", groups_.custom);
   // The server's preferred version first, if known; else the first known one it lists.
   for (const auto& v : *versions) {
     if (v == "v1beta2" || v == "v1beta1") {
@@ -71,6 +85,23 @@ Result<std::string> RestMetricsClient::customMetricsVersion() {
     }
   }
   return Error::of("no known available metric versions found");
+}
+
+// A route's group is asked for its versions' resource lists, v1beta2 first: every adapter serves
+// those (the aggregator's availability check reads them), where an adapter reached directly may
+// serve no discovery of the groups it does not hold.
+Result<std::string> RestMetricsClient::routeCustomVersion() {
+  for (const char* version : {"v1beta2", "v1beta1"}) {
+    auto list = client_.get(fmt::format("/apis/{}/{}", groups_.custom, version));
+    if (!list.ok()) {
+      if (list.error().httpCode == 404) continue;
+      return list.error();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    customVersion_ = version;
+    return std::string(version);
+  }
+  return Error::format("no custom metrics API ({}) served", groups_.custom);
 }
 
 Result<api::PodMetricsList> RestMetricsClient::listPodMetrics(
@@ -97,8 +128,7 @@ Result<PodMetricsResult> RestMetricsClient::getResourceMetric(const std::string&
 Result<api::MetricValueList> RestMetricsClient::fetchCustom(const std::string& pathAfterVersion) {
   auto version = customMetricsVersion();
   if (!version.ok()) return version.error();
-  auto body =
-      client_.get(fmt::format("/apis/custom.metrics.k8s.io/{}{}", *version, pathAfterVersion));
+  auto body = client_.get(fmt::format("/apis/{}/{}{}", groups_.custom, *version, pathAfterVersion));
   if (!body.ok()) return body.error();
   if (body->value("kind", "") != "MetricValueList") {
     return Error::format(
@@ -120,7 +150,7 @@ Result<PodMetricsResult> RestMetricsClient::getRawMetric(const std::string& metr
                                                          const api::Selector& metricSelector,
                                                          Duration /*maxAge*/) {
   auto list = listPodsCustomMetric(podsMetricRequest(metricName, ns, selector, metricSelector));
-  if (!list.ok()) return customFetchError(list.error());
+  if (!list.ok()) return customError(list.error());
   return podMetricsFromMetricValues(list->items);
 }
 
@@ -135,28 +165,28 @@ Result<ObjectMetricResult> RestMetricsClient::getObjectMetric(
   } else {
     auto mappings = discovery_.mappingsFor(group, object.kind);
     if (!mappings.ok()) {
-      return customFetchError(Error::format("unable to map kind {} to resource: {}", object.kind,
-                                            mappings.error().message));
+      return customError(Error::format("unable to map kind {} to resource: {}", object.kind,
+                                       mappings.error().message));
     }
     const auto& gvr = mappings->front();
     const std::string resource = gvr.group.empty() ? gvr.resource : gvr.resource + "." + gvr.group;
     path = fmt::format("/namespaces/{}/{}/{}/{}", ns, resource, object.name, metricName);
   }
   auto list = fetchCustom(withQuery(path, request.query()));
-  if (!list.ok()) return customFetchError(list.error());
+  if (!list.ok()) return customError(list.error());
   auto result = objectMetricFromMetricValues(list->items);
-  if (!result.ok()) return customFetchError(result.error());
+  if (!result.ok()) return customError(result.error());
   return result;
 }
 
 Result<ExternalMetricResult> RestMetricsClient::getExternalMetric(
     const std::string& metricName, const std::string& ns, const api::Selector& metricSelector) {
-  auto body = client_.get(withQuery(
-      fmt::format("/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}", ns, metricName),
-      externalMetricRequest(metricName, ns, metricSelector).query()));
-  if (!body.ok()) return externalFetchError(body.error());
+  auto body = client_.get(
+      withQuery(fmt::format("/apis/{}/v1beta1/namespaces/{}/{}", groups_.external, ns, metricName),
+                externalMetricRequest(metricName, ns, metricSelector).query()));
+  if (!body.ok()) return externalError(body.error());
   auto list = api::decodeExternalMetricValueList(*body);
-  if (!list.ok()) return externalFetchError(list.error());
+  if (!list.ok()) return externalError(list.error());
   return externalMetricFromValues(list->items);
 }
 
