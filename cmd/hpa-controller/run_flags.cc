@@ -21,7 +21,7 @@ struct Setting {
 };
 
 template <typename T>
-Setting setting(std::string name, std::string help, T DaemonOptions::*field) {
+Setting setting(const std::string& name, const std::string& help, T DaemonOptions::*field) {
   Setting s;
   s.name = name;
   s.help = help;

@@ -111,7 +111,10 @@ std::vector<std::string> SelectorStore::hpasSelectingAny(const std::string& ns,
   for (const auto& [name, selector] : space.selectors) {
     for (const auto* labels : labelSets) {
       if (selector.matches(*labels)) {
-        keys.push_back(ns + "/" + name);
+        std::string key = ns;
+        key += '/';
+        key += name;
+        keys.push_back(std::move(key));
         break;
       }
     }

@@ -48,7 +48,8 @@ Result<Explanation> explainSnapshot(const Snapshot& snapshot, const ExplainOptio
   // Every history must belong to an HPA of the snapshot: one for another HPA is a mistake.
   const std::pair<api::AutoscalerHistory, Origin>* given = nullptr;
   for (const auto& entry : snapshot.histories) {
-    const auto& [h, origin] = entry;
+    const auto& h = entry.first;  // not a structured binding: clang before 16 cannot capture one
+    const auto& origin = entry.second;
     auto owner = std::find_if(snapshot.hpas.begin(), snapshot.hpas.end(),
                               [&h](const auto& e) { return belongsTo(h, e.first); });
     if (owner == snapshot.hpas.end()) {

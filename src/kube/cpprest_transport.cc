@@ -38,7 +38,7 @@ namespace http = web::http;
 namespace client = web::http::client;
 
 // The most a streamed read hands over at once.
-constexpr size_t kChunkBytes = 64 * 1024;
+constexpr size_t kChunkBytes = size_t{64} * 1024;
 
 // The certificates a transport trusts, parsed once and shared by every connection it opens.
 // cpprest gives each new connection a context loaded with the system trust store (its
@@ -155,9 +155,9 @@ class Exchanges {
   // Enters the exchange of `request`, cancelled by `cancel`; it leaves on its own when done.
   void enter(const pplx::task<http::http_response>& request, const Cancellation& cancel) {
     const std::uint64_t id = state_->enter(cancel);
-    request.then([state = state_, id](pplx::task<http::http_response> sent) {
+    request.then([state = state_, id](const pplx::task<http::http_response>& sent) {
       try {
-        sent.get().content_ready().then([state, id](pplx::task<http::http_response> body) {
+        sent.get().content_ready().then([state, id](const pplx::task<http::http_response>& body) {
           try {
             body.wait();
           } catch (...) {
@@ -243,7 +243,7 @@ std::optional<T> awaitUntil(pplx::task<T> task, std::chrono::steady_clock::time_
                             std::shared_ptr<void> keepAlive = nullptr) {
   auto outcome = std::make_shared<std::promise<T>>();
   auto future = outcome->get_future();
-  task.then([outcome, keepAlive](pplx::task<T> finished) {
+  task.then([outcome, keepAlive = std::move(keepAlive)](pplx::task<T> finished) {
     try {
       outcome->set_value(finished.get());
     } catch (...) {

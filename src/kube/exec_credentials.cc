@@ -225,7 +225,12 @@ Result<ExecCredential> ExecCredentialProvider::run() const {
                       {"spec", {{"interactive", false}}}};
   if (config_.provideClusterInfo) info["spec"]["cluster"] = {{"server", server_}};
   std::vector<std::string> env{"KUBERNETES_EXEC_INFO=" + info.dump()};
-  for (const auto& [k, v] : config_.env) env.push_back(k + "=" + v);
+  for (const auto& [k, v] : config_.env) {
+    std::string entry = k;
+    entry += '=';
+    entry += v;
+    env.push_back(std::move(entry));
+  }
   std::vector<std::string> argv{config_.command};
   argv.insert(argv.end(), config_.args.begin(), config_.args.end());
   auto out = runProcess(argv, env);

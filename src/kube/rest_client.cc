@@ -34,7 +34,7 @@ std::string userAgent() {
 }
 
 // The most of a refused watch's body read for its Status.
-constexpr std::size_t kMaxRefusalBytes = 64 * 1024;
+constexpr std::size_t kMaxRefusalBytes = std::size_t{64} * 1024;
 
 bool retryableStatus(int status) {
   return status == 500 || status == 502 || status == 503 || status == 504;

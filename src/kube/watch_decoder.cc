@@ -9,7 +9,7 @@ namespace hpa::kube {
 namespace {
 
 // Once this many consumed bytes sit at the front of the buffer, they are dropped.
-constexpr std::size_t kCompactAfter = 64 * 1024;
+constexpr std::size_t kCompactAfter = std::size_t{64} * 1024;
 
 bool isBlank(std::string_view line) {
   return line.find_first_not_of(" \t\r\n") == std::string_view::npos;

@@ -12,7 +12,7 @@ namespace hpa::kube {
 
 // client-go's streaming watch decoder refuses frames over 16 MiB; so do we, so that an event
 // that never ends (or a hostile server) costs bounded memory.
-inline constexpr std::size_t kMaxWatchEventBytes = 16 * 1024 * 1024;
+inline constexpr std::size_t kMaxWatchEventBytes = std::size_t{16} * 1024 * 1024;
 
 // Frames a watch response body into events. The API server writes one JSON object per line
 // ({"type": "ADDED", "object": {...}}\n); the transport hands over the body in chunks of any

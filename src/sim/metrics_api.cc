@@ -222,8 +222,8 @@ ApiResponse serveMetricsApi(const std::string& path,
   if (!selector.ok()) return error(400, "BadRequest", selector.error().message);
   if (parts.size() < 3 || parts[0] != "apis")
     return error(404, "NotFound", "the server could not find the requested resource");
-  const std::string group = parts[1];
-  const std::string version = parts[2];
+  const std::string& group = parts[1];
+  const std::string& version = parts[2];
   const std::string groupVersion = group + "/" + version;
   bool served = false;
   for (const auto& v : servedVersions())

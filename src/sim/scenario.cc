@@ -234,7 +234,9 @@ Result<Scenario> parseScenario(const std::string& source, const std::string& tex
        {std::pair{"workloads", &addWorkload}, std::pair{"podMetrics", &addPodMetric},
         std::pair{"objectMetrics", &addObjectMetric},
         std::pair{"externalMetrics", &addExternalMetric}}) {
-    if (auto st = eachItem(root, list, source, [&](const Fields& f) { return add(f, s); });
+    // A structured binding is captured through a copy (clang before 16 cannot capture one).
+    auto* const adder = add;
+    if (auto st = eachItem(root, list, source, [&](const Fields& f) { return adder(f, s); });
         !st.ok())
       return st.error();
   }

@@ -12,7 +12,7 @@ namespace {
 
 // POST /set takes one change per workload in one request, for up to tens of thousands of
 // workloads: far more than the server's default body limit.
-constexpr std::uint64_t kControlBodyLimit = 4 * 1024 * 1024;
+constexpr std::uint64_t kControlBodyLimit = std::uint64_t{4} * 1024 * 1024;
 
 serving::ServerResponse json(int status, const nlohmann::json& body) {
   return serving::ServerResponse{status, "application/json", body.dump(), {}};

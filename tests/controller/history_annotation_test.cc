@@ -10,7 +10,7 @@ using std::chrono::seconds;
 const Time kT0 = Time(seconds(1'800'000'000));
 
 api::AutoscalerHistory history(
-    std::vector<std::pair<int, int>> recommendations) {  // (replicas, seconds after T0)
+    const std::vector<std::pair<int, int>>& recommendations) {  // (replicas, seconds after T0)
   api::AutoscalerHistory h;
   for (auto [replicas, at] : recommendations)
     h.recommendations.push_back({replicas, kT0 + seconds(at)});

@@ -19,6 +19,7 @@ class SelectorStoreTest : public ::testing::Test {
  protected:
   Keys selecting(const std::vector<api::Pod>& pods, const std::string& ns = "default") {
     std::vector<const api::Pod*> pointers;
+    pointers.reserve(pods.size());
     for (const auto& p : pods) pointers.push_back(&p);
     return store.hpasSelectingAny(ns, pointers, 2);
   }

@@ -22,7 +22,7 @@ struct Scenario {
   std::vector<api::Pod> pods;
   PodMetricsInfo metrics;
 
-  Scenario& pod(PodBuilder b, std::optional<std::int64_t> metric,
+  Scenario& pod(const PodBuilder& b, std::optional<std::int64_t> metric,
                 Time sampled = kNow - seconds(30)) {
     api::Pod p = b.build();
     if (metric) metrics[p.name] = PodMetric{*metric, sampled, minutes(1)};

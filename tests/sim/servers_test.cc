@@ -24,7 +24,7 @@ serving::PemCertificate certificate(const std::string& cn, const std::string& us
 }
 
 Result<kube::HttpResponse> call(const std::string& base, const kube::TlsSettings& tls,
-                                kube::HttpRequest request) {
+                                const kube::HttpRequest& request) {
   auto transport = kube::makeCpprestTransport(base, tls, {seconds(60), seconds(60)});
   if (!transport.ok()) return transport.error();
   return (*transport)->roundTrip(request);
