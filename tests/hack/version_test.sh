@@ -10,7 +10,7 @@ version=$(head -n 1 "$root/VERSION")
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "VERSION holds '$version', not MAJOR.MINOR.PATCH"
 printf '%s\n' "$version" | cmp -s - "$root/VERSION" || fail "VERSION must hold the version and a newline, nothing else"
 
-# "hpa-controller 0.2.0", then the commit in parentheses when built from a checkout.
+# "hpa-controller 0.3.0", then the commit in parentheses when built from a checkout.
 expected="^hpa-controller ${version//./\\.}( \([^()[:space:]]+\))?$"
 for command in "$bin" "$(dirname "$bin")/kubectl-hpa"; do
   printed=$("$command" --version) || fail "$command --version failed"
