@@ -45,6 +45,10 @@ class WithinToleranceKeepTest : public ReconcileTest {
     setScale(20);
     scales_.scales["deployments/default/web"].statusReplicas = 21;
   }
+  void setRequests(std::int64_t milli) {
+    metrics_.objects.insert_or_assign(
+        "requests", metricsclient::ObjectMetricResult{milli, clock_.now() - seconds(10)});
+  }
   void setQueue(std::int64_t milli) {
     metrics_.external.insert_or_assign(
         "queue", metricsclient::ExternalMetricResult{{milli}, clock_.now() - seconds(10)});
@@ -95,8 +99,7 @@ TEST_F(WithinToleranceKeepTest, OutsideTheToleranceItChangesNothing) {
 // later 20 up for five minutes.
 TEST_F(WithinToleranceKeepTest, ObjectAverageValueDriftsUpstream) {
   hpa_.spec.metrics = {objectAverage("requests", "100")};
-  metrics_.objects.insert_or_assign(
-      "requests", metricsclient::ObjectMetricResult{2'000'000, clock_.now() - seconds(10)});
+  setRequests(2'000'000);
   setSurgingScale();
   reconcile();
   ASSERT_EQ(scales_.updates.size(), 1u);
@@ -106,8 +109,7 @@ TEST_F(WithinToleranceKeepTest, ObjectAverageValueDriftsUpstream) {
 TEST_F(WithinToleranceKeepTest, ObjectAverageValueKeepsSpecWithTheControl) {
   hpa_.spec.metrics = {objectAverage("requests", "100")};
   hpa_.metadata.annotations[kWithinToleranceKeepAnnotation] = "Spec";
-  metrics_.objects.insert_or_assign(
-      "requests", metricsclient::ObjectMetricResult{2'000'000, clock_.now() - seconds(10)});
+  setRequests(2'000'000);
   setSurgingScale();
   auto r = reconcile();
   EXPECT_TRUE(scales_.updates.empty());
