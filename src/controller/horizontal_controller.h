@@ -18,6 +18,7 @@
 #include "controller/selector_store.h"
 #include "controller/status_writer.h"
 #include "controls/control_chain.h"
+#include "controls/forecast_history.h"
 #include "controls/owner_lookup.h"
 #include "metricsclient/metric_routes.h"
 #include "metricsclient/metrics_client.h"
@@ -75,6 +76,9 @@ struct ControllerDependencies {
   const controls::OwnerLookup* owners = nullptr;
   // The clients of metrics that name their source (KEP-6382); without them such a metric fails.
   metricsclient::MetricRoutes* routes = nullptr;
+  // For hpa-controller.io/forecast: where a metric's history comes from (Prometheus in a cluster,
+  // the trace in replay); without it a forecast has no history and sets no floor.
+  controls::ForecastHistory* forecastHistory = nullptr;
 };
 
 // How HorizontalController::decide() departs from a reconcile: the inputs another controller
