@@ -23,6 +23,15 @@ json metricJson(const LastDecision::Metric& m) {
   return out;
 }
 
+json forecastJson(const LastDecision::Forecast& f) {
+  json out{{"mode", f.mode}, {"reason", f.reason}};
+  if (!f.metric.empty()) out["metric"] = f.metric;
+  if (f.value) out["value"] = *f.value;
+  if (f.confidence) out["confidence"] = *f.confidence;
+  if (f.floor) out["floor"] = *f.floor;
+  return out;
+}
+
 }  // namespace
 
 json lastDecisionJson(const LastDecision& d, Time now) {
@@ -47,6 +56,7 @@ json lastDecisionJson(const LastDecision& d, Time now) {
   if (!d.initialReadinessDelay.empty()) out["initialReadinessDelay"] = d.initialReadinessDelay;
   if (!d.withinToleranceKeep.empty()) out["withinToleranceKeep"] = d.withinToleranceKeep;
   if (!d.requestsSource.empty()) out["requestsSource"] = d.requestsSource;
+  if (d.forecast) out["forecast"] = forecastJson(*d.forecast);
   return out;
 }
 

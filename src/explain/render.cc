@@ -129,6 +129,31 @@ json scheduleJson(const controls::ControlsReport& r, Time now) {
   return out;
 }
 
+json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// hpa-controller.io/forecast: the forecast, the floor it makes and whether it acted, or why none.
+json forecastJson(const controls::ControlsReport::Forecast& f) {
+  return json{{"mode", controls::forecastModeName(f.mode)},
+              {"metric", f.metric},
+              {"query", f.query},
+              {"lead", formatGoDuration(f.lead)},
+              {"leadFrom", f.leadFrom},
+              {"startup", f.startup ? json(formatGoDuration(*f.startup)) : json(nullptr)},
+              {"at", f.at ? json(formatRFC3339(*f.at)) : json(nullptr)},
+              {"value", optionalNumber(f.value)},
+              {"confidence", f.value ? json(f.confidence) : json(nullptr)},
+              {"cycle", f.cycle.empty() ? json(nullptr) : json(f.cycle)},
+              {"perPodTarget", optionalNumber(f.perPodTarget)},
+              {"floor", optionalReplicas(f.floor)},
+              {"minReplicas", f.minReplicas},
+              {"maxReplicas", f.maxReplicas},
+              {"reason", f.reason},
+              {"message", f.message},
+              {"raised", f.raised},
+              {"held", f.held},
+              {"reused", f.reused}};
+}
+
 // One entry per metric: where it is read from, null for its default API (only with the control).
 json metricSourcesJson(const std::vector<std::optional<api::MetricRoute>>& routes) {
   json out = json::array();
@@ -168,6 +193,7 @@ json controlsJson(const controls::ControlsReport& r, Time now) {
   out["podsNotOwned"] = r.podsNotOwned;
   out["schedule"] = c.schedule.empty() ? json(nullptr) : scheduleJson(r, now);
   if (!c.metricRoutes.empty()) out["metricSources"] = metricSourcesJson(c.metricRoutes);
+  if (r.forecast) out["forecast"] = forecastJson(*r.forecast);
   json errors = json::array();
   for (const auto& e : c.errors) {
     errors.push_back(
@@ -203,6 +229,42 @@ void scheduleText(const report::ReconcileReport& r, Time now,
   } else {
     line("    next: no window opens within a year");
   }
+}
+
+// What the forecast did: acted, was outdone by reactive scaling, or only previewed.
+std::string forecastEffect(const controls::ControlsReport::Forecast& f) {
+  if (f.mode == controls::ForecastMode::Preview) return "preview: the decision is unchanged";
+  if (f.held) return "the floor decided the size";
+  if (f.raised)
+    return "the floor raised the metrics' proposal; stabilization or a limit kept the size";
+  return "the metrics' proposal was at or above the floor";
+}
+
+void forecastText(const controls::ControlsReport::Forecast& f,
+                  const std::function<void(std::string)>& line) {
+  line(fmt::format("  forecast ({}, {}): {} from {}", controls::kForecastAnnotation,
+                   controls::forecastModeName(f.mode), f.metric,
+                   f.query.empty() ? std::string("-") : f.query));
+  if (f.reason == api::kInvalidForecast) {
+    line(fmt::format("    no forecast ({}): {}", f.reason, f.message));
+    return;
+  }
+  line(f.startup ? fmt::format("    lead {}: {} {} + sync period + metrics resolution",
+                               formatGoDuration(f.lead), f.leadFrom, formatGoDuration(*f.startup))
+                 : fmt::format("    lead {} (from the {})", formatGoDuration(f.lead), f.leadFrom));
+  if (!f.value) {
+    line(fmt::format("    no floor ({}): {}", f.reason, f.message));
+    return;
+  }
+  line(fmt::format("    forecast {:g} at {}: {} cycle, confidence {:.2f}{}", *f.value,
+                   f.at ? formatRFC3339(*f.at) : std::string("-"), f.cycle, f.confidence,
+                   f.reused ? " (made earlier in this step)" : ""));
+  if (!f.floor) {
+    line(fmt::format("    no floor ({}): {}", f.reason, f.message));
+    return;
+  }
+  line(fmt::format("    floor {} replicas ({:g} per pod, within min {} and max {}); {}", *f.floor,
+                   f.perPodTarget.value_or(0), f.minReplicas, f.maxReplicas, forecastEffect(f)));
 }
 
 void pauseText(const report::ReconcileReport& r, const std::function<void(std::string)>& line) {
@@ -301,6 +363,7 @@ void controlsText(const report::ReconcileReport& r, Time now,
     line(fmt::format("  metric {} read from {} ({})", i + 1, api::describeRoute(*c.metricRoutes[i]),
                      controls::kMetricSourcesAnnotation));
   }
+  if (r.controls.forecast) forecastText(*r.controls.forecast, line);
   for (const auto& e : c.errors) line(fmt::format("  invalid ({}): {}", e.reason, e.message));
 }
 
@@ -319,6 +382,12 @@ void recordedDecisionText(const json& d, const std::function<void(std::string)>&
   line(fmt::format("recorded decision ({}):", controls::kLastDecisionAnnotation));
   line(fmt::format("  at {}: {} -> {} replicas ({}){}", text(d, "time"), text(d, "currentReplicas"),
                    text(d, "desiredReplicas"), why, limit));
+  if (d.contains("forecast")) {
+    const json& f = d["forecast"];
+    line(fmt::format("  forecast ({} {}): {} of {}, confidence {}, floor {}", text(f, "mode"),
+                     text(f, "reason"), text(f, "value"), text(f, "metric"), text(f, "confidence"),
+                     text(f, "floor")));
+  }
 }
 
 // A metric name whose selector could not be made readable (an invalid one) still carries Go's

@@ -7,8 +7,9 @@
 namespace hpa::report {
 namespace {
 
-// The condition reasons of normalization (replicacalc/normalization.cc) and of the schedule
-// control (controls/schedule_control.cc), in the vocabulary of DecisionLimit.
+// The condition reasons of normalization (replicacalc/normalization.cc) and of the schedule and
+// forecast controls (controls/schedule_control.cc, forecast_control.cc), in the vocabulary of
+// DecisionLimit.
 DecisionLimit limitOfReason(std::string_view reason, bool behaviorPolicies) {
   if (reason == api::kTooManyReplicas) return DecisionLimit::MaxReplicas;
   if (reason == api::kTooFewReplicas) return DecisionLimit::MinReplicas;
@@ -18,6 +19,7 @@ DecisionLimit limitOfReason(std::string_view reason, bool behaviorPolicies) {
   if (isStabilizationReason(reason)) return DecisionLimit::StabilizationWindow;
   if (reason == api::kScheduledMinReplicas || reason == api::kScheduledMaxReplicas)
     return DecisionLimit::ScheduleWindow;
+  if (reason == api::kForecastFloor) return DecisionLimit::Forecast;
   return DecisionLimit::None;
 }
 
@@ -71,13 +73,17 @@ const char* limitName(DecisionLimit limit) {
       return "paused";
     case DecisionLimit::Fallback:
       return "fallback";
+    case DecisionLimit::Forecast:
+      return "forecast";
   }
   return "none";
 }
 
 std::optional<std::pair<std::string, std::string>> limitingCondition(const ReconcileReport& r) {
-  // A schedule window's bound decided (in the metrics path or outside it): its condition says so.
-  if (r.controls.schedule && r.controls.schedule->held) {
+  // A schedule window's bound decided (in the metrics path or outside it), or the forecast's
+  // floor: its condition says so.
+  if ((r.controls.schedule && r.controls.schedule->held) ||
+      (r.controls.forecast && r.controls.forecast->held)) {
     if (const auto* limited = api::findCondition(r.status, api::kScalingLimited)) {
       return std::pair{limited->reason, limited->message};
     }
@@ -103,6 +109,10 @@ DecisionOutcome outcomeOf(const ReconcileReport& r, Time decidedAt) {
   const auto* active = api::findCondition(r.status, api::kScalingActive);
   o.scalingActive = active && active->status == api::kConditionTrue;
   if (metricRead(r)) o.metricsReadAt = decidedAt;
+  if (r.controls.forecast && r.controls.forecast->value) {
+    const auto& f = *r.controls.forecast;
+    o.forecast = DecisionOutcome::Forecast{f.metric, *f.value, f.floor};
+  }
   if (!r.error.empty()) {
     o.failingReason = r.targetNotFound          ? kTargetNotFoundReason
                       : r.failureReason.empty() ? kUnreportedFailureReason

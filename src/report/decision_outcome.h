@@ -26,11 +26,12 @@ enum class DecisionLimit {
   ScheduleWindow,       // an open hpa-controller.io/schedule window's floor or ceiling
   Paused,               // hpa-controller.io/paused: decided, the scale left alone
   Fallback,             // a failed metric's hpa-controller.io/fallback proposed the size
+  Forecast,             // an active hpa-controller.io/forecast's floor
 };
-inline constexpr int kDecisionLimitCount = 9;
+inline constexpr int kDecisionLimitCount = 10;
 
 // The label value: "none", "minReplicas", "maxReplicas", "scaleUpLimit", "behaviorPolicy",
-// "stabilizationWindow", "scheduleWindow", "paused", "fallback".
+// "stabilizationWindow", "scheduleWindow", "paused", "fallback", "forecast".
 const char* limitName(DecisionLimit limit);
 
 // The failing reason of a reconcile whose scale target does not exist (its Scale read answered
@@ -52,13 +53,22 @@ struct DecisionOutcome {
   // Why the reconcile failed (ReconcileReport::failureReason, or kTargetNotFoundReason); empty
   // when it succeeded.
   std::string failingReason;
+  // hpa-controller.io/forecast's forecast (the metric's total, in its unit) and the floor it
+  // makes, active or previewed; nullopt while there is no forecast.
+  struct Forecast {
+    std::string metric;
+    double value = 0;
+    std::optional<std::int32_t> floor;
+    bool operator==(const Forecast&) const = default;
+  };
+  std::optional<Forecast> forecast;
 };
 
 // Why the replicas did not follow the metrics' proposal, as the condition (reason, message) that
-// says so: a schedule window's bound when it decided, else normalization's rate or replica-bound
-// limit, else its stabilization window; nullopt when the size is the proposal. The one answer to
-// that question: the summary, the outcome's limit (so /metrics and shadow's causes) and the
-// recorded decision read it.
+// says so: a schedule window's bound or the forecast's floor when it decided, else normalization's
+// rate or replica-bound limit, else its stabilization window; nullopt when the size is the
+// proposal. The one answer to that question: the summary, the outcome's limit (so /metrics and
+// shadow's causes) and the recorded decision read it.
 std::optional<std::pair<std::string, std::string>> limitingCondition(const ReconcileReport& report);
 
 // Whether a condition reason names a stabilization window (ScaleUpStabilized, ScaleDownStabilized).

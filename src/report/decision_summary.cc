@@ -27,6 +27,10 @@ std::string normalizationWhy(const ReconcileReport& r) {
   if (reason == api::kTooFewReplicas || reason == api::kScheduledMinReplicas) {
     return fmt::format("{} (min {})", reason, r.minReplicas);
   }
+  if (reason == api::kForecastFloor) {
+    const auto& f = r.controls.forecast;
+    return fmt::format("{} (floor {})", reason, f && f->floor ? *f->floor : n.desired);
+  }
   if (isStabilizationReason(reason)) {
     return fmt::format("{} (proposed {}, window keeps {})", reason, n.proposed, n.stabilized);
   }

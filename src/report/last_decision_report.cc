@@ -23,6 +23,20 @@ LastDecision::Metric metricOf(const MetricReport& m) {
   return out;
 }
 
+// The forecast as the condition words it: a new value only when a rounded figure changes.
+LastDecision::Forecast forecastOf(const controls::ControlsReport::Forecast& f) {
+  LastDecision::Forecast out;
+  out.mode = controls::forecastModeName(f.mode);
+  out.metric = f.metric;
+  out.reason = f.reason;
+  if (f.value) {
+    out.value = controls::roundForecastValue(*f.value);
+    out.confidence = controls::roundConfidence(f.confidence);
+  }
+  out.floor = f.floor;
+  return out;
+}
+
 }  // namespace
 
 std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
@@ -51,6 +65,7 @@ std::optional<LastDecision> lastDecisionOf(const ReconcileReport& r) {
   // What utilization was measured against, where it is not spec requests.
   if (c.requestsSource != replicacalc::RequestsSource::Spec)
     d.requestsSource = controls::requestsSourceName(c.requestsSource);
+  if (r.controls.forecast) d.forecast = forecastOf(*r.controls.forecast);
   return d;
 }
 

@@ -74,7 +74,7 @@ const Family kFamilies[] = {
     {"hpa_controller_limited_by",
      "1 for the limit that held each HPA's last decision: none, minReplicas, maxReplicas, "
      "scaleUpLimit, "
-     "behaviorPolicy, stabilizationWindow, scheduleWindow, paused or fallback.",
+     "behaviorPolicy, stabilizationWindow, scheduleWindow, paused, fallback or forecast.",
      [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
        fmt::format_to(std::back_inserter(out), "{}{{{},limited_by=\"{}\"}} 1\n", name, labels,
                       report::limitName(o.limitedBy));
@@ -104,6 +104,22 @@ const Family kFamilies[] = {
        fmt::format_to(std::back_inserter(out), "{}{{{},reason=\"", name, labels);
        appendEscaped(out, o.failingReason);
        out += "\"} 1\n";
+     }},
+    {"hpa_controller_forecast_value",
+     "The forecast of each HPA's hpa-controller.io/forecast metric one lead time ahead: the "
+     "metric's total over the target's pods, in its unit (absent while there is no forecast).",
+     [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
+       if (!o.forecast) return;
+       fmt::format_to(std::back_inserter(out), "{}{{{},metric=\"", name, labels);
+       appendEscaped(out, o.forecast->metric);
+       fmt::format_to(std::back_inserter(out), "\"}} {}\n", o.forecast->value);
+     }},
+    {"hpa_controller_forecast_floor_replicas",
+     "The replicas each HPA's forecast needs, within its bounds: the floor it sets when active, "
+     "or would set in preview (absent while there is none).",
+     [](std::string& out, const char* name, const std::string& labels, const DecisionOutcome& o) {
+       if (o.forecast && o.forecast->floor)
+         fmt::format_to(std::back_inserter(out), "{}{{{}}} {}\n", name, labels, *o.forecast->floor);
      }},
 };
 

@@ -16,9 +16,11 @@ namespace hpa::telemetry {
 //   hpa_controller_scaling_active (1 or 0),
 //   hpa_controller_metrics_read_timestamp_seconds (absent until a metric was read),
 //   hpa_controller_reconcile_failing{reason} 1 (only while its last reconcile failed; reason:
-//     upstream's Event reason for the failure, or TargetNotFound; DecisionOutcome::failingReason).
-// At most six series per HPA whose reconciles succeed, seven for one failing; an HPA's series go
-// when it is forgotten.
+//     upstream's Event reason for the failure, or TargetNotFound; DecisionOutcome::failingReason),
+//   hpa_controller_forecast_value{metric} and hpa_controller_forecast_floor_replicas (only while
+//     its hpa-controller.io/forecast has a forecast, and a floor).
+// At most six series per HPA whose reconciles succeed, seven for one failing, two more for one
+// with a forecast; an HPA's series go when it is forgotten.
 //
 // These are most of /metrics at scale (six of the eight series per HPA), so they are kept as
 // plain values with each HPA's label text rendered once, and written straight into the scrape's
@@ -29,7 +31,7 @@ class DecisionMetrics {
               const report::DecisionOutcome& outcome);
   void forget(const std::string& ns, const std::string& name);
 
-  // Appends the six families (HELP, TYPE and every HPA's series) to `out`.
+  // Appends the families (HELP, TYPE and every HPA's series) to `out`.
   void render(std::string& out) const;
 
  private:

@@ -126,6 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "DesiredWithinRange"},
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
                  "ScheduledMaxReplicas"},
+        Expected{"controls-forecast", "metrics", 4, 8, true, "Forecast", "NoForecastHistory"},
         Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
     [](const auto& info) {
       std::string n = info.param.name;

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   hpa::api::HorizontalPodAutoscaler hpa;
   for (const char* key : {kSyncPeriodAnnotation, kPausedAnnotation, kPodSelectionAnnotation,
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
-                          kScheduleAnnotation}) {
+                          kScheduleAnnotation, kForecastAnnotation}) {
     hpa.metadata.annotations[key] = text;
   }
   const HpaControls controls = parseControls(hpa);

@@ -62,6 +62,13 @@ TEST(DecisionOutcome, NamesTheLimitTheReconcileReported) {
                            "ScheduledMinReplicas", "", kNow);
   EXPECT_EQ(outcomeOf(scheduled, kNow).limitedBy, DecisionLimit::ScheduleWindow);
 
+  auto forecast = report(2, 2, 2, 6);
+  forecast.controls.forecast = controls::ControlsReport::Forecast{};
+  forecast.controls.forecast->held = true;
+  controller::setCondition(forecast.status, api::kScalingLimited, api::kConditionTrue,
+                           api::kForecastFloor, "", kNow);
+  EXPECT_EQ(outcomeOf(forecast, kNow).limitedBy, DecisionLimit::Forecast);
+
   ReconcileReport above;
   above.branch = ReconcileBranch::AboveMaxReplicas;
   EXPECT_EQ(outcomeOf(above, kNow).limitedBy, DecisionLimit::MaxReplicas);
@@ -106,10 +113,24 @@ TEST(DecisionOutcome, CarriesTheSizesTheConditionAndTheReadTime) {
   EXPECT_EQ(o.limitedBy, DecisionLimit::None);
 }
 
+TEST(DecisionOutcome, CarriesTheForecastAndItsFloorWhileThereIsOne) {
+  auto r = report(2, 3, 3, 3);
+  r.controls.forecast = controls::ControlsReport::Forecast{};
+  r.controls.forecast->metric = "cpu";
+  EXPECT_FALSE(outcomeOf(r, kNow).forecast) << "no forecast made: nothing to export";
+  r.controls.forecast->value = 2.5;
+  r.controls.forecast->floor = 5;
+  const auto o = outcomeOf(r, kNow);
+  ASSERT_TRUE(o.forecast);
+  EXPECT_EQ(*o.forecast, (DecisionOutcome::Forecast{"cpu", 2.5, 5}));
+  EXPECT_EQ(o.limitedBy, DecisionLimit::None) << "a floor that did not decide limits nothing";
+}
+
 TEST(DecisionOutcome, LimitNamesAreTheFixedVocabulary) {
   const char* names[] = {"none",           "minReplicas",    "maxReplicas",
                          "scaleUpLimit",   "behaviorPolicy", "stabilizationWindow",
-                         "scheduleWindow", "paused",         "fallback"};
+                         "scheduleWindow", "paused",         "fallback",
+                         "forecast"};
   for (int i = 0; i < kDecisionLimitCount; ++i)
     EXPECT_STREQ(limitName(static_cast<DecisionLimit>(i)), names[i]);
 }

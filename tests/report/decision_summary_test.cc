@@ -121,5 +121,18 @@ TEST(DecisionSummary, AScheduleWindowThatHeldTheSizeIsTheReason) {
   EXPECT_EQ(summarize(r).why, "metrics at target");
 }
 
+// ... and so is the forecast's floor.
+TEST(DecisionSummary, AForecastFloorThatDecidedTheSizeIsTheReason) {
+  auto r = metricsReport(3, 8, 8, 8);
+  r.reason = "the forecast of cpu needs 8 replicas";
+  r.controls.forecast = controls::ControlsReport::Forecast{};
+  r.controls.forecast->floor = 8;
+  r.controls.forecast->held = true;
+  r.status.conditions.push_back(
+      {api::kScalingLimited, api::kConditionTrue, std::nullopt, api::kForecastFloor,
+       "the desired replica count is less than the forecast floor 8", std::nullopt});
+  EXPECT_EQ(summarize(r).why, "the forecast of cpu needs 8 replicas; ForecastFloor (floor 8)");
+}
+
 }  // namespace
 }  // namespace hpa::report

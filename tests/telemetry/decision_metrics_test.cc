@@ -20,7 +20,7 @@ bool has(const std::string& text, const std::string& line) {
 
 DecisionOutcome outcome(int current, int desired, std::optional<int> proposed, DecisionLimit limit,
                         bool active, std::optional<Time> readAt) {
-  return DecisionOutcome{current, desired, proposed, limit, active, readAt, ""};
+  return DecisionOutcome{current, desired, proposed, limit, active, readAt, "", std::nullopt};
 }
 
 TEST(DecisionMetrics, ShowsEachHpasLastDecision) {
@@ -127,6 +127,34 @@ TEST(DecisionMetrics, AFailingHpaHasOneSeriesWithItsReasonUntilItSucceeds) {
   text = scrape(metrics);
   EXPECT_EQ(text.find("hpa_controller_reconcile_failing{"), std::string::npos) << text;
   EXPECT_TRUE(has(text, "# TYPE hpa_controller_reconcile_failing gauge")) << text;
+}
+
+TEST(DecisionMetrics, ExportsTheForecastAndItsFloorWhileThereIsOne) {
+  DecisionMetrics metrics;
+  auto o = outcome(3, 6, 4, DecisionLimit::Forecast, true, std::nullopt);
+  o.forecast = DecisionOutcome::Forecast{"cpu", 2.5, 6};
+  metrics.record("shop", "web", o);
+  std::string text = scrape(metrics);
+  EXPECT_TRUE(has(
+      text, R"(hpa_controller_limited_by{name="web",namespace="shop",limited_by="forecast"} 1)"))
+      << text;
+  EXPECT_TRUE(
+      has(text, R"(hpa_controller_forecast_value{name="web",namespace="shop",metric="cpu"} 2.5)"))
+      << text;
+  EXPECT_TRUE(has(text, R"(hpa_controller_forecast_floor_replicas{name="web",namespace="shop"} 6)"))
+      << text;
+  // The forecast goes (no history any more): so do its series.
+  o.forecast.reset();
+  metrics.record("shop", "web", o);
+  text = scrape(metrics);
+  EXPECT_EQ(text.find("hpa_controller_forecast_value{"), std::string::npos) << text;
+  EXPECT_EQ(text.find("hpa_controller_forecast_floor_replicas{"), std::string::npos) << text;
+  EXPECT_TRUE(has(text, "# TYPE hpa_controller_forecast_value gauge")) << text;
+  // ... and with the HPA.
+  o.forecast = DecisionOutcome::Forecast{"cpu", 2.5, 6};
+  metrics.record("shop", "web", o);
+  metrics.forget("shop", "web");
+  EXPECT_EQ(scrape(metrics).find("hpa_controller_forecast_value{"), std::string::npos);
 }
 
 }  // namespace
