@@ -197,12 +197,41 @@ std::vector<Setting> servingSettings() {
   };
 }
 
+// Where hpa-controller.io/forecast reads the history of a metric.
+std::vector<Setting> forecastSettings() {
+  return {
+      setting("forecast-prometheus-url",
+              "the Prometheus whose range queries give the history of the metrics an HPA's "
+              "hpa-controller.io/forecast predicts (http(s)://host:port[/path]); empty: no "
+              "history, so no forecast floor",
+              &DaemonOptions::forecastPrometheusUrl),
+      setting("forecast-prometheus-bearer-token-file",
+              "a file whose content is sent to that Prometheus as a bearer token (re-read before "
+              "each round of queries, so a rotated token is used)",
+              &DaemonOptions::forecastPrometheusBearerTokenFile),
+      setting(
+          "forecast-prometheus-ca-file",
+          "PEM certificates that verify Prometheus' serving certificate (default: the system's)",
+          &DaemonOptions::forecastPrometheusCaFile),
+      setting("forecast-prometheus-insecure-skip-tls-verify",
+              "do not verify Prometheus' serving certificate (tests only)",
+              &DaemonOptions::forecastPrometheusInsecureSkipTlsVerify),
+      setting("forecast-history-refresh",
+              "how old a forecast's history may grow before it is read again from Prometheus; "
+              "failing reads keep the last one for three of these, then the forecast stops",
+              &DaemonOptions::forecastHistoryRefresh),
+  };
+}
+
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> all = [] {
     std::vector<Setting> others = clusterSettings();
     std::vector<Setting> serving = servingSettings();
+    std::vector<Setting> forecast = forecastSettings();
     others.insert(others.end(), std::make_move_iterator(serving.begin()),
                   std::make_move_iterator(serving.end()));
+    others.insert(others.end(), std::make_move_iterator(forecast.begin()),
+                  std::make_move_iterator(forecast.end()));
     return withDecisionSettings(std::move(others));
   }();
   return all;

@@ -1,7 +1,7 @@
 #pragma once
 
 // The seam between the forecast control and where a metric's history comes from: Prometheus
-// range queries in a cluster (src/live), the trace's past in replay (src/replay), a fake in
+// range queries in a cluster (src/adapters/), the trace's past in replay (src/replay), a fake in
 // tests. The control knows only this interface.
 
 #include <cstdint>

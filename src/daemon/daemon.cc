@@ -13,6 +13,7 @@
 #include "adapters/cached_scale_client.h"
 #include "adapters/client_set.h"
 #include "adapters/history_persister.h"
+#include "adapters/prometheus_history.h"
 #include "adapters/workload_cache_warmer.h"
 #include "api/codec.h"
 #include "controller/other_status_writer_watch.h"
@@ -349,7 +350,8 @@ struct Caches {
 struct Decider {
   Decider(const ValidatedOptions& options, Caches& caches, adapters::ClientSet& clients,
           kube::Discovery& discovery, telemetry::PrometheusObserver& observer,
-          const std::string& hpaApiVersion, Clock& clock, const Logger& logger)
+          controls::ForecastHistory* forecastHistory, const std::string& hpaApiVersion,
+          Clock& clock, const Logger& logger)
       : controllerOptions(controllerOptionsFor(options)),
         hpaLister(caches.hpas.cache()),
         podLister(caches.pods.cache(), caches.podIndex),
@@ -368,7 +370,7 @@ struct Decider {
         controller(
             controller::ControllerDependencies{
                 hpaLister, podLister, metrics, writes.scales(), writes.status(), writes.events(),
-                clock, logger.child("controller"), &observer, &owners, &routes},
+                clock, logger.child("controller"), &observer, &owners, &routes, forecastHistory},
             controllerOptions),
         persister(
             options.raw.persistHistory && !shadowMode()
@@ -433,12 +435,13 @@ class OtherStatusWriters {
 // The controller and what it runs on, from the informers to the endpoints, until a stop.
 int runController(const ValidatedOptions& options, Process& process, adapters::ClientSet& clients,
                   kube::Discovery& discovery, telemetry::PrometheusObserver& observer,
-                  const std::string& hpaApiVersion) {
+                  controls::ForecastHistory* forecastHistory, const std::string& hpaApiVersion) {
   const DaemonOptions& o = options.raw;
   Clock& clock = process.clock;
   const Logger& logger = process.logger;
   Caches caches(options, *clients.informers, hpaApiVersion, clock, logger);
-  Decider decider(options, caches, clients, discovery, observer, hpaApiVersion, clock, logger);
+  Decider decider(options, caches, clients, discovery, observer, forecastHistory, hpaApiVersion,
+                  clock, logger);
   controller::RunLoop& runner = decider.runner;
   Shadow shadow(decider.shadowMode(), decider.controller, caches.hpas, observer, runner, clock,
                 logger);
@@ -506,6 +509,23 @@ int runController(const ValidatedOptions& options, Process& process, adapters::C
   return exitCode;
 }
 
+// hpa-controller.io/forecast's history: Prometheus' range queries when --forecast-prometheus-url
+// names one, else none (the forecast then says it has no history).
+Result<std::unique_ptr<adapters::PrometheusHistory>> forecastHistorySource(
+    const ValidatedOptions& options, Clock& clock, const Logger& logger) {
+  const DaemonOptions& o = options.raw;
+  if (options.forecastPrometheusUrl.empty()) return std::unique_ptr<adapters::PrometheusHistory>();
+  adapters::PrometheusHistorySettings settings;
+  settings.url = options.forecastPrometheusUrl;
+  settings.bearerTokenFile = o.forecastPrometheusBearerTokenFile;
+  settings.caFile = o.forecastPrometheusCaFile;
+  settings.insecureSkipTlsVerify = o.forecastPrometheusInsecureSkipTlsVerify;
+  settings.refresh = options.forecastHistoryRefresh;
+  logger.info("forecast history from Prometheus", "url", settings.url, "refresh",
+              o.forecastHistoryRefresh);
+  return adapters::PrometheusHistory::create(settings, clock, logger.child("forecast-history"));
+}
+
 }  // namespace
 
 int runDaemon(const ValidatedOptions& options) {
@@ -546,8 +566,11 @@ int runDaemon(const ValidatedOptions& options) {
   if (!rules.ok()) return fail(rules.error().message);
   ValidatedOptions running = options;
   running.rules = *rules;
+  auto forecastHistory = forecastHistorySource(options, clock, logger);
+  if (!forecastHistory.ok()) return fail(forecastHistory.error().message);
   Process process{signals, logger, clock};
-  return runController(running, process, *clients, discovery, observer, hpaApiVersion);
+  return runController(running, process, *clients, discovery, observer, forecastHistory->get(),
+                       hpaApiVersion);
 }
 
 }  // namespace hpa::daemon

@@ -33,6 +33,8 @@ Status parseDurations(const DaemonOptions& o, ValidatedOptions& v) {
                         &v.authorizedCacheTtl, true},
            DurationFlag{"authorization-webhook-cache-unauthorized-ttl", o.unauthorizedCacheTtl,
                         &v.unauthorizedCacheTtl, true},
+           DurationFlag{"forecast-history-refresh", o.forecastHistoryRefresh,
+                        &v.forecastHistoryRefresh, false},
        }) {
     auto parsed = parseGoDuration(d.text);
     if (!parsed.ok())
@@ -87,6 +89,32 @@ Status checkServing(const DaemonOptions& o, ValidatedOptions& v) {
   return Status();
 }
 
+// The forecast's history source: an http(s) URL, and credentials only with one.
+Status checkForecastSource(const DaemonOptions& o, ValidatedOptions& v) {
+  std::string url = o.forecastPrometheusUrl;
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  if (url.empty()) {
+    if (!o.forecastPrometheusBearerTokenFile.empty() || !o.forecastPrometheusCaFile.empty() ||
+        o.forecastPrometheusInsecureSkipTlsVerify) {
+      return Error::of(
+          "--forecast-prometheus-bearer-token-file, --forecast-prometheus-ca-file and "
+          "--forecast-prometheus-insecure-skip-tls-verify need --forecast-prometheus-url");
+    }
+    return Status();
+  }
+  const bool http = url.rfind("http://", 0) == 0;
+  const bool https = url.rfind("https://", 0) == 0;
+  const std::size_t scheme = http ? 7 : 8;
+  if ((!http && !https) || url.size() == scheme || url[scheme] == '/' ||
+      url.find_first_of("?#") != std::string::npos) {
+    return Error::format(
+        "invalid value {} for --forecast-prometheus-url: expected http(s)://host[:port][/path]",
+        quote(o.forecastPrometheusUrl));
+  }
+  v.forecastPrometheusUrl = url;
+  return Status();
+}
+
 // Leader election's timings, as client-go's leaderelection checks them, and the Lease's name.
 Status checkLeaderElection(const DaemonOptions& o, const ValidatedOptions& v) {
   if (!o.leaderElect) return Status();
@@ -122,6 +150,7 @@ Result<ValidatedOptions> validate(const DaemonOptions& o) {
   if (o.verbosity < 0)
     return Error::format("invalid value {} for -v: must not be negative", o.verbosity);
   if (auto election = checkLeaderElection(o, v); !election.ok()) return election.error();
+  if (auto forecast = checkForecastSource(o, v); !forecast.ok()) return forecast.error();
   v.leaseName =
       o.shadow && o.leaseName == DaemonOptions{}.leaseName ? o.leaseName + "-shadow" : o.leaseName;
   return v;

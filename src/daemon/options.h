@@ -50,6 +50,14 @@ struct DaemonOptions {
   std::string metricSourceServiceNamespaces;
   // Beside another HPA controller: decide, compare with its decisions, write nothing.
   bool shadow = false;  // --shadow
+  // Where hpa-controller.io/forecast reads a metric's history: Prometheus' HTTP API (empty: no
+  // history, so no forecast floor; the Forecast condition says so).
+  std::string forecastPrometheusUrl;              // --forecast-prometheus-url
+  std::string forecastPrometheusBearerTokenFile;  // --forecast-prometheus-bearer-token-file
+  std::string forecastPrometheusCaFile;           // --forecast-prometheus-ca-file
+  bool forecastPrometheusInsecureSkipTlsVerify =
+      false;                                  // --forecast-prometheus-insecure-skip-tls-verify
+  std::string forecastHistoryRefresh = "5m";  // --forecast-history-refresh
 };
 
 // The options as the daemon uses them, after validation.
@@ -65,6 +73,9 @@ struct ValidatedOptions {
   Duration unauthorizedCacheTtl{0};
   std::vector<std::string> alwaysAllowPaths;
   std::vector<std::string> metricSourceServiceNamespaces;
+  // --forecast-prometheus-url without a trailing slash; empty: no history source.
+  std::string forecastPrometheusUrl;
+  Duration forecastHistoryRefresh{0};
   // --leader-elect-resource-name; in shadow mode its default gains "-shadow", so a shadow runs
   // beside the controller it watches (each with its own leader) without taking that Lease.
   std::string leaseName;

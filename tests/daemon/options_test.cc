@@ -90,6 +90,43 @@ TEST(DaemonOptions, RejectsInvalidValuesWithOneMessage) {
   EXPECT_TRUE(validate(zeroTolerance).ok());
 }
 
+TEST(DaemonOptions, ForecastHistorySource) {
+  auto none = validate(DaemonOptions{});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->forecastPrometheusUrl, "") << "no source unless one is named";
+  EXPECT_EQ(none->forecastHistoryRefresh, std::chrono::minutes(5));
+
+  DaemonOptions o;
+  o.forecastPrometheusUrl = "https://prometheus.monitoring:9090/prom/";
+  o.forecastHistoryRefresh = "30s";
+  o.forecastPrometheusCaFile = "/etc/prometheus/ca.crt";
+  auto v = validate(o);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(v->forecastPrometheusUrl, "https://prometheus.monitoring:9090/prom");
+  EXPECT_EQ(v->forecastHistoryRefresh, std::chrono::seconds(30));
+
+  for (const char* bad :
+       {"prometheus:9090", "ftp://prom", "http://", "http:///x", "http://prom:9090/?x=1"}) {
+    o.forecastPrometheusUrl = bad;
+    auto refused = validate(o);
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_EQ(refused.error().message,
+              fmt::format("invalid value \"{}\" for --forecast-prometheus-url: expected "
+                          "http(s)://host[:port][/path]",
+                          bad));
+  }
+  o.forecastPrometheusUrl = "http://prom:9090";
+  o.forecastHistoryRefresh = "0s";
+  EXPECT_EQ(validate(o).error().message,
+            "invalid value \"0s\" for --forecast-history-refresh: must be positive");
+
+  DaemonOptions credentialsAlone;
+  credentialsAlone.forecastPrometheusBearerTokenFile = "/var/run/token";
+  EXPECT_EQ(validate(credentialsAlone).error().message,
+            "--forecast-prometheus-bearer-token-file, --forecast-prometheus-ca-file and "
+            "--forecast-prometheus-insecure-skip-tls-verify need --forecast-prometheus-url");
+}
+
 // Fuzz finding (config_file_fuzz): "horizontal-pod-autoscaler-sync-period: \xdf" aborted while
 // quoting the value in the error (fmt's "{:?}" on invalid UTF-8); it is quoted as Go's %q now.
 TEST(DaemonOptions, InvalidUtf8InAValueIsQuotedInTheError) {
