@@ -11,6 +11,7 @@
 #include "api/scale.h"
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
+#include "replay/provisioning.h"
 #include "replay/trace.h"
 #include "report/reconcile_report.h"
 
@@ -90,6 +91,7 @@ struct ReplayRun {
   std::int32_t initialReplicas = 0;
   std::int32_t peakReplicas = 0;
   std::int32_t finalReplicas = 0;
+  Provisioning provisioning;  // over the whole run
 };
 
 // Replays `trace` through the controller's real reconcile: a clock stepped by the sync period,
@@ -98,5 +100,9 @@ struct ReplayRun {
 // not match the HPA); what the controller decides, failures included, is in the ticks.
 Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
                          const Trace& trace, const ReplayOptions& options);
+
+// The tolerance above which a run's pods count as above target (Provisioning): the HPA's own
+// scale-up tolerance (behavior.scaleUp.tolerance) when it sets one, else the controller's.
+double scaleUpTolerance(const api::HorizontalPodAutoscaler& hpa, const ReplayOptions& options);
 
 }  // namespace hpa::replay

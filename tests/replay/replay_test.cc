@@ -205,6 +205,22 @@ TEST(ReplayUpstreamCases, DownscaleStabilizationHoldsTheHighestRecommendationFor
   EXPECT_EQ(run.finalReplicas, 1);
 }
 
+// The run's figures: two pods at 100m each against a 50m target from 60 s on, the two more they
+// call for Ready two minutes after the scale-up, so the two pods run above target for those two
+// minutes; the replicas cost throughout.
+TEST(Replay, MeasuresPodMinutesAboveTargetAndReplicaHours) {
+  auto o = options();
+  o.readinessDelay = seconds(120);
+  auto run = mustReplay(webHpa(1, 10), webTarget(2),
+                        trace("cpu", SeriesKind::Total, {{0, 100}, {60, 200}, {600, 200}}), o);
+  EXPECT_THAT(changes(run), ElementsAre(std::tuple{60, 2, 4}));
+  EXPECT_TRUE(run.provisioning.perPodTarget);
+  EXPECT_NEAR(run.provisioning.podMinutesAboveTarget, 2 * 2.0, 2 * 0.5);
+  // 2 replicas for a minute, then 4 until the last sync (about 10 minutes in all).
+  const double minutes = std::chrono::duration<double>(run.ticks.back().at).count() / 60;
+  EXPECT_NEAR(run.provisioning.replicaHours, (2 * 1 + 4 * (minutes - 1)) / 60, 0.01);
+}
+
 // hpa-controller.io/requests-source: Limits is the controller's own rule in a replay too: two
 // pods asking 100m of cpu, limited to 400m, using 400m in all. Against requests 200 % (ratio 4:
 // 8, limited to max(2 x 2, 4) = 4 at once); against limits 200m of 400m = 50 %, on target.
