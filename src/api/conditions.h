@@ -14,6 +14,8 @@ inline constexpr const char* kAbleToScale = "AbleToScale";
 inline constexpr const char* kScalingActive = "ScalingActive";
 inline constexpr const char* kScalingLimited = "ScalingLimited";
 inline constexpr const char* kScaledToZero = "ScaledToZero";
+// hpa-controller.io/forecast's own condition (docs/controls.md).
+inline constexpr const char* kForecastCondition = "Forecast";
 
 // Condition statuses.
 inline constexpr const char* kConditionTrue = "True";
@@ -73,6 +75,12 @@ inline constexpr const char* kScaleDownPaused = "ScaleDownPaused";          // A
 inline constexpr const char* kInvalidSyncPeriod =
     "InvalidSyncPeriod";                                          // an invalid control's error
 inline constexpr const char* kInvalidControl = "InvalidControl";  // an invalid control's error
+// Forecast (hpa-controller.io/forecast); ForecastFloor is ScalingLimited's too.
+inline constexpr const char* kForecastFloor = "ForecastFloor";
+inline constexpr const char* kForecastPreview = "ForecastPreview";
+inline constexpr const char* kNoForecastHistory = "NoForecastHistory";
+inline constexpr const char* kNoForecast = "NoForecast";
+inline constexpr const char* kInvalidForecast = "InvalidForecast";
 inline constexpr const char* kAnotherControllerWritesStatus =
     "AnotherControllerWritesStatus";  // Warning
 

@@ -14,7 +14,7 @@
 namespace hpa::controller {
 
 HorizontalController::HorizontalController(ControllerDependencies deps, ControllerOptions options)
-    : deps_(std::move(deps)), options_(options), controls_(deps_.owners) {
+    : deps_(std::move(deps)), options_(options), controls_(deps_.owners, deps_.forecastHistory) {
   if (!deps_.observer) deps_.observer = &noopObserver_;
 }
 

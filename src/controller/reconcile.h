@@ -199,6 +199,13 @@ class Reconcile final : private controls::ReconcileView {
   const Logger& logger() const override { return s_.deps.logger; }
   void condition(const std::string& type, const std::string& status, const std::string& reason,
                  const std::string& message) override;
+  void dropCondition(const std::string& type) override;
+  Duration syncPeriod() const override {
+    return controls().syncPeriod.value_or(s_.options.syncPeriod);
+  }
+  Duration initialReadinessDelay() const override {
+    return setup_.initialReadinessDelay.value_or(s_.options.delayOfInitialReadinessStatus);
+  }
   void normalEvent(const std::string& reason, const std::string& message) override;
   void warningEvent(const std::string& reason, const std::string& message) override;
   std::size_t metricCount() const override { return report_.metrics.size(); }

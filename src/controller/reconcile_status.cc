@@ -19,6 +19,10 @@ void Reconcile::condition(const std::string& type, const std::string& status,
   setCondition(hpa_.status, type, status, reason, message, now_);
 }
 
+void Reconcile::dropCondition(const std::string& type) {
+  controller::removeCondition(hpa_.status, type);
+}
+
 api::AutoscalerHistory& Reconcile::history() {
   if (!history_) {
     history_ = api::AutoscalerHistory{};

@@ -76,6 +76,11 @@ class ReconcileView {
   virtual const Logger& logger() const = 0;
   virtual void condition(const std::string& type, const std::string& status,
                          const std::string& reason, const std::string& message) = 0;
+  // Drops a condition of the status being built (a control's own type, once it is not asked for).
+  virtual void dropCondition(const std::string& type) = 0;
+  // This HPA's sync period and initial readiness delay in effect: its controls', else the flags'.
+  virtual Duration syncPeriod() const = 0;
+  virtual Duration initialReadinessDelay() const = 0;
   virtual void normalEvent(const std::string& reason, const std::string& message) = 0;
   virtual void warningEvent(const std::string& reason, const std::string& message) = 0;
   // The metrics read so far (afterMetrics: all of them): what failed and what a control proposed.

@@ -1,6 +1,7 @@
 #include "controls/control_chain.h"
 
 #include "controls/fallback_control.h"
+#include "controls/forecast_control.h"
 #include "controls/invalid_controls.h"
 #include "controls/last_decision.h"
 #include "controls/metric_reading.h"
@@ -9,9 +10,10 @@
 
 namespace hpa::controls {
 
-ControlChain::ControlChain(const OwnerLookup* owners) {
+ControlChain::ControlChain(const OwnerLookup* owners, ForecastHistory* forecastHistory) {
   controls_.push_back(std::make_unique<MetricReadingControl>(owners));
   controls_.push_back(std::make_unique<ScheduleControl>());
+  controls_.push_back(std::make_unique<ForecastControl>(forecastHistory));
   controls_.push_back(std::make_unique<FallbackControl>());
   controls_.push_back(std::make_unique<PauseControl>());
   controls_.push_back(std::make_unique<InvalidControls>());

@@ -61,6 +61,38 @@ struct ControlsReport {
     bool operator==(const Schedule&) const = default;
   };
   std::optional<Schedule> schedule;  // only for an HPA with a schedule
+  // hpa-controller.io/forecast: the forecast of one metric at now + lead, the floor it makes and
+  // why there is none. Only for an HPA with the annotation (valid or not).
+  struct Forecast {
+    ForecastMode mode = ForecastMode::Preview;
+    std::string metric;
+    std::string query;
+    std::int32_t minReplicas = 0;  // the bounds the floor keeps to (a schedule's included)
+    std::int32_t maxReplicas = 0;
+    Duration lead{0};
+    std::string leadFrom;             // "annotation", "pods' start-up" or "initial readiness delay"
+    std::optional<Duration> startup;  // the pods' start-up the lead counts (computed leads)
+    std::optional<Time> at;           // now + lead
+    std::optional<double> value;      // the forecast: the metric's total, in its unit
+    double confidence = 0;
+    std::string cycle;                   // "daily", "weekly"
+    std::optional<double> perPodTarget;  // the metric's target per pod, in its unit
+    std::optional<std::int32_t> floor;   // within minReplicas..maxReplicas
+    // The Forecast condition: ForecastFloor, ForecastPreview, NoForecastHistory, NoForecast or
+    // InvalidForecast, and its message (why there is no floor, when there is none).
+    std::string reason;
+    std::string message;
+    bool raised = false;  // Active: the floor raised the metrics' proposal
+    bool held = false;    // ... and decided the size (the ForecastFloor limit)
+    bool reused = false;  // the forecast was the one made earlier for this history and step
+    bool evaluated = false;
+    // What this reconcile's pods said (requestsCounted): their start-ups, creation to Ready, and
+    // the mean request of the forecast metric's pods (Utilization), in the metric's unit.
+    std::vector<Duration> startups;
+    std::optional<double> meanRequest;
+    bool operator==(const Forecast&) const = default;
+  };
+  std::optional<Forecast> forecast;
   // Owner-based pod selection: pods the label selector picked whose controller chain does not
   // lead to the scale target, so they were not counted.
   std::vector<std::string> podsNotOwned;

@@ -169,6 +169,13 @@ Status readMetricSources(const std::string& text, const ReadContext& context, Hp
   return Status();
 }
 
+Status readForecast(const std::string& text, const ReadContext& context, HpaControls& out) {
+  auto spec = parseForecast(text, context.hpa);
+  if (!spec.ok()) return spec.error();
+  out.forecast = std::move(*spec);
+  return Status();
+}
+
 const AnnotationControl kAnnotationControls[] = {
     {kPausedAnnotation, readPause, "scaling is not paused", true},
     {kPodSelectionAnnotation, readPodSelection, "LabelSelector applies", true},
@@ -193,6 +200,7 @@ const AnnotationControl kAnnotationControls[] = {
     {kWithinToleranceKeepAnnotation, readWithinToleranceKeep, "Status applies", true},
     {kMetricSourcesAnnotation, readMetricSources, "every metric is read from its default API",
      false},
+    {kForecastAnnotation, readForecast, "no forecast and no floor", false},
 };
 
 }  // namespace
@@ -276,7 +284,7 @@ bool HpaControls::any() const {
          requestsSource != replicacalc::RequestsSource::Spec || fallback || recordDecision ||
          !schedule.empty() || cpuInitializationPeriod || initialReadinessDelay ||
          withinToleranceKeep != replicacalc::WithinToleranceKeep::Status || !metricRoutes.empty() ||
-         !errors.empty();
+         forecast || !errors.empty();
 }
 
 std::string HpaControls::errorText() const {
@@ -317,6 +325,9 @@ std::vector<std::string> decisionChangingControls(const HpaControls& c) {
   const auto routed = std::count_if(c.metricRoutes.begin(), c.metricRoutes.end(),
                                     [](const auto& route) { return route.has_value(); });
   if (routed > 0) add(kMetricSourcesAnnotation, fmt::format("{} metrics routed", routed));
+  // A preview changes nothing: only an active forecast's floor departs from upstream.
+  if (c.forecast && c.forecast->mode == ForecastMode::Active)
+    add(kForecastAnnotation, describeForecast(*c.forecast));
   return out;
 }
 

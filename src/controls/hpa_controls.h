@@ -14,6 +14,7 @@
 #include "api/metric_route.h"
 #include "common/time.h"
 #include "controls/fallback.h"
+#include "controls/forecast_spec.h"
 #include "controls/metric_sources.h"
 #include "controls/schedule.h"
 #include "replicacalc/requests.h"
@@ -91,6 +92,8 @@ struct HpaControls {
   // hpa-controller.io/metric-sources (metric_sources.h): one per spec.metrics entry; empty when
   // the annotation is absent or invalid.
   std::vector<std::optional<api::MetricRoute>> metricRoutes{};
+  // hpa-controller.io/forecast (forecast_spec.h): a metric's forecast and the floor it makes.
+  std::optional<ForecastSpec> forecast{};
   std::vector<ControlError> errors;
   bool operator==(const HpaControls&) const = default;
 

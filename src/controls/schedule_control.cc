@@ -105,8 +105,11 @@ void ScheduleControl::holdInWindow(ReconcileView& reconcile, Proposal& proposal)
 }
 
 void ScheduleControl::settleLimit(ReconcileView& reconcile, const Proposal& proposal) {
-  // Stabilization or a policy may have kept the size elsewhere: then the window did not decide.
+  // Stabilization or a policy may have kept the size elsewhere, or a later control's bound (the
+  // forecast's floor) replaced the window's: then the window did not decide.
   if (!proposal.limit || proposal.desiredReplicas != proposal.limit->replicas) return;
+  const auto& reason = proposal.limit->condition.reason;
+  if (reason != api::kScheduledMinReplicas && reason != api::kScheduledMaxReplicas) return;
   reconcile.controlsReport().schedule->held = true;
   const auto& c = proposal.limit->condition;
   reconcile.condition(c.type, c.status, c.reason, c.message);

@@ -71,6 +71,11 @@ const ControlFate kControlFates[] = {
      [](const HpaControls& c) { return !c.metricRoutes.empty(); },
      "routed metrics are read from the APIService of their group again (kube-controller-manager "
      "does not read the annotation; a metric no APIService serves fails)"},
+    {controls::kForecastAnnotation,
+     [](const HpaControls& c) {
+       return c.forecast && c.forecast->mode == controls::ForecastMode::Active;
+     },
+     "its forecast no longer raises the floor ahead of the load"},
 };
 
 struct BookkeepingFate {

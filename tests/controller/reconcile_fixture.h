@@ -96,7 +96,7 @@ class ReconcileTest : public ::testing::Test {
       controller_ = std::make_unique<HorizontalController>(
           ControllerDependencies{hpas_, pods_, metrics_, scaleClient_ ? *scaleClient_ : scales_,
                                  status_, events_, clock_, Logger::discard(), nullptr, &owners_,
-                                 routes_},
+                                 routes_, forecastHistory_},
           options_);
     }
     return *controller_;
@@ -133,7 +133,8 @@ class ReconcileTest : public ::testing::Test {
   hpa::testing::FakeMetricsClient metrics_;
   hpa::testing::FakeScaleClient scales_;
   ScaleClient* scaleClient_ = nullptr;  // set before controller() to put something before scales_
-  metricsclient::MetricRoutes* routes_ = nullptr;  // set before controller()
+  metricsclient::MetricRoutes* routes_ = nullptr;         // set before controller()
+  controls::ForecastHistory* forecastHistory_ = nullptr;  // set before controller()
   hpa::testing::FakeStatusWriter status_;
   hpa::testing::FakeEventRecorder events_;
   std::unique_ptr<HorizontalController> controller_;

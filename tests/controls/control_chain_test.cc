@@ -6,11 +6,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "controls/last_decision.h"
+#include "fake_reconcile.h"
 #include "fakes/pod_builder.h"
 
 namespace hpa::controls {
@@ -20,79 +20,6 @@ using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-const Time kNow = Time(seconds(1'700'000'000));
-
-struct SeenEvent {
-  std::string type;
-  std::string reason;
-  bool operator==(const SeenEvent&) const = default;
-};
-
-// The reconcile as the controls see it, over a plain HPA and status.
-class FakeReconcile final : public ReconcileView {
- public:
-  FakeReconcile(ControlChain& chain, std::map<std::string, std::string> annotations,
-                bool keepsState = true)
-      : keepsState_(keepsState) {
-    hpa_.metadata.namespace_ = "default";
-    hpa_.metadata.name = "web";
-    hpa_.metadata.annotations = std::move(annotations);
-    api::MetricSpec cpu;
-    cpu.source =
-        api::ResourceMetricSource{"cpu", api::MetricTarget{api::kUtilizationTarget, {}, {}, 50}};
-    hpa_.spec.metrics = {cpu};
-    report_ = chain.start(hpa_);
-  }
-
-  const std::string& key() const override { return key_; }
-  const api::HorizontalPodAutoscaler& hpa() const override { return hpa_; }
-  const api::HorizontalPodAutoscalerCondition* conditionRead(
-      const std::string& type) const override {
-    return api::findCondition(statusRead, type);
-  }
-  api::HorizontalPodAutoscalerCondition* conditionNow(const std::string& type) override {
-    return api::findCondition(hpa_.status, type);
-  }
-  Time now() const override { return kNow; }
-  bool keepsState() const override { return keepsState_; }
-  const HpaControls& controls() const override { return report_.controls; }
-  ControlsReport& controlsReport() override { return report_; }
-  const Logger& logger() const override { return logger_; }
-  void condition(const std::string& type, const std::string& status, const std::string& reason,
-                 const std::string& message) override {
-    if (auto* c = conditionNow(type)) {
-      *c = {type, status, std::nullopt, reason, message, std::nullopt};
-    } else {
-      hpa_.status.conditions.push_back({type, status, std::nullopt, reason, message, std::nullopt});
-    }
-  }
-  void normalEvent(const std::string& reason, const std::string&) override {
-    events.push_back({"Normal", reason});
-  }
-  void warningEvent(const std::string& reason, const std::string&) override {
-    events.push_back({"Warning", reason});
-  }
-  std::size_t metricCount() const override { return fallbacks.size(); }
-  const std::optional<std::string>& metricError(std::size_t index) const override {
-    return errors[index];
-  }
-  const std::optional<FallbackReport>& metricFallback(std::size_t index) const override {
-    return fallbacks[index];
-  }
-
-  api::HorizontalPodAutoscalerStatus statusRead;
-  std::vector<SeenEvent> events;
-  std::vector<std::optional<std::string>> errors{std::nullopt};
-  std::vector<std::optional<FallbackReport>> fallbacks{std::nullopt};
-
- private:
-  std::string key_ = "default/web";
-  api::HorizontalPodAutoscaler hpa_;
-  ControlsReport report_;
-  Logger logger_ = Logger::discard();
-  bool keepsState_;
-};
 
 Proposal scaleUp() {
   Proposal p;

@@ -70,7 +70,7 @@ TEST(HpaControls, ListsEveryAnnotationItReads) {
                           kRequestsSourceAnnotation, kRecordDecisionAnnotation, kFallbackAnnotation,
                           kScheduleAnnotation, kCpuInitializationPeriodAnnotation,
                           kInitialReadinessDelayAnnotation, kWithinToleranceKeepAnnotation,
-                          kMetricSourcesAnnotation));
+                          kMetricSourcesAnnotation, kForecastAnnotation));
   // Each is read: an unusable value of any of them is reported under its key.
   for (std::string_view key : controlAnnotations()) {
     const auto c = parseControls(annotated({{std::string(key), "not a value of any control"}}));

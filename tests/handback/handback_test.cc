@@ -31,6 +31,9 @@ api::HorizontalPodAutoscaler annotated(std::map<std::string, std::string> annota
   // One External metric, which hpa-controller.io/metric-sources can route.
   api::ExternalMetricSource queue;
   queue.metric.name = "queue_depth";
+  // A per-pod target, which hpa-controller.io/forecast can make a floor of.
+  queue.target = api::MetricTarget{api::kAverageValueTarget, std::nullopt,
+                                   api::Quantity::fromValue(30), std::nullopt};
   hpa.spec.metrics.push_back(api::MetricSpec{queue});
   return hpa;
 }
@@ -80,6 +83,7 @@ TEST(Handback, EveryControlSaysWhatStopsInWordsOfItsOwn) {
       {controls::kWithinToleranceKeepAnnotation, "Spec"},
       {controls::kMetricSourcesAnnotation,
        "[{type: External, name: queue_depth, source: {apiGroup: keda.example.com}}]"},
+      {controls::kForecastAnnotation, "{mode: Active, query: 'sum(queue_depth)'}"},
   };
   std::set<std::string> words;
   for (std::string_view key : controls::controlAnnotations()) {
