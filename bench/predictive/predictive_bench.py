@@ -40,9 +40,11 @@ MEASURES = ("Replays of generated six-week traces with a 3-minute pod start: pod
             "in its default settings and of Crane's method (maximum of the same phase over past cycles x 1.1).")
 
 
-def run_trace(binary, trace, weeks, warmup):
-    out = subprocess.run([binary, "--trace", trace, "--weeks", str(weeks), "--warmup-weeks", str(warmup)],
-                         capture_output=True, text=True)
+def run_trace(binary, trace, weeks, warmup, week_file):
+    argv = [binary, "--trace", trace, "--weeks", str(weeks), "--warmup-weeks", str(warmup)]
+    if trace == "seasonal" and week_file:
+        argv += ["--week", week_file]
+    out = subprocess.run(argv, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"bench-predictive: {trace}: {out.stderr.strip()}")
     return json.loads(out.stdout)["traces"][0]
@@ -128,6 +130,35 @@ def text_table(rows):
     return "\n".join(lines)
 
 
+PLOT = """set terminal svg size 1400,480 dynamic font 'sans,11' background '#ffffff'
+set output {output}
+set title 'The seasonal trace, week 5 (four weeks of history): pods at 60 % of a 1-core request, each Ready 3 minutes after its creation'
+set xlabel 'hours since Monday 00:00'
+set ylabel 'pods'
+set xtics 24
+set mxtics 4
+set grid xtics
+set key top right
+set xrange [0:168]
+plot {data} using 1:2 with lines lc rgb '#b0b0b0' title 'load / 0.6 cores (the pods it needs)', \\
+     {data} using 3:4 with lines lc rgb '#1f77b4' dt 2 title 'forecast / 0.6 cores, drawn at the instant it forecasts', \\
+     {data} using 1:5 with steps lc rgb '#2ca02c' title 'floor', \\
+     {data} using 1:8 with steps lc rgb '#000000' title 'replicas with the forecast', \\
+     {data} using 1:7 with steps lc rgb '#d62728' title 'replicas, reactive alone'
+"""
+
+
+def plot_week(data, output):
+    """The week's SVG through gnuplot; a message instead when gnuplot is missing or fails."""
+    script = PLOT.format(output=json.dumps(output), data=json.dumps(data))
+    try:
+        done = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    except FileNotFoundError:
+        return "gnuplot not found: no plot"
+    return f"plot written to {os.path.relpath(output, ROOT)}" if done.returncode == 0 else \
+        f"gnuplot failed: {done.stderr.strip()}"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--binary", default=os.path.join(ROOT, "build", "bench", "predictive", "predictive_replay"))
@@ -136,22 +167,39 @@ def main(argv=None):
     p.add_argument("--warmup-weeks", type=int, default=2)
     p.add_argument("--jobs", type=int, default=2, help="traces replayed at once (one process each)")
     p.add_argument("--json", help="also write the replays' figures to this file")
+    p.add_argument("--from", dest="saved", help="judge and record the figures a run wrote with --json instead of "
+                   "replaying")
+    p.add_argument("--plot", default=os.path.join(HERE, "week.svg"),
+                   help="the seasonal trace's fifth week as an SVG (default bench/predictive/week.svg; none: no plot)")
     render.add_argument(p)
     a = p.parse_args(argv)
     started = time.time()
     traces = a.trace or list(TRACES)
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        done = list(pool.map(lambda t: run_trace(a.binary, t, a.weeks, a.warmup_weeks), traces))
-    results = {"weeks": a.weeks, "warmupWeeks": a.warmup_weeks, "traces": done}
+    plot = None if a.plot in (None, "", "none") or "seasonal" not in traces or a.saved else os.path.abspath(a.plot)
+    week_file = os.path.join(os.path.dirname(a.binary), "week.dat") if plot else None
+    if a.saved:
+        with open(a.saved) as f:
+            results = json.load(f)
+        traces = [t["trace"] for t in results["traces"]]
+        a.weeks, a.warmup_weeks = results["weeks"], results["warmupWeeks"]
+    else:
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            done = list(pool.map(lambda t: run_trace(a.binary, t, a.weeks, a.warmup_weeks, week_file), traces))
+        results = {"weeks": a.weeks, "warmupWeeks": a.warmup_weeks, "traces": done,
+                   "seconds": round(time.time() - started)}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
     rows = rows_of(results)
     print(text_table(rows))
-    elapsed = time.time() - started
+    elapsed = results.get("seconds", time.time() - started)
     print(f"bench-predictive: {len(traces)} traces in {elapsed:.0f} s")
+    if plot:
+        print("bench-predictive: " + plot_week(week_file, plot))
     note = (f"{a.weeks} weeks a trace, the first {a.warmup_weeks} not counted; above target: beyond the 0.1 "
             f"tolerance; {len(traces)} traces in {elapsed:.0f} s, {a.jobs} at a time")
+    if a.saved:
+        note += f"; figures from a run's --json ({os.path.basename(a.saved)})"
     render.record("predictive", results_table(rows), render.run_info(note), MEASURES,
                   render.results_directory(a.results))
     missed = [r for r, v in rows if v]

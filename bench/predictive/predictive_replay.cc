@@ -48,6 +48,8 @@ struct Settings {
   std::vector<std::string> traces;
   TraceLayout layout;
   int warmupWeeks = 2;
+  std::string weekFile;  // --week FILE: the seasonal trace's plotted week, as columns
+  int week = 4;          // which (from 0): the fifth, when four weeks of history vote
 };
 
 // cpu at 60 % of a 1-core request: 0.6 cores a pod; 2 to 100 replicas.
@@ -99,11 +101,47 @@ json measured(const replay::ReplayRun& run, const replay::Trace& trace, Duration
                  replay::measureProvisioning({run.ticks, trace, targets, 0, from}));
 }
 
+// One week of the seasonal trace every five minutes, in pods (at 0.6 cores a pod): hours since the
+// week's Monday 00:00, the load's, the forecast's at the hour it forecasts, the floor, then each
+// mode's replicas. What predictive_bench.py plots.
+Status writeWeek(const Settings& settings, const std::vector<replay::ReplayRun>& runs) {
+  std::FILE* f = std::fopen(settings.weekFile.c_str(), "w");
+  if (f == nullptr) return Error::format("{}: cannot write", settings.weekFile);
+  constexpr double kCoresPerPod = 0.6;
+  const Duration from = hours(24 * 7 * settings.week);
+  const auto hoursOf = [&](Duration d) {
+    return std::chrono::duration<double, std::ratio<3600>>(d - from).count();
+  };
+  fmt::print(f, "# hour load forecast_hour forecast floor cycle");
+  for (const Mode& mode : modes()) fmt::print(f, " {}", mode.name);
+  fmt::print(f, "\n");
+  const auto& ticks = runs[1].ticks;  // the forecast's
+  Duration next = from;
+  for (size_t i = 0; i < ticks.size() && ticks[i].at < from + hours(24 * 7); ++i) {
+    if (ticks[i].at < next) continue;
+    next += minutes(5);
+    const replay::Tick& t = ticks[i];
+    const double load = static_cast<double>(t.metrics.front().value.value_or(0)) / 1000;
+    const auto& fc = t.forecast;
+    fmt::print(f, "{:.4f} {:.3f} {} {} {} {}", hoursOf(t.at), load / kCoresPerPod,
+               fc ? fmt::format("{:.4f}", hoursOf(t.at + fc->lead)) : "NaN",
+               fc ? fmt::format("{:.3f}", fc->value / kCoresPerPod) : "NaN",
+               fc && fc->floor ? fmt::format("{}", *fc->floor) : "NaN", fc ? fc->cycle : "-");
+    for (const auto& run : runs)
+      fmt::print(f, " {}", i < run.ticks.size() ? run.ticks[i].replicas : 0);
+    fmt::print(f, "\n");
+  }
+  std::fclose(f);
+  return {};
+}
+
 Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
   const replay::Trace trace = generateTrace(spec, settings.layout);
   const replay::ReplayOptions options = benchOptions();
   const Duration warmup = hours(24 * 7 * settings.warmupWeeks);
   const Duration afterShift = levelShiftAt(settings.layout) + hours(24 * 7);
+  const bool plotted = spec.name == "seasonal" && !settings.weekFile.empty();
+  std::vector<replay::ReplayRun> kept;  // for the plotted week
   json runs = json::array();
   for (const Mode& mode : modes()) {
     const auto started = std::chrono::steady_clock::now();
@@ -116,6 +154,10 @@ Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
     if (spec.name == "level-shift") out["afterShift"] = measured(*run, trace, afterShift, options);
     runs.push_back(std::move(out));
+    if (plotted) kept.push_back(std::move(*run));
+  }
+  if (plotted) {
+    if (auto written = writeWeek(settings, kept); !written.ok()) return written.error();
   }
   return json{{"trace", spec.name},
               {"description", spec.description},
@@ -126,7 +168,8 @@ Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
 
 int usage(const std::string& why) {
   std::cerr << "predictive_replay: " << why
-            << "\nusage: predictive_replay [--trace NAME]... [--weeks N] [--warmup-weeks N]\n";
+            << "\nusage: predictive_replay [--trace NAME]... [--weeks N] [--warmup-weeks N] "
+               "[--week FILE]\n";
   return 2;
 }
 
@@ -142,6 +185,8 @@ int run(int argc, char** argv) {
       settings.layout.weeks = std::atoi(value.c_str());
     } else if (arg == "--warmup-weeks") {
       settings.warmupWeeks = std::atoi(value.c_str());
+    } else if (arg == "--week") {
+      settings.weekFile = value;
     } else {
       return usage("unknown argument " + arg);
     }

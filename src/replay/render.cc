@@ -179,6 +179,14 @@ json tickJson(const Tick& t) {
   out["stabilized"] = t.stabilized ? json(*t.stabilized) : json(nullptr);
   if (!t.stabilizedReason.empty()) out["stabilizedReason"] = t.stabilizedReason;
   if (!t.limitedReason.empty()) out["scalingLimited"] = t.limitedReason;
+  if (t.forecast) {
+    json forecast{{"value", t.forecast->value},
+                  {"leadSeconds", std::chrono::duration<double>(t.forecast->lead).count()},
+                  {"confidence", t.forecast->confidence},
+                  {"cycle", t.forecast->cycle}};
+    forecast["floor"] = t.forecast->floor ? json(*t.forecast->floor) : json(nullptr);
+    out["forecast"] = std::move(forecast);
+  }
   if (!t.error.empty()) out["error"] = t.error;
   return out;
 }

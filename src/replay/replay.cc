@@ -211,6 +211,8 @@ class ReplayWorld {
       tick.limitedReason = std::move(limited->first);
       tick.limitedMessage = std::move(limited->second);
     }
+    if (const auto& f = report.controls.forecast; f && f->value)
+      tick.forecast = TickForecast{*f->value, f->lead, f->confidence, f->cycle, f->floor};
     tick.desiredReplicas = report.desiredReplicas;
     tick.replicas = workload_.replicas();
     tick.pods = static_cast<int>(workload_.pods().size());

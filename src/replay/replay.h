@@ -53,6 +53,15 @@ struct TickMetric {
   api::MetricUnit unit = api::MetricUnit::Number;  // how its milli values read (api/metric_units.h)
 };
 
+// What the forecast control (hpa-controller.io/forecast) made at one sync, when it made one.
+struct TickForecast {
+  double value = 0;  // the metric's total at now + lead, in its unit (cpu: cores)
+  Duration lead{0};  // how far ahead
+  double confidence = 0;
+  std::string cycle;                  // the cycle it repeats: "daily", "weekly"
+  std::optional<std::int32_t> floor;  // the replicas it needs, within the HPA's bounds
+};
+
 // One sync of the controller.
 struct Tick {
   Duration at{0};
@@ -69,6 +78,7 @@ struct Tick {
   std::string stabilizedMessage;  // the condition's message, as the controller wrote it
   std::string limitedReason;      // ScalingLimited reason when True
   std::string limitedMessage;
+  std::optional<TickForecast> forecast;
   std::vector<report::RecordedEvent> events;
   std::string error;
 };
