@@ -13,6 +13,8 @@
 #                        is back, after a restart and after an etcd compaction (BENCH_RECOVERY_FLAGS=)
 #   make bench-failover  a SIGKILLed leader: how soon each controller's standby decides for every
 #                        HPA, and what it asks the API for (BENCH_FAILOVER_FLAGS=, e.g. --n 2000)
+#   make bench-predictive  the forecast control against reactive scaling and Crane's method on
+#                        generated traces (BENCH_PREDICTIVE_FLAGS=; bench/README.md)
 #   make soak            100 HPAs for 30 min under apiserver restarts, etcd compactions, metrics
 #                        outages and leader kills (SOAK_FLAGS=; bench/README.md); not in `make test`
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (60) each (clang build, build-fuzz/)
@@ -61,7 +63,7 @@ IMAGE_BASE ?= auto
 IMAGE_ARCHIVE ?= $(BUILD_DIR)/hpa-controller-image.tar
 
 .PHONY: all demo run deps e2e-deps soak soak-incluster fuzz-deps configure build test test-unit test-e2e test-sanitize tidy tidy-changed format bench \
-        bench-scale bench-shadow bench-recovery bench-failover fuzz-build fuzz fuzz-replay clean image push node-deps e2e-incluster e2e-monitoring e2e-journey
+        bench-scale bench-shadow bench-recovery bench-failover bench-predictive fuzz-build fuzz fuzz-replay clean image push node-deps e2e-incluster e2e-monitoring e2e-journey
 
 all: build
 
@@ -135,6 +137,11 @@ bench-recovery: build e2e-deps
 # A leader SIGKILLed: how soon each controller's standby decides for every HPA (bench/README.md).
 bench-failover: build e2e-deps
 	@python3 -B bench/failover/failover_bench.py $(BENCH_FAILOVER_FLAGS)
+
+# The forecast control against reactive scaling and Crane's method, replayed on six-week generated
+# traces: pod-minutes above target and replica-hours, and the goals (bench/README.md).
+bench-predictive: build
+	@python3 -B bench/predictive/predictive_bench.py $(BENCH_PREDICTIVE_FLAGS)
 
 image:
 	@bash hack/build-image.sh --image $(IMAGE) --base $(IMAGE_BASE) $(if $(IMAGE_ENGINE),--engine $(IMAGE_ENGINE)) \

@@ -136,7 +136,8 @@ controller::DecisionFlagValues& addReplayCommand(CLI::App& app, std::function<in
                   "per-pod); repeatable")
       ->required();
   cmd->add_option("--set", flags->sets,
-                  "PATH=VALUE: override an HPA spec field or a replay flag; repeatable");
+                  "PATH=VALUE: override an HPA spec field, an annotation "
+                  "(metadata.annotations.KEY) or a replay flag; repeatable");
   cmd->add_option("--compare", flags->compareFile,
                   "a second HPA file, replayed side by side on the same trace");
   cmd->add_option(

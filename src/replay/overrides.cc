@@ -217,13 +217,32 @@ Status validateSpec(const api::HorizontalPodAutoscalerSpec& spec) {
   return Status();
 }
 
+// metadata.annotations.KEY=VALUE: an annotation (the controls of docs/controls.md are), its value
+// as written, `null` removing it. The key is the rest of the path, dots and slashes included.
+Result<bool> applyAnnotation(RunSettings& settings, const Override& o) {
+  constexpr std::string_view kPrefix = "metadata.annotations.";
+  if (!o.path.starts_with(kPrefix)) return false;
+  const std::string key = o.path.substr(kPrefix.size());
+  if (key.empty()) return Error::of("no annotation key after metadata.annotations.");
+  if (o.value == "null") {
+    settings.hpa.metadata.annotations.erase(key);
+  } else {
+    settings.hpa.metadata.annotations[key] = o.value;
+  }
+  return true;
+}
+
 Status applyOverrides(RunSettings& settings, const std::vector<Override>& overrides) {
   for (const auto& o : overrides) {
     auto flag = applyFlag(settings, o);
     if (!flag.ok()) return Error::format("--set {}: {}", o.text, flag.error().message);
     if (*flag) continue;
+    auto annotation = applyAnnotation(settings, o);
+    if (!annotation.ok()) return Error::format("--set {}: {}", o.text, annotation.error().message);
+    if (*annotation) continue;
     if (o.path.starts_with("metadata") || o.path.starts_with("status")) {
-      return Error::format("--set {}: only spec fields and replay flags can be set", o.text);
+      return Error::format("--set {}: only spec fields, annotations and replay flags can be set",
+                           o.text);
     }
     auto steps = parsePath(o.path);
     if (!steps.ok()) return Error::format("--set {}: {}", o.text, steps.error().message);

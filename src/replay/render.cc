@@ -120,10 +120,36 @@ std::string runName(const ReplayRun& run) {
   return run.description.empty() ? run.label : fmt::format("{} ({})", run.label, run.description);
 }
 
+std::string provisioningText(const Provisioning& p) {
+  const std::string above =
+      p.perPodTarget ? fmt::format("{:.1f} pod-minutes above target", p.podMinutesAboveTarget)
+                     : std::string("no per-pod target to be above");
+  return fmt::format("{}, {:.2f} replica-hours", above, p.replicaHours);
+}
+
 std::string summaryText(const ReplayRun& run) {
-  return fmt::format("{} replicas at the start, peak {}, final {}, {} scale event{}",
+  return fmt::format("{} replicas at the start, peak {}, final {}, {} scale event{}; {}",
                      run.initialReplicas, run.peakReplicas, run.finalReplicas, run.changes.size(),
-                     run.changes.size() == 1 ? "" : "s");
+                     run.changes.size() == 1 ? "" : "s", provisioningText(run.provisioning));
+}
+
+// "3.5 -> 1.2 (-66 %)": a figure of run a, of run b, and how b differs.
+std::string changeText(double a, double b, int digits) {
+  std::string out = fmt::format("{:.{}f} -> {:.{}f}", a, digits, b, digits);
+  if (a > 0) out += fmt::format(" ({:+.0f} %)", (b - a) / a * 100);
+  return out;
+}
+
+// Run b's figures against run a's, on one line.
+std::string comparisonText(const ReplayRun& a, const ReplayRun& b) {
+  const Provisioning& pa = a.provisioning;
+  const Provisioning& pb = b.provisioning;
+  std::string out = fmt::format("run {} against run {}: ", b.label, a.label);
+  if (pa.perPodTarget && pb.perPodTarget) {
+    out += "pod-minutes above target " +
+           changeText(pa.podMinutesAboveTarget, pb.podMinutesAboveTarget, 1) + ", ";
+  }
+  return out + "replica-hours " + changeText(pa.replicaHours, pb.replicaHours, 2) + "\n";
 }
 
 json tickJson(const Tick& t) {
@@ -153,6 +179,14 @@ json tickJson(const Tick& t) {
   out["stabilized"] = t.stabilized ? json(*t.stabilized) : json(nullptr);
   if (!t.stabilizedReason.empty()) out["stabilizedReason"] = t.stabilizedReason;
   if (!t.limitedReason.empty()) out["scalingLimited"] = t.limitedReason;
+  if (t.forecast) {
+    json forecast{{"value", t.forecast->value},
+                  {"leadSeconds", std::chrono::duration<double>(t.forecast->lead).count()},
+                  {"confidence", t.forecast->confidence},
+                  {"cycle", t.forecast->cycle}};
+    forecast["floor"] = t.forecast->floor ? json(*t.forecast->floor) : json(nullptr);
+    out["forecast"] = std::move(forecast);
+  }
   if (!t.error.empty()) out["error"] = t.error;
   return out;
 }
@@ -267,6 +301,7 @@ std::string outcomeText(const std::vector<RenderedRun>& runs, const Trace& trace
     out += fmt::format("{}summary: {}\n", compare ? "run " + runName(*r.run) + " " : "",
                        summaryText(*r.run));
   }
+  for (size_t i = 1; i < runs.size(); ++i) out += comparisonText(*runs.front().run, *runs[i].run);
   if (!trace.recorded.empty()) {
     std::int32_t peak = 0;
     for (const auto& rec : trace.recorded) peak = std::max(peak, rec.replicas());
@@ -326,6 +361,10 @@ json renderJson(const std::vector<RenderedRun>& runs, const Trace& trace) {
          {"initialReplicas", r.run->initialReplicas},
          {"peakReplicas", r.run->peakReplicas},
          {"finalReplicas", r.run->finalReplicas},
+         {"podMinutesAboveTarget", r.run->provisioning.perPodTarget
+                                       ? json(r.run->provisioning.podMinutesAboveTarget)
+                                       : json(nullptr)},
+         {"replicaHours", r.run->provisioning.replicaHours},
          {"scaleEvents", std::move(changes)},
          {"ticks", std::move(ticks)}});
   }

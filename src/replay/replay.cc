@@ -11,6 +11,7 @@
 #include "metricsclient/metric_routes.h"
 #include "replay/simulated_metrics.h"
 #include "replay/simulated_workload.h"
+#include "replay/trace_history.h"
 #include "report/decision_outcome.h"
 
 namespace hpa::replay {
@@ -129,9 +130,10 @@ class ReplayWorld {
         routes_(metrics_),
         scales_(world_, workload_, clock_),
         status_(world_),
+        history_(trace, start),
         controller_(controller::ControllerDependencies{hpas_, pods_, metrics_, scales_, status_,
                                                        events_, clock_, Logger::discard(), nullptr,
-                                                       nullptr, &routes_},
+                                                       nullptr, &routes_, &history_},
                     options.controller) {
     controller_.hpaAdded(key_);
   }
@@ -209,6 +211,8 @@ class ReplayWorld {
       tick.limitedReason = std::move(limited->first);
       tick.limitedMessage = std::move(limited->second);
     }
+    if (const auto& f = report.controls.forecast; f && f->value)
+      tick.forecast = TickForecast{*f->value, f->lead, f->confidence, f->cycle, f->floor};
     tick.desiredReplicas = report.desiredReplicas;
     tick.replicas = workload_.replicas();
     tick.pods = static_cast<int>(workload_.pods().size());
@@ -233,6 +237,7 @@ class ReplayWorld {
   WorkloadScaleClient scales_;
   WorldStatusWriter status_;
   adapters::DiscardingEventRecorder events_;  // events are in each reconcile's report
+  TraceHistory history_;  // a forecast's history: the trace's past as of the clock
   controller::HorizontalController controller_;
 };
 
@@ -245,6 +250,13 @@ std::string rescaleMessage(const report::ReconcileReport& report) {
 }
 
 }  // namespace
+
+double scaleUpTolerance(const api::HorizontalPodAutoscaler& hpa, const ReplayOptions& options) {
+  const auto& behavior = hpa.spec.behavior;
+  if (behavior && behavior->scaleUp && behavior->scaleUp->tolerance)
+    return static_cast<double>(behavior->scaleUp->tolerance->milliValue()) / 1000.0;
+  return options.controller.tolerance;
+}
 
 Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
                          const Trace& trace, const ReplayOptions& options) {
@@ -276,6 +288,9 @@ Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTa
     at += period + options.reconcileDuration;
   }
   run.finalReplicas = world.workload().replicas();
+  const auto targets = perPodTargets(run.hpa, target.podTemplate);
+  run.provisioning =
+      measureProvisioning({run.ticks, trace, targets, scaleUpTolerance(run.hpa, options)});
   return run;
 }
 

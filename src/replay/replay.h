@@ -11,6 +11,7 @@
 #include "api/scale.h"
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
+#include "replay/provisioning.h"
 #include "replay/trace.h"
 #include "report/reconcile_report.h"
 
@@ -52,6 +53,15 @@ struct TickMetric {
   api::MetricUnit unit = api::MetricUnit::Number;  // how its milli values read (api/metric_units.h)
 };
 
+// What the forecast control (hpa-controller.io/forecast) made at one sync, when it made one.
+struct TickForecast {
+  double value = 0;  // the metric's total at now + lead, in its unit (cpu: cores)
+  Duration lead{0};  // how far ahead
+  double confidence = 0;
+  std::string cycle;                  // the cycle it repeats: "daily", "weekly"
+  std::optional<std::int32_t> floor;  // the replicas it needs, within the HPA's bounds
+};
+
 // One sync of the controller.
 struct Tick {
   Duration at{0};
@@ -68,6 +78,7 @@ struct Tick {
   std::string stabilizedMessage;  // the condition's message, as the controller wrote it
   std::string limitedReason;      // ScalingLimited reason when True
   std::string limitedMessage;
+  std::optional<TickForecast> forecast;
   std::vector<report::RecordedEvent> events;
   std::string error;
 };
@@ -90,6 +101,7 @@ struct ReplayRun {
   std::int32_t initialReplicas = 0;
   std::int32_t peakReplicas = 0;
   std::int32_t finalReplicas = 0;
+  Provisioning provisioning;  // over the whole run
 };
 
 // Replays `trace` through the controller's real reconcile: a clock stepped by the sync period,
@@ -98,5 +110,9 @@ struct ReplayRun {
 // not match the HPA); what the controller decides, failures included, is in the ticks.
 Result<ReplayRun> replay(const api::HorizontalPodAutoscaler& hpa, const ReplayTarget& target,
                          const Trace& trace, const ReplayOptions& options);
+
+// The tolerance above which a run's pods count as above target (Provisioning): the HPA's own
+// scale-up tolerance (behavior.scaleUp.tolerance) when it sets one, else the controller's.
+double scaleUpTolerance(const api::HorizontalPodAutoscaler& hpa, const ReplayOptions& options);
 
 }  // namespace hpa::replay

@@ -112,6 +112,21 @@ TEST(Overrides, ReplayFlags) {
   EXPECT_EQ(s.options.controller.syncPeriod, seconds(30));
 }
 
+// An annotation (a control) is set as written, its key after the prefix whole; null removes it.
+TEST(Overrides, SetAndRemoveAnnotations) {
+  auto s = settings();
+  ASSERT_TRUE(apply(s, {"metadata.annotations.hpa-controller.io/forecast={mode: Active, "
+                        "margin: 1.1}",
+                        "metadata.annotations.hpa-controller.io/paused=ScaleDown"})
+                  .ok());
+  EXPECT_EQ(s.hpa.metadata.annotations["hpa-controller.io/forecast"],
+            "{mode: Active, margin: 1.1}");
+  EXPECT_EQ(s.hpa.metadata.annotations["hpa-controller.io/paused"], "ScaleDown");
+  ASSERT_TRUE(apply(s, {"metadata.annotations.hpa-controller.io/paused=null"}).ok());
+  EXPECT_FALSE(s.hpa.metadata.annotations.contains("hpa-controller.io/paused"));
+  EXPECT_EQ(s.hpa.spec.minReplicas, 2) << "the spec is untouched";
+}
+
 TEST(Overrides, ErrorsNameTheOverride) {
   EXPECT_EQ(errorOf({"minReplicas"}), "--set minReplicas: expected PATH=VALUE");
   EXPECT_EQ(errorOf({"behavior.scaleDown.stabilisationWindowSeconds=60"}),
@@ -143,7 +158,10 @@ TEST(Overrides, ErrorsNameTheOverride) {
             "--set minReplicas.x=1: spec.minReplicas is not an object");
   EXPECT_EQ(errorOf({"metrics[x]=1"}), "--set metrics[x]=1: \"metrics[x]\": [x] is not an index");
   EXPECT_EQ(errorOf({"status.desiredReplicas=3"}),
-            "--set status.desiredReplicas=3: only spec fields and replay flags can be set");
+            "--set status.desiredReplicas=3: only spec fields, annotations and replay flags can be "
+            "set");
+  EXPECT_EQ(errorOf({"metadata.annotations.=x"}),
+            "--set metadata.annotations.=x: no annotation key after metadata.annotations.");
   EXPECT_EQ(errorOf({"horizontal-pod-autoscaler-tolerance=-1"}),
             "--set horizontal-pod-autoscaler-tolerance=-1: invalid value \"-1\" for "
             "--horizontal-pod-autoscaler-tolerance: "

@@ -46,6 +46,7 @@ struct Fixture {
     a.initialReplicas = 2;
     a.peakReplicas = 8;
     a.finalReplicas = 8;
+    a.provisioning = {12.5, 1.25, true};
     b = a;
     b.label = "b";
     b.description = "horizontal-pod-autoscaler-sync-period=30s";
@@ -54,6 +55,7 @@ struct Fixture {
     b.changes = {{seconds(30), 2, 4, "New size: 4; reason: y"}};
     b.peakReplicas = 4;
     b.finalReplicas = 4;
+    b.provisioning = {5, 1.5, true};
     optionsB.controller.syncPeriod = seconds(30);
   }
 };
@@ -81,7 +83,10 @@ TEST(RenderText, ComparesRunsOnTheSameTimeline) {
                               "a: SuccessfulRescale: New size: 8; reason: x\n"));
   EXPECT_THAT(text, HasSubstr("run b (horizontal-pod-autoscaler-sync-period=30s) summary: 2 "
                               "replicas at the start, peak 4, "
-                              "final 4, 1 scale event\n"));
+                              "final 4, 1 scale event; 5.0 pod-minutes above target, 1.50 "
+                              "replica-hours\n"));
+  EXPECT_THAT(text, HasSubstr("run b against run a: pod-minutes above target 12.5 -> 5.0 (-60 %), "
+                              "replica-hours 1.25 -> 1.50 (+20 %)\n"));
   EXPECT_THAT(text, HasSubstr("recorded: 2 replicas at the start, peak 2, final 2\n"));
 }
 
@@ -126,6 +131,8 @@ TEST(RenderText, ShowsValuesInTheirUnitsAndExplainsTheReasons) {
   EXPECT_THAT(text, Not(HasSubstr("52428800")));
   EXPECT_THAT(text, HasSubstr("  32  "));
   EXPECT_THAT(text, HasSubstr("(TooManyReplicas)"));
+  // Value-less of per-pod targets, the run has none to be above; its replicas still cost.
+  EXPECT_THAT(text, HasSubstr("; no per-pod target to be above, 0.00 replica-hours\n"));
   EXPECT_THAT(
       text,
       HasSubstr(
@@ -142,6 +149,8 @@ TEST(RenderJson, CarriesRunsSettingsTicksAndRecordedReplicas) {
   EXPECT_EQ(run["settings"]["syncPeriod"], "15s");
   EXPECT_EQ(run["settings"]["reconcileDuration"], "50ms");
   EXPECT_EQ(run["peakReplicas"], 8);
+  EXPECT_EQ(run["podMinutesAboveTarget"], 12.5);
+  EXPECT_EQ(run["replicaHours"], 1.25);
   EXPECT_EQ(run["scaleEvents"][0]["seconds"], 45.0);
   EXPECT_EQ(run["scaleEvents"][0]["to"], 8);
   EXPECT_EQ(run["ticks"].size(), 4u);

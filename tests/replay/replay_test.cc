@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "api/codec.h"
 #include "common/yaml_json.h"
 #include "replay/overrides.h"
@@ -203,6 +205,59 @@ TEST(ReplayUpstreamCases, DownscaleStabilizationHoldsTheHighestRecommendationFor
   EXPECT_THAT(changes(exact), ElementsAre(std::tuple{90, 4, 1}));
   EXPECT_EQ(run.peakReplicas, 4);
   EXPECT_EQ(run.finalReplicas, 1);
+}
+
+// The run's figures: two pods at 100m each against a 50m target from 60 s on, the two more they
+// call for Ready two minutes after the scale-up, so the two pods run above target for those two
+// minutes; the replicas cost throughout.
+TEST(Replay, MeasuresPodMinutesAboveTargetAndReplicaHours) {
+  auto o = options();
+  o.readinessDelay = seconds(120);
+  auto run = mustReplay(webHpa(1, 10), webTarget(2),
+                        trace("cpu", SeriesKind::Total, {{0, 100}, {60, 200}, {600, 200}}), o);
+  EXPECT_THAT(changes(run), ElementsAre(std::tuple{60, 2, 4}));
+  EXPECT_TRUE(run.provisioning.perPodTarget);
+  EXPECT_NEAR(run.provisioning.podMinutesAboveTarget, 2 * 2.0, 2 * 0.5);
+  // 2 replicas for a minute, then 4 until the last sync (about 10 minutes in all).
+  const double minutes = std::chrono::duration<double>(run.ticks.back().at).count() / 60;
+  EXPECT_NEAR(run.provisioning.replicaHours, (2 * 1 + 4 * (minutes - 1)) / 60, 0.01);
+}
+
+// Three days of a daily cycle, one sample a minute; from `cut` on, `after` gives the values.
+Trace dailyTrace(int cutMinute, std::int64_t after) {
+  Series s{"cpu", SeriesKind::Total, {}, "generated"};
+  for (int m = 0; m <= 3 * 24 * 60; ++m) {
+    const double phase = 2 * 3.14159265358979 * (m % (24 * 60)) / (24 * 60);
+    auto milli = static_cast<std::int64_t>(300 + 200 * std::sin(phase));
+    s.samples.push_back({std::chrono::minutes(m), m >= cutMinute ? after : milli});
+  }
+  Trace t;
+  t.series.push_back(std::move(s));
+  return t;
+}
+
+// A replay's forecast sees the trace's past only: two traces alike until an instant make the same
+// forecasts and decisions until then, whatever follows.
+TEST(Replay, ForecastsFromThePastOnly) {
+  auto hpa = webHpa(1, 20);
+  hpa.metadata.annotations["hpa-controller.io/forecast"] = "{mode: Active}";
+  const int cut = 2 * 24 * 60 + 6 * 60;  // the third day, 06:00
+  auto a = mustReplay(hpa, webTarget(6), dailyTrace(cut, 50), options());
+  auto b = mustReplay(hpa, webTarget(6), dailyTrace(cut, 900), options());
+  ASSERT_EQ(a.ticks.size(), b.ticks.size());
+  int forecasts = 0;
+  for (size_t i = 0; i < a.ticks.size() && a.ticks[i].at < std::chrono::minutes(cut); ++i) {
+    ASSERT_EQ(a.ticks[i].forecast.has_value(), b.ticks[i].forecast.has_value()) << i;
+    if (a.ticks[i].forecast) {
+      ++forecasts;
+      EXPECT_EQ(a.ticks[i].forecast->value, b.ticks[i].forecast->value) << i;
+      EXPECT_EQ(a.ticks[i].forecast->floor, b.ticks[i].forecast->floor) << i;
+    }
+    EXPECT_EQ(a.ticks[i].desiredReplicas, b.ticks[i].desiredReplicas) << i;
+  }
+  EXPECT_GT(forecasts, 100) << "a daily cycle forecasts from its third day";
+  EXPECT_NE(a.ticks.back().forecast->value, b.ticks.back().forecast->value)
+      << "the traces' futures differ: later forecasts tell them apart";
 }
 
 // hpa-controller.io/requests-source: Limits is the controller's own rule in a replay too: two
