@@ -272,7 +272,11 @@ TEST(PrometheusHistory, ForgetDropsAnHpasHistories) {
   f.transport->json(matrix({{{kNow, "1"}}}));
   (void)f.history->history(request("shop/web"), kStart);
   (void)f.history->history(request("shop/web-2"), kStart);
-  ASSERT_TRUE(f.after(1).ok());
+  // The first round may start between the two calls: wait until both HPAs' histories are read.
+  ASSERT_TRUE(eventually([&] {
+    return f.history->history(request("shop/web"), kStart).ok() &&
+           f.history->history(request("shop/web-2"), kStart).ok();
+  }));
   f.history->forget("shop/web");
   EXPECT_THAT(errorOf(f.history->history(request("shop/web"), kStart)),
               StartsWith("history not fetched yet"));
