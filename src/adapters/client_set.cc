@@ -16,7 +16,7 @@ constexpr auto kMetricsMaxRetryWait = std::chrono::seconds(1);
 }  // namespace
 
 Result<ClientSet> ClientSet::create(const kube::RestConfig& config, Clock& clock,
-                                    const Logger& logger, RequestObserver observer,
+                                    const Logger& logger, const RequestObserver& observer,
                                     const TransportFactory& transports, Duration leasesTimeout) {
   ClientSet set;
   for (auto [purpose, slot] :

@@ -45,7 +45,8 @@ struct ClientSet {
   // gives its leader-election client the renew deadline as its timeout: a renewal that hangs ends
   // with the deadline instead of the default 32 s.
   static Result<ClientSet> create(
-      const kube::RestConfig& config, Clock& clock, const Logger& logger, RequestObserver observer,
+      const kube::RestConfig& config, Clock& clock, const Logger& logger,
+      const RequestObserver& observer,
       const TransportFactory& transports = kube::RestClient::makeTransport,
       Duration leasesTimeout = Duration::zero());
 };

@@ -282,7 +282,7 @@ struct ReadSeries {
                                 r.metric(), records[s].back().line->number));
     }
     series[s].samples.push_back({Duration{0}, r.milli});
-    records[s].push_back(std::move(r));
+    records[s].push_back(r);
     return Status();
   }
 };
@@ -329,7 +329,7 @@ Result<Trace> readSeriesCsv(std::string_view name, const std::vector<Line>& line
   for (size_t i = 1; i < lines.size(); ++i) {
     auto record = readRecord(err, *header, lines[i]);
     if (!record.ok()) return record.error();
-    if (auto added = read.add(err, name, std::move(*record)); !added.ok()) return added.error();
+    if (auto added = read.add(err, name, *record); !added.ok()) return added.error();
   }
   if (read.series.empty()) return Error::format("{}: no samples after the header", name);
   return alignTimes(err, std::move(read));
