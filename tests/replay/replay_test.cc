@@ -223,10 +223,10 @@ TEST(Replay, MeasuresPodMinutesAboveTargetAndReplicaHours) {
   EXPECT_NEAR(run.provisioning.replicaHours, (2 * 1 + 4 * (minutes - 1)) / 60, 0.01);
 }
 
-// Three days of a daily cycle, one sample a minute; from `cut` on, `after` gives the values.
-Trace dailyTrace(int cutMinute, std::int64_t after) {
+// A daily cycle, one sample a minute, until `endMinute`; from `cut` on, `after` gives the values.
+Trace dailyTrace(int cutMinute, int endMinute, std::int64_t after) {
   Series s{"cpu", SeriesKind::Total, {}, "generated"};
-  for (int m = 0; m <= 3 * 24 * 60; ++m) {
+  for (int m = 0; m <= endMinute; ++m) {
     const double phase = 2 * 3.14159265358979 * (m % (24 * 60)) / (24 * 60);
     auto milli = static_cast<std::int64_t>(300 + 200 * std::sin(phase));
     s.samples.push_back({std::chrono::minutes(m), m >= cutMinute ? after : milli});
@@ -237,13 +237,15 @@ Trace dailyTrace(int cutMinute, std::int64_t after) {
 }
 
 // A replay's forecast sees the trace's past only: two traces alike until an instant make the same
-// forecasts and decisions until then, whatever follows.
+// forecasts and decisions until then, whatever follows. A sync a minute keeps the replays short
+// (a daily cycle forecasts from its third day only).
 TEST(Replay, ForecastsFromThePastOnly) {
   auto hpa = webHpa(1, 20);
   hpa.metadata.annotations["hpa-controller.io/forecast"] = "{mode: Active}";
   const int cut = 2 * 24 * 60 + 6 * 60;  // the third day, 06:00
-  auto a = mustReplay(hpa, webTarget(6), dailyTrace(cut, 50), options());
-  auto b = mustReplay(hpa, webTarget(6), dailyTrace(cut, 900), options());
+  const int end = cut + 2 * 60;
+  auto a = mustReplay(hpa, webTarget(6), dailyTrace(cut, end, 50), options(seconds(60)));
+  auto b = mustReplay(hpa, webTarget(6), dailyTrace(cut, end, 900), options(seconds(60)));
   ASSERT_EQ(a.ticks.size(), b.ticks.size());
   int forecasts = 0;
   for (size_t i = 0; i < a.ticks.size() && a.ticks[i].at < std::chrono::minutes(cut); ++i) {
