@@ -35,17 +35,19 @@ struct Mode {
   std::string annotation;  // empty: no forecast
 };
 
-const std::vector<Mode>& modes() {
-  static const std::vector<Mode> all{
+std::vector<Mode> defaultModes() {
+  return {
       {"reactive", ""},
       {"forecast", "{mode: Active}"},
       {"crane", "{mode: Active, quantile: 1, trend: None, margin: 1.1}"},
   };
-  return all;
 }
 
 struct Settings {
   std::vector<std::string> traces;
+  // --mode NAME=ANNOTATION, repeated, replaces the three (to try settings); the plotted week's
+  // forecast is the second mode's.
+  std::vector<Mode> modes = defaultModes();
   TraceLayout layout;
   int warmupWeeks = 2;
   std::string weekFile;  // --week FILE: the seasonal trace's plotted week, as columns
@@ -113,9 +115,9 @@ Status writeWeek(const Settings& settings, const std::vector<replay::ReplayRun>&
     return std::chrono::duration<double, std::ratio<3600>>(d - from).count();
   };
   fmt::print(f, "# hour load forecast_hour forecast floor cycle");
-  for (const Mode& mode : modes()) fmt::print(f, " {}", mode.name);
+  for (const Mode& mode : settings.modes) fmt::print(f, " {}", mode.name);
   fmt::print(f, "\n");
-  const auto& ticks = runs[1].ticks;  // the forecast's
+  const auto& ticks = runs.at(1).ticks;  // the forecast's
   Duration next = from;
   for (size_t i = 0; i < ticks.size() && ticks[i].at < from + hours(24 * 7); ++i) {
     if (ticks[i].at < next) continue;
@@ -140,10 +142,11 @@ Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
   const replay::ReplayOptions options = benchOptions();
   const Duration warmup = hours(24 * 7 * settings.warmupWeeks);
   const Duration afterShift = levelShiftAt(settings.layout) + hours(24 * 7);
-  const bool plotted = spec.name == "seasonal" && !settings.weekFile.empty();
+  const bool plotted =
+      spec.name == "seasonal" && !settings.weekFile.empty() && settings.modes.size() >= 2;
   std::vector<replay::ReplayRun> kept;  // for the plotted week
   json runs = json::array();
-  for (const Mode& mode : modes()) {
+  for (const Mode& mode : settings.modes) {
     const auto started = std::chrono::steady_clock::now();
     auto run = replay::replay(benchHpa(mode), benchTarget(), trace, options);
     if (!run.ok()) return Error::format("{} {}: {}", spec.name, mode.name, run.error().message);
@@ -169,12 +172,13 @@ Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
 int usage(const std::string& why) {
   std::cerr << "predictive_replay: " << why
             << "\nusage: predictive_replay [--trace NAME]... [--weeks N] [--warmup-weeks N] "
-               "[--week FILE]\n";
+               "[--week FILE] [--mode NAME=ANNOTATION]...\n";
   return 2;
 }
 
 int run(int argc, char** argv) {
   Settings settings;
+  std::vector<Mode> asked;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (i + 1 >= argc) return usage(arg + " needs a value");
@@ -187,6 +191,10 @@ int run(int argc, char** argv) {
       settings.warmupWeeks = std::atoi(value.c_str());
     } else if (arg == "--week") {
       settings.weekFile = value;
+    } else if (arg == "--mode") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0) return usage("--mode needs NAME=ANNOTATION");
+      asked.push_back({value.substr(0, eq), value.substr(eq + 1)});
     } else {
       return usage("unknown argument " + arg);
     }
@@ -194,6 +202,7 @@ int run(int argc, char** argv) {
   if (settings.layout.weeks < 2 || settings.warmupWeeks < 0 ||
       settings.warmupWeeks >= settings.layout.weeks)
     return usage("--weeks must be at least 2 and more than --warmup-weeks");
+  if (!asked.empty()) settings.modes = std::move(asked);
   if (settings.traces.empty()) {
     for (const auto& spec : traceSpecs()) settings.traces.push_back(spec.name);
   }

@@ -14,9 +14,13 @@ namespace {
 // of the bins around it, which is coarse at long periods.
 constexpr std::size_t kCandidates = 5;
 constexpr double kPeakTolerance = 0.15;
-// Weekly wins over daily when both are confirmed only if it repeats this much better: a daily
-// cycle alone repeats weekly too, and the daily forecast needs less history and reacts sooner.
+// When both cycles are confirmed, weekly wins only if its forecasts of the last day erred this
+// much less (relatively): a daily cycle alone repeats weekly too, and the daily forecast needs
+// less history and follows a change sooner. Without a backtest, only if its autocorrelation is
+// this much higher.
 constexpr double kWeeklyPreference = 0.1;
+// The backtest forecasts each bucket of the last day from the history before it.
+constexpr Duration kBacktestSpan = std::chrono::hours(24);
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
 constexpr double kMadToSigma = 1.4826;
 
@@ -76,28 +80,53 @@ CycleCheck checkCycle(CycleKind kind, const Grid& grid, const std::vector<Candid
 std::optional<CycleKind> chosenCycle(const std::vector<CycleCheck>& checks) {
   const CycleCheck& daily = checks[0];
   const CycleCheck& weekly = checks[1];
-  if (weekly.confirmed &&
-      (!daily.confirmed || weekly.strength >= daily.strength + kWeeklyPreference)) {
-    return CycleKind::kWeekly;
+  if (weekly.confirmed && daily.confirmed) {
+    if (daily.backtestError && weekly.backtestError) {
+      return *weekly.backtestError < *daily.backtestError * (1 - kWeeklyPreference)
+                 ? CycleKind::kWeekly
+                 : CycleKind::kDaily;
+    }
+    return weekly.strength >= daily.strength + kWeeklyPreference ? CycleKind::kWeekly
+                                                                 : CycleKind::kDaily;
   }
+  if (weekly.confirmed) return CycleKind::kWeekly;
   if (daily.confirmed) return CycleKind::kDaily;
   return std::nullopt;
 }
 
-// The mean of the present values of grid[lo, hi] (clipped to the grid); NaN when none.
-double meanOf(const Grid& grid, long lo, long hi, std::size_t* count = nullptr) {
-  double sum = 0;
-  std::size_t n = 0;
-  const long last = static_cast<long>(grid.values.size()) - 1;
-  for (long i = std::max(lo, 0L); i <= std::min(hi, last); ++i) {
-    const double v = grid.values[static_cast<std::size_t>(i)];
-    if (std::isnan(v)) continue;
-    sum += v;
-    ++n;
+// Means of any range of the grid's present values in constant time: the forecast and its
+// backtest ask for many period-long ones.
+class RangeMeans {
+ public:
+  explicit RangeMeans(const Grid& grid) : grid_(grid) {
+    sums_.reserve(grid.values.size() + 1);
+    counts_.reserve(grid.values.size() + 1);
+    sums_.push_back(0);
+    counts_.push_back(0);
+    for (double v : grid.values) {
+      const bool present = !std::isnan(v);
+      sums_.push_back(sums_.back() + (present ? v : 0));
+      counts_.push_back(counts_.back() + (present ? 1 : 0));
+    }
   }
-  if (count != nullptr) *count = n;
-  return n == 0 ? std::nan("") : sum / static_cast<double>(n);
-}
+
+  const Grid& grid() const { return grid_; }
+
+  // The mean of the present values of grid[lo, hi] (clipped to the grid); NaN when none.
+  double mean(long lo, long hi, std::size_t* count = nullptr) const {
+    const long last = static_cast<long>(grid_.values.size()) - 1;
+    const auto from = static_cast<std::size_t>(std::max(lo, 0L));
+    const auto to = static_cast<std::size_t>(std::max(std::min(hi, last) + 1, std::max(lo, 0L)));
+    const std::size_t n = counts_[to] - counts_[from];
+    if (count != nullptr) *count = n;
+    return n == 0 ? std::nan("") : (sums_[to] - sums_[from]) / static_cast<double>(n);
+  }
+
+ private:
+  const Grid& grid_;
+  std::vector<double> sums_;
+  std::vector<std::size_t> counts_;
+};
 
 double adjusted(double value, double recent, double level, TrendAdjustment trend) {
   switch (trend) {
@@ -113,34 +142,58 @@ double adjusted(double value, double recent, double level, TrendAdjustment trend
   return value;
 }
 
-// The level-adjusted value at the target's phase in each of the last K cycles, newest first.
-// The target is `lead` buckets past the last one; a cycle's level is the mean of the period that
-// ends k periods before now, as the recent level is that of the period that ends now, so both
-// sit the same distance before their phase. A cycle whose phase or level holds no sample (or
-// only half a period of level) is skipped.
-std::vector<double> samePhaseValues(const Grid& grid, std::size_t period, std::size_t lead,
-                                    const ForecastOptions& options) {
-  const long n = static_cast<long>(grid.values.size());
+// The level-adjusted value at the target's phase in each of the last K cycles, newest first,
+// seen from the first `n` buckets of the grid. The target is `lead` buckets past the last one; a
+// cycle's level is the mean of the period that ends k periods before now, as the recent level is
+// that of the period that ends now, so both sit the same distance before their phase. A cycle
+// whose phase or level holds no sample (or only half a period of level) is skipped.
+std::vector<double> samePhaseValues(const RangeMeans& means, long n, std::size_t period,
+                                    std::size_t lead, const ForecastOptions& options) {
   const long p = static_cast<long>(period);
   const long target = n - 1 + static_cast<long>(lead);
-  const long window = static_cast<long>(buckets(options.phaseWindow, grid.step));
-  const double recent = meanOf(grid, n - p, n - 1);
+  const long window = static_cast<long>(buckets(options.phaseWindow, means.grid().step));
+  const double recent = means.mean(n - p, n - 1);
   std::vector<double> values;
   for (long k = std::max(1L, (static_cast<long>(lead) + p - 1) / p);
        static_cast<int>(values.size()) < options.cycles && target - k * p >= 0; ++k) {
     const long phase = target - k * p;
-    const double value = meanOf(grid, phase - window, std::min(phase + window, n - 1));
+    const double value = means.mean(phase - window, std::min(phase + window, n - 1));
     if (std::isnan(value)) continue;
     if (options.trend == TrendAdjustment::kNone) {
       values.push_back(value);
       continue;
     }
     std::size_t present = 0;
-    const double level = meanOf(grid, n - p - k * p, n - 1 - k * p, &present);
+    const double level = means.mean(n - p - k * p, n - 1 - k * p, &present);
     if (present * 2 < period) continue;
     values.push_back(adjusted(value, recent, level, options.trend));
   }
   return values;
+}
+
+// How well the cycle forecast the last day: each of its buckets forecast (the median of the
+// same-phase values, no margin) from the buckets `lead` before it, as the forecast itself would
+// have; the sum of the absolute errors over the sum of the values. Empty when fewer than half of
+// the day's buckets could be forecast.
+std::optional<double> backtestError(const RangeMeans& means, std::size_t period, std::size_t lead,
+                                    const ForecastOptions& options) {
+  const long n = static_cast<long>(means.grid().values.size());
+  const long span = static_cast<long>(buckets(kBacktestSpan, means.grid().step));
+  double errors = 0;
+  double total = 0;
+  long forecast = 0;
+  for (long i = std::max(0L, n - span); i < n; ++i) {
+    const double truth = means.grid().values[static_cast<std::size_t>(i)];
+    const long seen = i + 1 - static_cast<long>(lead);
+    if (std::isnan(truth) || seen < 1) continue;
+    std::vector<double> values = samePhaseValues(means, seen, period, lead, options);
+    if (values.empty()) continue;
+    errors += std::abs(quantile(values, 0.5) - truth);
+    total += std::abs(truth);
+    ++forecast;
+  }
+  if (forecast * 2 < span || total <= 0) return std::nullopt;
+  return errors / total;
 }
 
 Prediction predict(std::vector<double> values, const CycleCheck& cycle, double coverage,
@@ -240,6 +293,13 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   for (CycleKind kind : {CycleKind::kDaily, CycleKind::kWeekly}) {
     result.cycles.push_back(checkCycle(kind, grid, result.candidates, options));
   }
+  const RangeMeans means(grid);
+  const std::size_t leadBuckets = buckets(std::max(lead, Duration::zero()), options.step);
+  if (result.cycles[0].confirmed && result.cycles[1].confirmed) {
+    for (CycleCheck& check : result.cycles)
+      check.backtestError = backtestError(means, buckets(cyclePeriod(check.kind), options.step),
+                                          leadBuckets, options);
+  }
   const std::optional<CycleKind> chosen = chosenCycle(result.cycles);
   if (!chosen) {
     refuse(result, NoForecastReason::kNoCycle,
@@ -249,8 +309,8 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   }
   const CycleCheck& cycle = result.cycles[*chosen == CycleKind::kDaily ? 0 : 1];
   const std::size_t period = buckets(cyclePeriod(*chosen), options.step);
-  std::vector<double> values = samePhaseValues(
-      grid, period, buckets(std::max(lead, Duration::zero()), options.step), options);
+  std::vector<double> values =
+      samePhaseValues(means, static_cast<long>(grid.values.size()), period, leadBuckets, options);
   if (values.empty()) {
     refuse(result, NoForecastReason::kTooLittleHistory,
            fmt::format("no past {} cycle has samples at the phase of now + {}", cycleName(*chosen),

@@ -108,6 +108,37 @@ TEST(Forecaster, AWeekdayWeekendPatternIsFoundAsWeekly) {
   EXPECT_NEAR(weekday.prediction->value, busy, 0.05 * busy);
 }
 
+// A weekday's shape every day, weekends at about half: daily repeats nearly as well as weekly
+// (the autocorrelations are close), but forecasting Monday morning from Sunday's would be far
+// too low. The backtest of the last day tells the two apart.
+double quieterWeekends(double h) {
+  const int day = static_cast<int>(std::floor(h / 24)) % 7;
+  const double daytime = std::exp(-std::pow((std::fmod(h, 24) - 11) / 2.5, 2) / 2);
+  return (30 + 170 * daytime) * (day == 5 ? 0.55 : day == 6 ? 0.45 : 1.0);
+}
+
+TEST(Forecaster, MondayMorningIsForecastFromPastMondaysWhenWeekendsAreQuieter) {
+  Forecaster forecaster;
+  const Time monday = kOrigin + hours(24 * 7 * 5 + 9);
+  const Duration lead = minutes(15);
+  const ForecastResult result =
+      forecaster.forecast(trace(monday, minutes(1), quieterWeekends, 4.0), monday, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  ASSERT_TRUE(result.cycles[0].confirmed && result.cycles[1].confirmed);
+  ASSERT_TRUE(result.cycles[0].backtestError && result.cycles[1].backtestError);
+  EXPECT_LT(*result.cycles[1].backtestError, *result.cycles[0].backtestError);
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
+  const double truth = quieterWeekends(hoursSince(monday + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.05 * truth);
+
+  // Without weekends, daily's more recent cycles forecast as well: daily stays.
+  const auto everyDay = [](double h) { return quieterWeekends(std::fmod(h, 24)); };
+  const ForecastResult daily =
+      forecaster.forecast(trace(monday, minutes(1), everyDay, 4.0), monday, lead);
+  ASSERT_TRUE(daily.prediction) << daily.message;
+  EXPECT_EQ(daily.prediction->cycle, CycleKind::kDaily);
+}
+
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
   Forecaster forecaster;
   const Time now = kOrigin + hours(24 * 28);
