@@ -2,8 +2,8 @@
 // generated trace replayed through the controller's real reconcile, with a three-minute pod
 // start: reactive alone, with the forecast control in its default settings, with the control set
 // to Crane's method (the maximum of the same phase over past cycles, times a margin), and with
-// the forecast's margin at 1.05, 1.1 and 1.15. Prints one JSON document: each run's figures (replay/provisioning.h) over
-// the weeks after the warm-up, and after the level shift's first week.
+// the forecast's margin at 1.05, 1.1 and 1.15. Prints one JSON document: each run's figures
+// (replay/provisioning.h) over the weeks after the warm-up, and after the level shift's first week.
 
 #include <fmt/format.h>
 
