@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace hpa::forecast {
 
@@ -19,8 +20,10 @@ constexpr double kPeakTolerance = 0.15;
 // less history and follows a change sooner. Without a backtest, only if its autocorrelation is
 // this much higher.
 constexpr double kWeeklyPreference = 0.1;
-// The backtest forecasts each bucket of the last day from the history before it.
+// The backtest forecasts the last day, a bucket every quarter of an hour, from the history before
+// each (every bucket would cost three times as much and choose the same).
 constexpr Duration kBacktestSpan = std::chrono::hours(24);
+constexpr Duration kBacktestStride = std::chrono::minutes(15);
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
 constexpr double kMadToSigma = 1.4826;
 
@@ -142,17 +145,63 @@ double adjusted(double value, double recent, double level, TrendAdjustment trend
   return value;
 }
 
+struct Levels {
+  double recent = 0;
+  double past = 0;
+};
+
+// The levels of the period that ends at `end` (recent) and of the one `shift` buckets before it
+// (past), compared part by part: a weekly period by its days, a daily one by its hours. The parts
+// whose recent-to-past ratio is among the lowest or the highest two sevenths are left out, so an
+// odd day of a week (a holiday, which the parts, counted back from now, may cut in two) or an odd
+// hour of a day (a spike) does not move the level; the levels are the means of the remaining
+// parts' means. NaN when no part is present in both.
+Levels levels(const RangeMeans& means, long end, long period, long shift) {
+  const long parts =
+      period >= static_cast<long>(buckets(std::chrono::hours(24 * 7), means.grid().step)) ? 7 : 24;
+  const long size = std::max(1L, period / parts);
+  struct Part {
+    double recent;
+    double past;
+  };
+  std::vector<Part> present;
+  for (long hi = end; hi - size + 1 > end - period; hi -= size) {
+    const double recent = means.mean(hi - size + 1, hi);
+    const double past = means.mean(hi - size + 1 - shift, hi - shift);
+    if (!std::isnan(recent) && !std::isnan(past)) present.push_back({recent, past});
+  }
+  if (present.empty()) return {std::nan(""), std::nan("")};
+  const std::size_t trim = present.size() * 2 / 7;
+  if (trim > 0) {
+    // By ratio; a part whose past is not positive sorts by its difference, after the others.
+    std::sort(present.begin(), present.end(), [](const Part& a, const Part& b) {
+      const auto key = [](const Part& x) {
+        return x.past > 0 ? x.recent / x.past : std::numeric_limits<double>::max();
+      };
+      return key(a) < key(b);
+    });
+  }
+  Levels out;
+  std::size_t kept = 0;
+  for (std::size_t i = trim; i + trim < present.size(); ++i, ++kept) {
+    out.recent += present[i].recent;
+    out.past += present[i].past;
+  }
+  out.recent /= static_cast<double>(kept);
+  out.past /= static_cast<double>(kept);
+  return out;
+}
+
 // The level-adjusted value at the target's phase in each of the last K cycles, newest first,
 // seen from the first `n` buckets of the grid. The target is `lead` buckets past the last one; a
-// cycle's level is the mean of the period that ends k periods before now, as the recent level is
-// that of the period that ends now, so both sit the same distance before their phase. A cycle
-// whose phase or level holds no sample (or only half a period of level) is skipped.
+// cycle's level is that of the period that ends k periods before now, the recent level that of
+// the period that ends now, so both sit the same distance before their phase (levels() compares
+// them). A cycle whose phase or level holds no sample (or only half a period of level) is skipped.
 std::vector<double> samePhaseValues(const RangeMeans& means, long n, std::size_t period,
                                     std::size_t lead, const ForecastOptions& options) {
   const long p = static_cast<long>(period);
   const long target = n - 1 + static_cast<long>(lead);
   const long window = static_cast<long>(buckets(options.phaseWindow, means.grid().step));
-  const double recent = means.mean(n - p, n - 1);
   std::vector<double> values;
   for (long k = std::max(1L, (static_cast<long>(lead) + p - 1) / p);
        static_cast<int>(values.size()) < options.cycles && target - k * p >= 0; ++k) {
@@ -164,25 +213,28 @@ std::vector<double> samePhaseValues(const RangeMeans& means, long n, std::size_t
       continue;
     }
     std::size_t present = 0;
-    const double level = means.mean(n - p - k * p, n - 1 - k * p, &present);
+    means.mean(n - p - k * p, n - 1 - k * p, &present);
     if (present * 2 < period) continue;
-    values.push_back(adjusted(value, recent, level, options.trend));
+    const Levels level = levels(means, n - 1, p, k * p);
+    if (std::isnan(level.recent)) continue;
+    values.push_back(adjusted(value, level.recent, level.past, options.trend));
   }
   return values;
 }
 
-// How well the cycle forecast the last day: each of its buckets forecast (the median of the
-// same-phase values, no margin) from the buckets `lead` before it, as the forecast itself would
-// have; the sum of the absolute errors over the sum of the values. Empty when fewer than half of
-// the day's buckets could be forecast.
+// How well the cycle forecast the last day: its buckets forecast (the median of the same-phase
+// values, no margin) from the buckets `lead` before each, as the forecast itself would have; the
+// sum of the absolute errors over the sum of the values. Empty when fewer than half of them could
+// be forecast.
 std::optional<double> backtestError(const RangeMeans& means, std::size_t period, std::size_t lead,
                                     const ForecastOptions& options) {
   const long n = static_cast<long>(means.grid().values.size());
   const long span = static_cast<long>(buckets(kBacktestSpan, means.grid().step));
+  const long stride = std::max(1L, static_cast<long>(buckets(kBacktestStride, means.grid().step)));
   double errors = 0;
   double total = 0;
   long forecast = 0;
-  for (long i = std::max(0L, n - span); i < n; ++i) {
+  for (long i = n - 1; i >= std::max(0L, n - span); i -= stride) {
     const double truth = means.grid().values[static_cast<std::size_t>(i)];
     const long seen = i + 1 - static_cast<long>(lead);
     if (std::isnan(truth) || seen < 1) continue;
@@ -192,7 +244,7 @@ std::optional<double> backtestError(const RangeMeans& means, std::size_t period,
     total += std::abs(truth);
     ++forecast;
   }
-  if (forecast * 2 < span || total <= 0) return std::nullopt;
+  if (forecast * 2 * stride < span || total <= 0) return std::nullopt;
   return errors / total;
 }
 

@@ -139,6 +139,24 @@ TEST(Forecaster, MondayMorningIsForecastFromPastMondaysWhenWeekendsAreQuieter) {
   EXPECT_EQ(daily.prediction->cycle, CycleKind::kDaily);
 }
 
+// A holiday (last week's Wednesday as quiet as a Sunday) in the recent week: the level compared
+// day by day leaves the odd day out, so the next Monday is not forecast lower for it.
+TEST(Forecaster, AHolidayLastWeekDoesNotLowerTheNextMonday) {
+  Forecaster forecaster;
+  const auto withHoliday = [](double h) {
+    const bool holiday = h >= 24 * (7 * 4 + 2) && h < 24 * (7 * 4 + 3);
+    return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
+  };
+  const Time monday = kOrigin + hours(24 * 7 * 5 + 9);
+  const Duration lead = minutes(15);
+  const ForecastResult result =
+      forecaster.forecast(trace(monday, minutes(1), withHoliday, 4.0), monday, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
+  const double truth = withHoliday(hoursSince(monday + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.03 * truth);
+}
+
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
   Forecaster forecaster;
   const Time now = kOrigin + hours(24 * 28);
