@@ -1,11 +1,14 @@
 #include "explain_command.h"
 
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "command_io.h"
 #include "common/time.h"
 #include "explain/explain.h"
+#include "explain/recorded_history.h"
 #include "explain/render.h"
 #include "explain/snapshot.h"
 #include "explain_flags.h"
@@ -15,6 +18,19 @@ namespace hpa::cmd {
 int explainFailure(const std::string& message, int code) {
   std::cerr << "hpa-controller explain: " << message << "\n";
   return code;
+}
+
+Status loadForecastHistory(const std::string& path, explain::ExplainOptions& options) {
+  if (path.empty()) return {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error::format("--forecast-history {}: cannot read it", path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto samples = explain::readRecordedHistory(text.str());
+  if (!samples.ok()) return samples.error().wrap("--forecast-history " + path);
+  options.forecastHistory =
+      std::make_shared<const std::vector<forecast::Sample>>(std::move(*samples));
+  return {};
 }
 
 namespace {
@@ -35,6 +51,8 @@ int runSnapshotExplain(const ExplainFlags& flags) {
     if (!now.ok()) return fail("--now: " + now.error().message);
     options.now = *now;
   }
+  if (auto loaded = loadForecastHistory(flags.forecastHistory, options); !loaded.ok())
+    return fail(loaded.error().message);
   const std::string output = outputFormat(flags.output);
 
   InputFiles inputs;
@@ -104,6 +122,10 @@ controller::DecisionFlagValues& addExplainCommand(CLI::App& app, std::function<i
                   "the time of the decision for a snapshot, RFC 3339 (default: the current time)");
   addOutputFlag(*cmd, flags->output);
   cmd->add_option("--hpa", flags->hpa, "namespace/name of the HPA when the snapshot holds several");
+  cmd->add_option("--forecast-history", flags->forecastHistory,
+                  "what hpa-controller.io/forecast reads: a Prometheus range query's answer "
+                  "(/api/v1/query_range JSON, series summed); without it a forecast has no "
+                  "history and sets no floor");
   addDecisionFlags(*cmd, flags->decision);
   cmd->callback([flags, &run]() { run = [flags]() { return runExplain(*flags); }; });
   return flags->decision;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "decision_flags.h"
+#include "explain/explain.h"
 #include "kube/client_config.h"
 
 namespace hpa::cmd {
@@ -28,11 +29,16 @@ struct ExplainFlags {
   std::string save;
   // Both.
   std::string output;
+  std::string forecastHistory;  // --forecast-history FILE
   controller::DecisionFlagValues decision;
 };
 
 // Prints "hpa-controller explain: <message>" to stderr and returns `code`.
 int explainFailure(const std::string& message, int code = kExitUnusableInput);
+
+// --forecast-history: the range query's answer `path` names, as what a forecast reads; "" sets
+// none. The error names the file.
+Status loadForecastHistory(const std::string& path, explain::ExplainOptions& options);
 
 // `hpa-controller explain NAMESPACE/NAME`, `--all`, `-A`: explain_live_command.cc.
 int runLiveExplain(const ExplainFlags& flags);

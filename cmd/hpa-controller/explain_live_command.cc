@@ -60,6 +60,7 @@ std::string replayCommand(const ExplainFlags& flags, const explain::LiveExplanat
   if (result.explanations.size() == 1) command += " --hpa " + result.explanations.front().hpaKey;
   for (const auto& argument : controller::decisionFlagArguments(flags.decision, rules))
     command += " " + argument;
+  if (!flags.forecastHistory.empty()) command += " --forecast-history " + flags.forecastHistory;
   return command;
 }
 
@@ -107,6 +108,8 @@ int runLiveExplain(const ExplainFlags& flags) {
   auto controller = optionsBesideCluster(*settings, (*cluster)->client(), code);
   if (!controller.ok()) return explainFailure(controller.error().message, code);
   options.controller = *controller;
+  if (auto loaded = loadForecastHistory(flags.forecastHistory, options); !loaded.ok())
+    return explainFailure(loaded.error().message);
 
   auto result = explain::explainLive((*cluster)->client(), *query, options);
   if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
 #include "explain/snapshot.h"
+#include "forecast/series.h"
 #include "report/reconcile_report.h"
 
 namespace hpa::explain {
@@ -16,6 +18,9 @@ struct ExplainOptions {
   Time now;
   std::string hpaKey;  // "ns/name"; empty: the only HPA of the snapshot
   controller::ControllerOptions controller;
+  // --forecast-history: what hpa-controller.io/forecast reads (recorded_history.h); none: a
+  // forecast has no history and sets no floor.
+  std::shared_ptr<const std::vector<forecast::Sample>> forecastHistory;
 };
 
 struct Explanation {

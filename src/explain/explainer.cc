@@ -24,9 +24,13 @@ Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
       scales_(scaleReads),
       clock_(options.now),
       sameClient_(routes ? nullptr : std::make_unique<metricsclient::SameClientRoutes>(metrics)),
+      forecastHistory_(options.forecastHistory
+                           ? std::make_unique<RecordedHistory>(options.forecastHistory)
+                           : nullptr),
       controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_,
                                                      events_, clock_, Logger::discard(), nullptr,
-                                                     owners, routes ? routes : sameClient_.get()},
+                                                     owners, routes ? routes : sameClient_.get(),
+                                                     forecastHistory_.get()},
                   withPodAccounts(options.controller)) {}
 
 void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa,

@@ -9,6 +9,7 @@
 #include "api/hpa.h"
 #include "controller/horizontal_controller.h"
 #include "explain/explain.h"
+#include "explain/recorded_history.h"
 #include "explain/stopped_clock.h"
 
 namespace hpa::explain {
@@ -41,6 +42,7 @@ class Explainer {
   adapters::DiscardingEventRecorder events_;
   StoppedClock clock_;
   std::unique_ptr<metricsclient::MetricRoutes> sameClient_;  // without `routes`
+  std::unique_ptr<RecordedHistory> forecastHistory_;         // with options.forecastHistory
   controller::HorizontalController controller_;
   std::map<std::string, bool> historyGiven_;
 };

@@ -56,6 +56,18 @@ printf 'apiVersion: v1\nkind: [Pod\n' >"$tmp/bad.yaml"
 grep -q "bad.yaml" "$tmp/err" || fail "error must name the file: $(cat "$tmp/err")"
 "$bin" explain -f "$tmp/missing.yaml" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "unreadable file must exit 2, got $rc"
+# --forecast-history: a range query's answer the forecast reads; its floor decides here.
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --now 2026-11-23T10:00:00Z -o text \
+  --forecast-history "$cases/controls-forecast-floor.history.json" >"$tmp/floor.txt" ||
+  fail "--forecast-history exit"
+grep -q "floor 6 replicas .*the floor decided the size" "$tmp/floor.txt" ||
+  fail "the floor must show: $(cat "$tmp/floor.txt")"
+echo '{"status":"success","data":{"resultType":"matrix","result":[]}}' >"$tmp/empty.json"
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --forecast-history "$tmp/empty.json" \
+  2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "an empty --forecast-history must exit 2, got $rc"
+grep -q "empty.json: the range query's answer holds no sample" "$tmp/err" ||
+  fail "the error must name the file and say why: $(cat "$tmp/err")"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --now yesterday 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "bad --now must exit 2, got $rc"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --horizontal-pod-autoscaler-downscale-stabilization=5 2>/dev/null; rc=$?

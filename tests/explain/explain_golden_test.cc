@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "explain/explain.h"
+#include "explain/recorded_history.h"
 #include "explain/render.h"
 #include "explain/snapshot.h"
 
@@ -37,6 +38,18 @@ Result<Explanation> explainCase(const std::string& name) {
   if (!snapshot.ok()) return snapshot.error();
   ExplainOptions options;
   options.now = *now;
+  // A second line "# forecast-history: FILE" gives what a forecast reads (--forecast-history).
+  const std::string historyMarker = "# forecast-history: ";
+  const std::size_t second = text.find('\n') + 1;
+  if (text.compare(second, historyMarker.size(), historyMarker) == 0) {
+    const std::size_t from = second + historyMarker.size();
+    const fs::path file =
+        fs::path(HPA_EXPLAIN_CASES) / text.substr(from, text.find('\n', from) - from);
+    auto samples = readRecordedHistory(readFile(file));
+    if (!samples.ok()) return samples.error().wrap(file.string());
+    options.forecastHistory =
+        std::make_shared<const std::vector<forecast::Sample>>(std::move(*samples));
+  }
   return explainSnapshot(*snapshot, options);
 }
 
@@ -127,6 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
                  "ScheduledMaxReplicas"},
         Expected{"controls-forecast", "metrics", 4, 8, true, "Forecast", "NoForecastHistory"},
+        Expected{"controls-forecast-floor", "metrics", 4, 6, true, "ScalingLimited",
+                 "ForecastFloor"},
         Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
     [](const auto& info) {
       std::string n = info.param.name;
