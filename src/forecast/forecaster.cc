@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -15,15 +16,18 @@ namespace {
 // of the bins around it, which is coarse at long periods.
 constexpr std::size_t kCandidates = 5;
 constexpr double kPeakTolerance = 0.15;
-// When both cycles are confirmed, weekly wins only if its forecasts of the last day erred this
+// When both cycles are confirmed, weekly wins only if its forecasts of the last days erred this
 // much less (relatively): a daily cycle alone repeats weekly too, and the daily forecast needs
 // less history and follows a change sooner. Without a backtest, only if its autocorrelation is
 // this much higher.
 constexpr double kWeeklyPreference = 0.1;
-// The backtest forecasts the last day, a bucket every quarter of an hour, from the history before
-// each (every bucket would cost three times as much and choose the same).
-constexpr Duration kBacktestSpan = std::chrono::hours(24);
-constexpr Duration kBacktestStride = std::chrono::minutes(15);
+// The backtest forecasts the last three days, a bucket every half hour, from the history before
+// each. Not one day: after an odd day (a holiday) the cycle that followed it best would win and
+// carry the odd day into the next. Not a week: after a lasting change (a release doubling the
+// load) the cycle that follows it sooner would win days later. Three did best on the benchmark's
+// traces (bench/README.md).
+constexpr Duration kBacktestSpan = std::chrono::hours(24 * 3);
+constexpr Duration kBacktestStride = std::chrono::minutes(30);
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
 constexpr double kMadToSigma = 1.4826;
 
@@ -157,52 +161,56 @@ struct Levels {
 // hour of a day (a spike) does not move the level; the levels are the means of the remaining
 // parts' means. NaN when no part is present in both.
 Levels levels(const RangeMeans& means, long end, long period, long shift) {
+  constexpr long kMostParts = 24;
   const long parts =
-      period >= static_cast<long>(buckets(std::chrono::hours(24 * 7), means.grid().step)) ? 7 : 24;
+      period >= static_cast<long>(buckets(std::chrono::hours(24 * 7), means.grid().step))
+          ? 7
+          : kMostParts;
   const long size = std::max(1L, period / parts);
   struct Part {
+    double order;  // the ratio; a part whose past is not positive has none and sorts last
     double recent;
     double past;
   };
-  std::vector<Part> present;
-  for (long hi = end; hi - size + 1 > end - period; hi -= size) {
+  // On the stack: the backtest asks for thousands of these per forecast.
+  std::array<Part, kMostParts> present{};
+  std::size_t count = 0;
+  for (long hi = end, part = 0; part < parts && hi - size + 1 > end - period; hi -= size, ++part) {
     const double recent = means.mean(hi - size + 1, hi);
     const double past = means.mean(hi - size + 1 - shift, hi - shift);
-    if (!std::isnan(recent) && !std::isnan(past)) present.push_back({recent, past});
+    if (std::isnan(recent) || std::isnan(past)) continue;
+    present[count++] = {past > 0 ? recent / past : std::numeric_limits<double>::max(), recent,
+                        past};
   }
-  if (present.empty()) return {std::nan(""), std::nan("")};
-  const std::size_t trim = present.size() * 2 / 7;
+  if (count == 0) return {std::nan(""), std::nan("")};
+  const std::size_t trim = count * 2 / 7;
   if (trim > 0) {
-    // By ratio; a part whose past is not positive sorts by its difference, after the others.
-    std::sort(present.begin(), present.end(), [](const Part& a, const Part& b) {
-      const auto key = [](const Part& x) {
-        return x.past > 0 ? x.recent / x.past : std::numeric_limits<double>::max();
-      };
-      return key(a) < key(b);
-    });
+    std::sort(present.begin(), present.begin() + static_cast<long>(count),
+              [](const Part& a, const Part& b) { return a.order < b.order; });
   }
   Levels out;
-  std::size_t kept = 0;
-  for (std::size_t i = trim; i + trim < present.size(); ++i, ++kept) {
+  for (std::size_t i = trim; i + trim < count; ++i) {
     out.recent += present[i].recent;
     out.past += present[i].past;
   }
-  out.recent /= static_cast<double>(kept);
-  out.past /= static_cast<double>(kept);
+  const auto kept = static_cast<double>(count - 2 * trim);
+  out.recent /= kept;
+  out.past /= kept;
   return out;
 }
 
-// The level-adjusted value at the target's phase in each of the last K cycles, newest first,
-// seen from the first `n` buckets of the grid. The target is `lead` buckets past the last one; a
-// cycle's level is that of the period that ends k periods before now, the recent level that of
-// the period that ends now, so both sit the same distance before their phase (levels() compares
-// them). A cycle whose phase or level holds no sample (or only half a period of level) is skipped.
-std::vector<double> samePhaseValues(const RangeMeans& means, long n, std::size_t period,
-                                    std::size_t lead, const ForecastOptions& options) {
+// Into `values`: the level-adjusted value at the target's phase in each of the last K cycles,
+// newest first, seen from the first `n` buckets of the grid. The target is `lead` buckets past
+// the last one; a cycle's level is that of the period that ends k periods before now, the recent
+// level that of the period that ends now, so both sit the same distance before their phase
+// (levels() compares them). A cycle whose phase or level holds no sample (or only half a period
+// of level) is skipped.
+void samePhaseValues(const RangeMeans& means, long n, std::size_t period, std::size_t lead,
+                     const ForecastOptions& options, std::vector<double>& values) {
   const long p = static_cast<long>(period);
   const long target = n - 1 + static_cast<long>(lead);
   const long window = static_cast<long>(buckets(options.phaseWindow, means.grid().step));
-  std::vector<double> values;
+  values.clear();
   for (long k = std::max(1L, (static_cast<long>(lead) + p - 1) / p);
        static_cast<int>(values.size()) < options.cycles && target - k * p >= 0; ++k) {
     const long phase = target - k * p;
@@ -219,33 +227,43 @@ std::vector<double> samePhaseValues(const RangeMeans& means, long n, std::size_t
     if (std::isnan(level.recent)) continue;
     values.push_back(adjusted(value, level.recent, level.past, options.trend));
   }
-  return values;
 }
 
-// How well the cycle forecast the last day: its buckets forecast (the median of the same-phase
-// values, no margin) from the buckets `lead` before each, as the forecast itself would have; the
-// sum of the absolute errors over the sum of the values. Empty when fewer than half of them could
-// be forecast.
-std::optional<double> backtestError(const RangeMeans& means, std::size_t period, std::size_t lead,
-                                    const ForecastOptions& options) {
-  const long n = static_cast<long>(means.grid().values.size());
-  const long span = static_cast<long>(buckets(kBacktestSpan, means.grid().step));
-  const long stride = std::max(1L, static_cast<long>(buckets(kBacktestStride, means.grid().step)));
-  double errors = 0;
+// How well each confirmed cycle forecast the last days: buckets of the backtest span, each
+// forecast (the median of the same-phase values, no margin) from the buckets `lead` before it, as
+// the forecast itself would have; the sum of the absolute errors over the sum of the values, over
+// the buckets both cycles could forecast (so both are judged on the same days). Left unset when
+// those cover less than a day.
+void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::size_t lead,
+              const ForecastOptions& options) {
+  const Grid& grid = means.grid();
+  const long n = static_cast<long>(grid.values.size());
+  const long span = static_cast<long>(buckets(kBacktestSpan, grid.step));
+  const long stride = std::max(1L, static_cast<long>(buckets(kBacktestStride, grid.step)));
+  const long day = static_cast<long>(buckets(std::chrono::hours(24), grid.step));
+  std::vector<double> errors(checks.size(), 0.0);
   double total = 0;
   long forecast = 0;
+  std::vector<double> predicted(checks.size());
+  std::vector<double> values;  // reused: a backtest makes hundreds of forecasts
   for (long i = n - 1; i >= std::max(0L, n - span); i -= stride) {
-    const double truth = means.grid().values[static_cast<std::size_t>(i)];
+    const double truth = grid.values[static_cast<std::size_t>(i)];
     const long seen = i + 1 - static_cast<long>(lead);
     if (std::isnan(truth) || seen < 1) continue;
-    std::vector<double> values = samePhaseValues(means, seen, period, lead, options);
-    if (values.empty()) continue;
-    errors += std::abs(quantile(values, 0.5) - truth);
+    bool all = true;
+    for (std::size_t c = 0; c < checks.size() && all; ++c) {
+      samePhaseValues(means, seen, buckets(cyclePeriod(checks[c].kind), grid.step), lead, options,
+                      values);
+      all = !values.empty();
+      if (all) predicted[c] = quantile(values, 0.5);
+    }
+    if (!all) continue;
+    for (std::size_t c = 0; c < checks.size(); ++c) errors[c] += std::abs(predicted[c] - truth);
     total += std::abs(truth);
     ++forecast;
   }
-  if (forecast * 2 * stride < span || total <= 0) return std::nullopt;
-  return errors / total;
+  if (forecast * stride < day || total <= 0) return;
+  for (std::size_t c = 0; c < checks.size(); ++c) checks[c].backtestError = errors[c] / total;
 }
 
 Prediction predict(std::vector<double> values, const CycleCheck& cycle, double coverage,
@@ -347,11 +365,8 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   }
   const RangeMeans means(grid);
   const std::size_t leadBuckets = buckets(std::max(lead, Duration::zero()), options.step);
-  if (result.cycles[0].confirmed && result.cycles[1].confirmed) {
-    for (CycleCheck& check : result.cycles)
-      check.backtestError = backtestError(means, buckets(cyclePeriod(check.kind), options.step),
-                                          leadBuckets, options);
-  }
+  if (result.cycles[0].confirmed && result.cycles[1].confirmed)
+    backtest(means, result.cycles, leadBuckets, options);
   const std::optional<CycleKind> chosen = chosenCycle(result.cycles);
   if (!chosen) {
     refuse(result, NoForecastReason::kNoCycle,
@@ -361,8 +376,9 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   }
   const CycleCheck& cycle = result.cycles[*chosen == CycleKind::kDaily ? 0 : 1];
   const std::size_t period = buckets(cyclePeriod(*chosen), options.step);
-  std::vector<double> values =
-      samePhaseValues(means, static_cast<long>(grid.values.size()), period, leadBuckets, options);
+  std::vector<double> values;
+  samePhaseValues(means, static_cast<long>(grid.values.size()), period, leadBuckets, options,
+                  values);
   if (values.empty()) {
     refuse(result, NoForecastReason::kTooLittleHistory,
            fmt::format("no past {} cycle has samples at the phase of now + {}", cycleName(*chosen),

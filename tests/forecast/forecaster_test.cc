@@ -110,7 +110,7 @@ TEST(Forecaster, AWeekdayWeekendPatternIsFoundAsWeekly) {
 
 // A weekday's shape every day, weekends at about half: daily repeats nearly as well as weekly
 // (the autocorrelations are close), but forecasting Monday morning from Sunday's would be far
-// too low. The backtest of the last day tells the two apart.
+// too low. The backtest of the last days tells the two apart.
 double quieterWeekends(double h) {
   const int day = static_cast<int>(std::floor(h / 24)) % 7;
   const double daytime = std::exp(-std::pow((std::fmod(h, 24) - 11) / 2.5, 2) / 2);
@@ -155,6 +155,24 @@ TEST(Forecaster, AHolidayLastWeekDoesNotLowerTheNextMonday) {
   EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
   const double truth = withHoliday(hoursSince(monday + lead));
   EXPECT_NEAR(result.prediction->value, truth, 0.03 * truth);
+}
+
+// The morning after that holiday: a day's backtest would crown daily (which followed the quiet
+// day) and forecast Thursday as quiet; three days' keep weekly, and Thursday is a Thursday.
+TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
+  Forecaster forecaster;
+  const auto withHoliday = [](double h) {
+    const bool holiday = h >= 24 * (7 * 4 + 2) && h < 24 * (7 * 4 + 3);
+    return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
+  };
+  const Time thursday = kOrigin + hours(24 * (7 * 4 + 3) + 9);
+  const Duration lead = minutes(15);
+  const ForecastResult result =
+      forecaster.forecast(trace(thursday, minutes(1), withHoliday, 4.0), thursday, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
+  const double truth = withHoliday(hoursSince(thursday + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.05 * truth);
 }
 
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
