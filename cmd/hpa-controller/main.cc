@@ -25,6 +25,7 @@ bool runAsKubectlPlugin(const char* argv0) {
 int parse(CLI::App& app, int argc, char** argv) {
   std::vector<std::string> args = hpa::cmd::splitShortFlagValues(argc, argv);
   std::vector<char*> argp;
+  argp.reserve(args.size());
   for (auto& a : args) argp.push_back(a.data());
   try {
     app.parse(static_cast<int>(argp.size()), argp.data());
