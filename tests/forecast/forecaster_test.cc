@@ -139,40 +139,34 @@ TEST(Forecaster, MondayMorningIsForecastFromPastMondaysWhenWeekendsAreQuieter) {
   EXPECT_EQ(daily.prediction->cycle, CycleKind::kDaily);
 }
 
-// A holiday (last week's Wednesday as quiet as a Sunday) in the recent week: the level compared
-// day by day leaves the odd day out, so the next Monday is not forecast lower for it.
-TEST(Forecaster, AHolidayLastWeekDoesNotLowerTheNextMonday) {
-  Forecaster forecaster;
-  const auto withHoliday = [](double h) {
-    const bool holiday = h >= 24 * (7 * 4 + 2) && h < 24 * (7 * 4 + 3);
-    return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
-  };
-  const Time monday = kOrigin + hours(24 * 7 * 5 + 9);
-  const Duration lead = minutes(15);
-  const ForecastResult result =
-      forecaster.forecast(trace(monday, minutes(1), withHoliday, 4.0), monday, lead);
-  ASSERT_TRUE(result.prediction) << result.message;
-  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
-  const double truth = withHoliday(hoursSince(monday + lead));
-  EXPECT_NEAR(result.prediction->value, truth, 0.03 * truth);
+// quieterWeekends with a holiday: the fifth week's Wednesday as quiet as a Sunday.
+double withHoliday(double h) {
+  const bool holiday = h >= 24 * (7 * 4 + 2) && h < 24 * (7 * 4 + 3);
+  return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
 }
 
-// The morning after that holiday: a day's backtest would crown daily (which followed the quiet
-// day) and forecast Thursday as quiet; three days' keep weekly, and Thursday is a Thursday.
-TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
+// withHoliday's forecast at `at`, one lead ahead: weekly, within `tolerance` of the truth.
+void expectWeeklyNearTruth(Time at, double tolerance) {
   Forecaster forecaster;
-  const auto withHoliday = [](double h) {
-    const bool holiday = h >= 24 * (7 * 4 + 2) && h < 24 * (7 * 4 + 3);
-    return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
-  };
-  const Time thursday = kOrigin + hours(24 * (7 * 4 + 3) + 9);
   const Duration lead = minutes(15);
   const ForecastResult result =
-      forecaster.forecast(trace(thursday, minutes(1), withHoliday, 4.0), thursday, lead);
+      forecaster.forecast(trace(at, minutes(1), withHoliday, 4.0), at, lead);
   ASSERT_TRUE(result.prediction) << result.message;
   EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
-  const double truth = withHoliday(hoursSince(thursday + lead));
-  EXPECT_NEAR(result.prediction->value, truth, 0.05 * truth);
+  const double truth = withHoliday(hoursSince(at + lead));
+  EXPECT_NEAR(result.prediction->value, truth, tolerance * truth);
+}
+
+// The holiday in the recent week: the level compared day by day leaves the odd day out, so the
+// next Monday is not forecast lower for it.
+TEST(Forecaster, AHolidayLastWeekDoesNotLowerTheNextMonday) {
+  expectWeeklyNearTruth(kOrigin + hours(24 * 7 * 5 + 9), 0.03);
+}
+
+// The morning after the holiday: a day's backtest would crown daily (which followed the quiet
+// day) and forecast Thursday as quiet; three days' keep weekly, and Thursday is a Thursday.
+TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
+  expectWeeklyNearTruth(kOrigin + hours(24 * (7 * 4 + 3) + 9), 0.05);
 }
 
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
