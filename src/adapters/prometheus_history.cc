@@ -280,12 +280,7 @@ Result<std::vector<Sample>> PrometheusHistory::query(const std::string& promql, 
   auto matrix = api::readPrometheusMatrix(root);
   if (!matrix.ok()) return matrix.error().wrap("query failed: unexpected answer");
   if (matrix->names.empty()) return Error{"no series", 0, "NoSeries"};
-  std::vector<Sample> samples;
-  samples.reserve(matrix->instants.size());
-  for (const auto& [at, sum] : matrix->instants) {
-    if (sum.series > 0) samples.push_back(Sample{at, static_cast<double>(sum.sumMilli) / 1000.0});
-  }
-  return samples;
+  return controls::samplesOf(*matrix);
 }
 
 Result<std::string> PrometheusHistory::bearerToken() {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/prometheus_matrix.h"
 #include "common/result.h"
 #include "common/time.h"
 #include "forecast/series.h"
@@ -34,6 +35,11 @@ struct History {
   // bucket can be reused.
   std::uint64_t version = 0;
 };
+
+// The samples of a Prometheus range query's answer: at each instant where a series had a value,
+// the sum of those values in the metric's unit; instants without one are gaps. The cluster's
+// history and explain's --forecast-history read an answer alike.
+std::vector<forecast::Sample> samplesOf(const api::PrometheusMatrix& matrix);
 
 class ForecastHistory {
  public:

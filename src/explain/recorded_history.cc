@@ -11,11 +11,7 @@ Result<std::vector<forecast::Sample>> readRecordedHistory(const std::string& tex
   if (root.is_discarded()) return Error::of("not JSON (a range query's answer is)");
   auto matrix = api::readPrometheusMatrix(root);
   if (!matrix.ok()) return matrix.error();
-  std::vector<forecast::Sample> samples;
-  samples.reserve(matrix->instants.size());
-  for (const auto& [at, sum] : matrix->instants) {
-    if (sum.series > 0) samples.push_back({at, static_cast<double>(sum.sumMilli) / 1000.0});
-  }
+  std::vector<forecast::Sample> samples = controls::samplesOf(*matrix);
   if (samples.empty()) return Error::of("the range query's answer holds no sample");
   return samples;
 }
