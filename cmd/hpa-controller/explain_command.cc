@@ -1,9 +1,7 @@
 #include "explain_command.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "command_io.h"
 #include "common/time.h"
@@ -12,6 +10,7 @@
 #include "explain/render.h"
 #include "explain/snapshot.h"
 #include "explain_flags.h"
+#include "kube/kubeconfig.h"
 
 namespace hpa::cmd {
 
@@ -22,11 +21,9 @@ int explainFailure(const std::string& message, int code) {
 
 Status loadForecastHistory(const std::string& path, explain::ExplainOptions& options) {
   if (path.empty()) return {};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::format("--forecast-history {}: cannot read it", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto samples = explain::readRecordedHistory(text.str());
+  auto text = kube::readTextFile(path);
+  if (!text.ok()) return text.error().wrap("--forecast-history");
+  auto samples = explain::readRecordedHistory(*text);
   if (!samples.ok()) return samples.error().wrap("--forecast-history " + path);
   options.forecastHistory =
       std::make_shared<const std::vector<forecast::Sample>>(std::move(*samples));
