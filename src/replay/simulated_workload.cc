@@ -20,6 +20,9 @@ std::shared_ptr<const api::Pod> SimulatedWorkload::newPod(Time started, Time now
   pod.namespace_ = spec_.namespace_;
   pod.phase = api::kPodRunning;
   pod.deletionTimestamp.reset();
+  // Created and started at once: the forecast control reads a pod's start-up as its creation to
+  // Ready, as in a cluster.
+  pod.creationTimestamp = started;
   pod.startTime = started;
   const Time readyAt = started + spec_.readinessDelay;
   pod.ready = readyAt <= now ? api::PodReadyCondition{"True", readyAt}

@@ -11,8 +11,8 @@
 namespace hpa::replay {
 
 // The pods of the scale target, following the replica count the controller sets, as a
-// ReplicaSet and the kubelet would: a new pod is Running (startTime set) at once and turns
-// Ready `readinessDelay` later, its Ready condition's lastTransitionTime then, so the
+// ReplicaSet and the kubelet would: a new pod is created and Running (startTime set) at once and
+// turns Ready `readinessDelay` later, its Ready condition's lastTransitionTime then, so the
 // controller's cpu-initialization and readiness rules see what they see in a cluster. Scaling
 // down removes pods as a ReplicaSet picks them: not-Ready before Ready, newest first.
 class SimulatedWorkload {
