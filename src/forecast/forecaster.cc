@@ -21,11 +21,11 @@ constexpr double kPeakTolerance = 0.15;
 // less history and follows a change sooner. Without a backtest, only if its autocorrelation is
 // this much higher.
 constexpr double kWeeklyPreference = 0.1;
-// The backtest forecasts the last three days, a bucket every half hour, from the history before
-// each. Not one day: after an odd day (a holiday) the cycle that followed it best would win and
-// carry the odd day into the next. Not a week: after a lasting change (a release doubling the
-// load) the cycle that follows it sooner would win days later. Three did best on the benchmark's
-// traces (bench/README.md).
+// The backtest forecasts the day under way and the three whole days before it, a bucket every
+// half hour, from the history before each, and leaves out the day both cycles erred on most.
+// Fewer days leave too little once that day is out; a week would keep crowning, days after a
+// lasting change (a release doubling the load), the cycle that did better before it. Three did
+// best on the benchmark's traces (bench/README.md).
 constexpr Duration kBacktestSpan = std::chrono::hours(24 * 3);
 constexpr Duration kBacktestStride = std::chrono::minutes(30);
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
@@ -54,9 +54,11 @@ std::vector<Candidate> spectralCandidates(const std::vector<double>& power, Dura
     if (power[k] <= power[k - 1] || power[k] < power[k + 1]) continue;
     peaks.push_back(Candidate{step * static_cast<long>(size) / static_cast<long>(k), power[k]});
   }
-  std::sort(peaks.begin(), peaks.end(),
-            [](const Candidate& a, const Candidate& b) { return a.power > b.power; });
-  if (peaks.size() > kCandidates) peaks.resize(kCandidates);
+  // Only the strongest few are kept: a long history has thousands of local peaks.
+  const std::size_t kept = std::min(kCandidates, peaks.size());
+  std::partial_sort(peaks.begin(), peaks.begin() + static_cast<long>(kept), peaks.end(),
+                    [](const Candidate& a, const Candidate& b) { return a.power > b.power; });
+  peaks.resize(kept);
   return peaks;
 }
 
@@ -229,38 +231,103 @@ void samePhaseValues(const RangeMeans& means, long n, std::size_t period, std::s
   }
 }
 
-// How well each confirmed cycle forecast the last days: buckets of the backtest span, each
+// The phase (a bucket of the day, counted from the grid's start) at the middle of the quietest
+// quarter of the average day: where one day of the load ends and the next begins. Cutting the
+// backtest there keeps an odd calendar day (a holiday) within one of its days.
+long troughPhase(const Grid& grid, long day) {
+  std::vector<double> sums(static_cast<std::size_t>(day), 0.0);
+  std::vector<long> counts(static_cast<std::size_t>(day), 0);
+  for (std::size_t i = 0; i < grid.values.size(); ++i) {
+    if (std::isnan(grid.values[i])) continue;
+    sums[i % sums.size()] += grid.values[i];
+    ++counts[i % sums.size()];
+  }
+  std::vector<double> profile(sums.size(), 0.0);
+  for (std::size_t phase = 0; phase < sums.size(); ++phase) {
+    if (counts[phase] > 0) profile[phase] = sums[phase] / static_cast<double>(counts[phase]);
+  }
+  const long quarter = std::max(1L, day / 4);
+  double window = 0;
+  for (long j = 0; j < quarter; ++j) window += profile[static_cast<std::size_t>(j)];
+  double quietest = window;
+  long start = 0;
+  for (long s = 1; s < day; ++s) {
+    window += profile[static_cast<std::size_t>((s + quarter - 1) % day)] -
+              profile[static_cast<std::size_t>(s - 1)];
+    if (window < quietest) {
+      quietest = window;
+      start = s;
+    }
+  }
+  return (start + quarter / 2) % day;
+}
+
+// How well each confirmed cycle forecast the last days: the day under way and the three whole
+// days before it (days of the load, cut at its nightly trough), a bucket every half hour, each
 // forecast (the median of the same-phase values, no margin) from the buckets `lead` before it, as
-// the forecast itself would have; the sum of the absolute errors over the sum of the values, over
-// the buckets both cycles could forecast (so both are judged on the same days). Left unset when
-// those cover less than a day.
+// the forecast itself would have, on the buckets both cycles could forecast (so both are judged
+// on the same days). Of three days or more, the one where both erred most (relative to its
+// values) is left out: an odd day neither could know (a holiday), which the cycle that followed
+// it within hours would otherwise win and carry into the next day. A cycle's error is the sum of
+// its absolute errors over the sum of the values; left unset when those cover less than a day.
 void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::size_t lead,
               const ForecastOptions& options) {
   const Grid& grid = means.grid();
   const long n = static_cast<long>(grid.values.size());
-  const long span = static_cast<long>(buckets(kBacktestSpan, grid.step));
   const long stride = std::max(1L, static_cast<long>(buckets(kBacktestStride, grid.step)));
   const long day = static_cast<long>(buckets(std::chrono::hours(24), grid.step));
-  std::vector<double> errors(checks.size(), 0.0);
-  double total = 0;
-  long forecast = 0;
+  const long days = static_cast<long>(buckets(kBacktestSpan, grid.step)) / day;
+  const long trough = troughPhase(grid, day);
+  // The first bucket of the day under way: the newest cut at or before the last bucket.
+  const long cut = n - 1 - ((n - 1 - trough) % day + day) % day;
+  struct Chunk {
+    std::vector<double> errors;
+    double total = 0;
+    long forecast = 0;
+  };
+  std::vector<Chunk> chunks;
   std::vector<double> predicted(checks.size());
   std::vector<double> values;  // reused: a backtest makes hundreds of forecasts
-  for (long i = n - 1; i >= std::max(0L, n - span); i -= stride) {
-    const double truth = grid.values[static_cast<std::size_t>(i)];
-    const long seen = i + 1 - static_cast<long>(lead);
-    if (std::isnan(truth) || seen < 1) continue;
-    bool all = true;
-    for (std::size_t c = 0; c < checks.size() && all; ++c) {
-      samePhaseValues(means, seen, buckets(cyclePeriod(checks[c].kind), grid.step), lead, options,
-                      values);
-      all = !values.empty();
-      if (all) predicted[c] = quantile(values, 0.5);
+  for (long d = 0; d <= days && cut - d * day >= 0; ++d) {
+    Chunk chunk{std::vector<double>(checks.size(), 0.0)};
+    const long hi = d == 0 ? n - 1 : cut - 1 - (d - 1) * day;
+    for (long i = hi; i >= cut - d * day; i -= stride) {
+      const double truth = grid.values[static_cast<std::size_t>(i)];
+      const long seen = i + 1 - static_cast<long>(lead);
+      if (std::isnan(truth) || seen < 1) continue;
+      bool all = true;
+      for (std::size_t c = 0; c < checks.size() && all; ++c) {
+        samePhaseValues(means, seen, buckets(cyclePeriod(checks[c].kind), grid.step), lead, options,
+                        values);
+        all = !values.empty();
+        if (all) predicted[c] = quantile(values, 0.5);
+      }
+      if (!all) continue;
+      for (std::size_t c = 0; c < checks.size(); ++c)
+        chunk.errors[c] += std::abs(predicted[c] - truth);
+      chunk.total += std::abs(truth);
+      ++chunk.forecast;
     }
-    if (!all) continue;
-    for (std::size_t c = 0; c < checks.size(); ++c) errors[c] += std::abs(predicted[c] - truth);
-    total += std::abs(truth);
-    ++forecast;
+    if (chunk.forecast > 0 && chunk.total > 0) chunks.push_back(std::move(chunk));
+  }
+  // The day both erred on most is left out: an odd day neither cycle could know.
+  const auto oddness = [](const Chunk& c) {
+    double sum = 0;
+    for (double e : c.errors) sum += e;
+    return sum / c.total;
+  };
+  if (chunks.size() >= 3) {
+    chunks.erase(
+        std::max_element(chunks.begin(), chunks.end(),
+                         [&](const Chunk& a, const Chunk& b) { return oddness(a) < oddness(b); }));
+  }
+  long forecast = 0;
+  double total = 0;
+  std::vector<double> errors(checks.size(), 0.0);
+  for (const Chunk& chunk : chunks) {
+    forecast += chunk.forecast;
+    total += chunk.total;
+    for (std::size_t c = 0; c < checks.size(); ++c) errors[c] += chunk.errors[c];
   }
   if (forecast * stride < day || total <= 0) return;
   for (std::size_t c = 0; c < checks.size(); ++c) checks[c].backtestError = errors[c] / total;

@@ -68,10 +68,11 @@ struct CycleCheck {
   // The autocorrelation at the period's lag of the series less its period-long moving mean.
   double strength = 0;
   bool confirmed = false;
-  // When both cycles are confirmed: how far off its forecasts of the last three days were (the sum
-  // of the absolute errors over the sum of the values, on the instants both could forecast); the
-  // one that erred less decides, daily unless weekly erred clearly less. Unset when those cover
-  // less than a day.
+  // When both cycles are confirmed: how far off its forecasts of the last days were (the day
+  // under way and the three before it, cut at the load's nightly trough, less the day both erred
+  // on most; the sum of the absolute errors over the sum of the values, on the instants both
+  // could forecast); the one that erred less decides, daily unless weekly erred clearly less.
+  // Unset when those cover less than a day.
   std::optional<double> backtestError;
 };
 

@@ -145,10 +145,11 @@ double withHoliday(double h) {
   return quieterWeekends(h) * (holiday ? 0.45 : 1.0);
 }
 
-// withHoliday's forecast at `at`, one lead ahead: weekly, within `tolerance` of the truth.
+// withHoliday's forecast at `at`, one lead ahead (a pod start-up of a few minutes): weekly,
+// within `tolerance` of the truth.
 void expectWeeklyNearTruth(Time at, double tolerance) {
   Forecaster forecaster;
-  const Duration lead = minutes(15);
+  const Duration lead = minutes(4);
   const ForecastResult result =
       forecaster.forecast(trace(at, minutes(1), withHoliday, 4.0), at, lead);
   ASSERT_TRUE(result.prediction) << result.message;
@@ -163,10 +164,14 @@ TEST(Forecaster, AHolidayLastWeekDoesNotLowerTheNextMonday) {
   expectWeeklyNearTruth(kOrigin + hours(24 * 7 * 5 + 9), 0.03);
 }
 
-// The morning after the holiday: a day's backtest would crown daily (which followed the quiet
-// day) and forecast Thursday as quiet; three days' keep weekly, and Thursday is a Thursday.
+// The day after the holiday: a backtest that counted the holiday would crown daily (which
+// followed the quiet day within hours) and forecast Thursday's peak as quiet; left out as the day
+// both cycles erred on most, it keeps weekly, and Thursday is a Thursday all day.
 TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
-  expectWeeklyNearTruth(kOrigin + hours(24 * (7 * 4 + 3) + 9), 0.05);
+  for (int hour : {9, 10, 12, 14}) {
+    SCOPED_TRACE(hour);
+    expectWeeklyNearTruth(kOrigin + hours(24 * (7 * 4 + 3) + hour), 0.05);
+  }
 }
 
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
