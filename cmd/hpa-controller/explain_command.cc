@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "command_io.h"
+#include "common/clock.h"
+#include "common/log.h"
 #include "common/time.h"
 #include "explain/explain.h"
 #include "explain/recorded_history.h"
@@ -30,9 +32,38 @@ Status loadForecastHistory(const std::string& path, explain::ExplainOptions& opt
   return {};
 }
 
+Status connectForecastPrometheus(const ExplainFlags& flags, Clock& clock,
+                                 std::unique_ptr<adapters::PrometheusHistory>& prometheus,
+                                 explain::ExplainOptions& options) {
+  if (flags.forecastPrometheus.url.empty()) return {};
+  if (!flags.forecastHistory.empty())
+    return Error::of("give --forecast-history or --forecast-prometheus-url, not both");
+  adapters::PrometheusHistorySettings settings = flags.forecastPrometheus;
+  settings.waitForReads = true;
+  // What a failed read says reaches the explanation (the Forecast condition): no log besides.
+  auto created = adapters::PrometheusHistory::create(settings, clock, Logger::discard());
+  if (!created.ok()) return created.error();
+  prometheus = std::move(*created);
+  options.forecastSource = prometheus.get();
+  return {};
+}
+
 namespace {
 
 int fail(const std::string& message) { return explainFailure(message); }
+
+void addForecastPrometheusFlags(CLI::App& cmd, adapters::PrometheusHistorySettings& settings) {
+  cmd.add_option("--forecast-prometheus-url", settings.url,
+                 "read what hpa-controller.io/forecast reads from this Prometheus "
+                 "(http(s)://host:port[/path]), with the HPA's query, as the daemon does");
+  cmd.add_option("--forecast-prometheus-bearer-token-file", settings.bearerTokenFile,
+                 "a file whose content is sent to that Prometheus as a bearer token");
+  cmd.add_option("--forecast-prometheus-ca-file", settings.caFile,
+                 "PEM certificates that verify Prometheus' serving certificate (default: the "
+                 "system's)");
+  cmd.add_flag("--forecast-prometheus-insecure-skip-tls-verify", settings.insecureSkipTlsVerify,
+               "do not verify Prometheus' serving certificate (tests only)");
+}
 
 // Offline: `explain -f SNAPSHOT`.
 int runSnapshotExplain(const ExplainFlags& flags) {
@@ -50,6 +81,11 @@ int runSnapshotExplain(const ExplainFlags& flags) {
   }
   if (auto loaded = loadForecastHistory(flags.forecastHistory, options); !loaded.ok())
     return fail(loaded.error().message);
+  RealClock clock;
+  std::unique_ptr<adapters::PrometheusHistory> prometheus;
+  if (auto connected = connectForecastPrometheus(flags, clock, prometheus, options);
+      !connected.ok())
+    return fail(connected.error().message);
   const std::string output = outputFormat(flags.output);
 
   InputFiles inputs;
@@ -123,6 +159,7 @@ controller::DecisionFlagValues& addExplainCommand(CLI::App& app, std::function<i
                   "what hpa-controller.io/forecast reads: a Prometheus range query's answer "
                   "(/api/v1/query_range JSON, series summed); without it a forecast has no "
                   "history and sets no floor");
+  addForecastPrometheusFlags(*cmd, flags->forecastPrometheus);
   addDecisionFlags(*cmd, flags->decision);
   cmd->callback([flags, &run]() { run = [flags]() { return runExplain(*flags); }; });
   return flags->decision;

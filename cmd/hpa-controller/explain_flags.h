@@ -1,8 +1,11 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "adapters/prometheus_history.h"
+#include "common/clock.h"
 #include "decision_flags.h"
 #include "explain/explain.h"
 #include "kube/client_config.h"
@@ -30,6 +33,8 @@ struct ExplainFlags {
   // Both.
   std::string output;
   std::string forecastHistory;  // --forecast-history FILE
+  // --forecast-prometheus-url and its credentials: a forecast's history read from there at once.
+  adapters::PrometheusHistorySettings forecastPrometheus;
   controller::DecisionFlagValues decision;
 };
 
@@ -39,6 +44,13 @@ int explainFailure(const std::string& message, int code = kExitUnusableInput);
 // --forecast-history: the range query's answer `path` names, as what a forecast reads; "" sets
 // none. The error names the file.
 Status loadForecastHistory(const std::string& path, explain::ExplainOptions& options);
+
+// --forecast-prometheus-url: into `prometheus` (kept by the caller while it explains, with
+// `clock`), the Prometheus a forecast reads its history from, waiting for each answer; none
+// without the flag. Refused beside --forecast-history.
+Status connectForecastPrometheus(const ExplainFlags& flags, Clock& clock,
+                                 std::unique_ptr<adapters::PrometheusHistory>& prometheus,
+                                 explain::ExplainOptions& options);
 
 // `hpa-controller explain NAMESPACE/NAME`, `--all`, `-A`: explain_live_command.cc.
 int runLiveExplain(const ExplainFlags& flags);

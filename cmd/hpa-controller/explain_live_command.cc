@@ -110,6 +110,15 @@ int runLiveExplain(const ExplainFlags& flags) {
   options.controller = *controller;
   if (auto loaded = loadForecastHistory(flags.forecastHistory, options); !loaded.ok())
     return explainFailure(loaded.error().message);
+  if (!flags.save.empty() && !flags.forecastPrometheus.url.empty()) {
+    return explainFailure(
+        "--save records the cluster's answers, not Prometheus': save the range query's answer "
+        "and give it with --forecast-history instead of --forecast-prometheus-url");
+  }
+  std::unique_ptr<adapters::PrometheusHistory> prometheus;
+  if (auto connected = connectForecastPrometheus(flags, clock, prometheus, options);
+      !connected.ok())
+    return explainFailure(connected.error().message);
 
   auto result = explain::explainLive((*cluster)->client(), *query, options);
   if (!result.ok()) return explainFailure(result.error().message, kExitClusterUnreadable);

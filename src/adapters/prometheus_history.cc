@@ -85,7 +85,7 @@ PrometheusHistory::PrometheusHistory(PrometheusHistorySettings settings,
       transport_(std::move(transport)),
       clock_(clock),
       logger_(std::move(logger)) {
-  refresher_ = std::thread([this] { run(); });
+  if (!settings_.waitForReads) refresher_ = std::thread([this] { run(); });
 }
 
 PrometheusHistory::~PrometheusHistory() { stop(); }
@@ -105,8 +105,20 @@ std::uint64_t PrometheusHistory::rounds() const {
 }
 
 Result<History> PrometheusHistory::history(const HistoryRequest& request, Time now) {
-  std::unique_lock<std::mutex> lock(mu_);
   const std::string id = entryId(request);
+  if (settings_.waitForReads) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (entries_.find(id) == entries_.end()) {
+        Entry entry;
+        entry.request = request;
+        entry.askedAt = clock_.now();
+        entries_.emplace(id, std::move(entry));
+      }
+    }
+    readAtOnce(id, now);
+  }
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = entries_.find(id);
   if (it == entries_.end()) {
     Entry entry;
@@ -147,6 +159,23 @@ void PrometheusHistory::forget(const std::string& key) {
   auto it = entries_.lower_bound(prefix);
   while (it != entries_.end() && it->first.compare(0, prefix.size(), prefix) == 0)
     it = entries_.erase(it);
+}
+
+void PrometheusHistory::readAtOnce(const std::string& id, Time now) {
+  std::optional<Job> job;
+  const Time triedAt = clock_.now();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry& entry = entries_.at(id);
+    if (entry.triedAt) return;
+    entry.triedAt = triedAt;
+    job = Job{id, entry.request};
+  }
+  auto token = bearerToken();
+  auto read = token.ok() ? this->read(job->request, now, *token)
+                         : Result<std::vector<Sample>>(token.error());
+  std::lock_guard<std::mutex> lock(mu_);
+  store(*job, std::move(read), triedAt);
 }
 
 void PrometheusHistory::run() {

@@ -40,6 +40,9 @@ struct PrometheusHistorySettings {
   std::size_t maxPointsPerQuery = 10000;
   // One query's whole exchange.
   Duration timeout = std::chrono::seconds(20);
+  // history() reads what it lacks at once and waits for the answer, and no refresher runs: a
+  // one-off command (explain) that asks once.
+  bool waitForReads = false;
 };
 
 // controls::ForecastHistory over Prometheus' HTTP API: each request (an HPA's query, range and
@@ -48,7 +51,8 @@ struct PrometheusHistorySettings {
 // from a cache, and one thread of its own reads what is missing or older than the refresh
 // interval, a bounded number of queries per round. A first request answers "not fetched yet" and
 // schedules the read; a failing read keeps the last good history for a while
-// (staleAfterRefreshes), then says why there is none. The thread stops with the object.
+// (staleAfterRefreshes), then says why there is none. The thread stops with the object. With
+// waitForReads, history() reads instead, and there is no thread.
 class PrometheusHistory final : public controls::ForecastHistory {
  public:
   // The transport from the settings (the CA file read, the token file checked): a clear error
@@ -86,6 +90,8 @@ class PrometheusHistory final : public controls::ForecastHistory {
   };
 
   void run();
+  // waitForReads: the entry `id` read now, unless it was read or tried already.
+  void readAtOnce(const std::string& id, Time now);
   // Up to maxQueriesPerRound entries due for a read (never read, or tried a refresh interval
   // ago), oldest first, marked as tried now; entries idle too long are dropped.
   std::vector<Job> takeDueJobs(Time now);

@@ -8,6 +8,7 @@
 
 #include "common/result.h"
 #include "controller/horizontal_controller.h"
+#include "controls/forecast_history.h"
 #include "explain/snapshot.h"
 #include "forecast/series.h"
 #include "report/reconcile_report.h"
@@ -21,6 +22,8 @@ struct ExplainOptions {
   // --forecast-history: what hpa-controller.io/forecast reads (recorded_history.h); none: a
   // forecast has no history and sets no floor.
   std::shared_ptr<const std::vector<forecast::Sample>> forecastHistory;
+  // --forecast-prometheus-url: where a forecast reads its history instead (the caller owns it).
+  controls::ForecastHistory* forecastSource = nullptr;
 };
 
 struct Explanation {

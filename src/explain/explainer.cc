@@ -27,11 +27,12 @@ Explainer::Explainer(controller::HpaLister& hpas, controller::PodLister& pods,
       forecastHistory_(options.forecastHistory
                            ? std::make_unique<RecordedHistory>(options.forecastHistory)
                            : nullptr),
-      controller_(controller::ControllerDependencies{hpas, pods, metrics, scales_, statusWriter_,
-                                                     events_, clock_, Logger::discard(), nullptr,
-                                                     owners, routes ? routes : sameClient_.get(),
-                                                     forecastHistory_.get()},
-                  withPodAccounts(options.controller)) {}
+      controller_(
+          controller::ControllerDependencies{
+              hpas, pods, metrics, scales_, statusWriter_, events_, clock_, Logger::discard(),
+              nullptr, owners, routes ? routes : sameClient_.get(),
+              options.forecastSource ? options.forecastSource : forecastHistory_.get()},
+          withPodAccounts(options.controller)) {}
 
 void Explainer::giveHistory(const api::HorizontalPodAutoscaler& hpa,
                             api::AutoscalerHistory history) {

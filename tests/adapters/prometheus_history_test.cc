@@ -382,4 +382,33 @@ TEST(PrometheusHistory, CreateRefusesFilesItCannotRead) {
 }
 
 }  // namespace
+// waitForReads (explain): the first ask reads and waits, no refresher runs, and what was read
+// answers the next ask without another query.
+TEST(PrometheusHistoryWaiting, TheFirstAskReadsAtOnceAndAsksOnce) {
+  PrometheusHistorySettings settings;
+  settings.waitForReads = true;
+  Fixture f(settings);
+  f.transport->json(matrix({{{kNow - 600, "1"}, {kNow - 300, "2"}}, {{kNow - 300, "3"}}}));
+  auto first = f.history->history(request(), f.clock.now());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(first->samples->size(), 2u);
+  EXPECT_EQ(first->samples->back().value, 5);
+  EXPECT_EQ(f.transport->requests().size(), 1u);
+  auto again = f.history->history(request(), f.clock.now());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->version, first->version);
+  EXPECT_EQ(f.transport->requests().size(), 1u);
+  EXPECT_EQ(f.history->rounds(), 0u) << "no refresher runs";
+}
+
+TEST(PrometheusHistoryWaiting, AFailedReadIsTheFirstAnswer) {
+  PrometheusHistorySettings settings;
+  settings.waitForReads = true;
+  Fixture f(settings);
+  f.transport->json({{"status", "error"}, {"error", "parse error at char 4"}}, 400);
+  auto answer = f.history->history(request(), f.clock.now());
+  ASSERT_FALSE(answer.ok());
+  EXPECT_THAT(answer.error().message, HasSubstr("parse error at char 4"));
+}
+
 }  // namespace hpa::adapters

@@ -7,7 +7,8 @@
 # Deployments of 2 pods (100m requests, 50 % target: 0.05 cores a pod) run at their target on
 # 100m of simulated load, and each HPA forecasts 20 minutes ahead from its series:
 #   (a) Preview: the forecast and the floor are exported (peak: 0.32 cores, 7 replicas; offpeak:
-#       0.08, 2), the Forecast condition is ForecastPreview, and nothing scales;
+#       0.08, 2), the Forecast condition is ForecastPreview, and nothing scales; explain, live,
+#       reading the same Prometheus itself, shows peak's floor;
 #   (b) Active: peak is raised to 7 while its load is still 100m (the phase the history predicts;
 #       offpeak, whose history is low at that phase, stays at 2), then its load rises to 320m and
 #       it has the replicas already;
@@ -110,6 +111,13 @@ while [ "$(reconciles peak)" -lt $((seen + 3)) ]; do
 done
 replicas_are peak 2 || fail "peak scaled to $(replicas peak) in Preview"
 pass "Preview: three more reconciles, peak still at 2 replicas"
+# explain, live, reads the same Prometheus with the HPA's query and shows the same floor.
+"$CONTROLLER" explain --kubeconfig "$ADMIN_KUBECONFIG" -n "$NS" peak -o text \
+  --forecast-prometheus-url "$PROM" >"$WORK/explain-peak.txt" 2>&1 ||
+  fail "explain --forecast-prometheus-url: $(cat "$WORK/explain-peak.txt")"
+grep -q "floor 7 replicas" "$WORK/explain-peak.txt" ||
+  fail "explain must show peak's floor of 7: $(cat "$WORK/explain-peak.txt")"
+pass "explain, reading Prometheus itself, shows peak's floor of 7"
 
 # --- (b) Active: the floor raises peak before its load rises
 for app in peak offpeak; do forecast "$app" Active; done

@@ -68,6 +68,53 @@ echo '{"status":"success","data":{"resultType":"matrix","result":[]}}' >"$tmp/em
 [ $rc -eq 2 ] || fail "an empty --forecast-history must exit 2, got $rc"
 grep -q "empty.json: the range query's answer holds no sample" "$tmp/err" ||
   fail "the error must name the file and say why: $(cat "$tmp/err")"
+# --forecast-prometheus-url: the same samples answered over HTTP as Prometheus answers a range
+# query (those within start..end); the forecast reads them with the HPA's query: the same floor.
+cat >"$tmp/prom.py" <<'PY'
+import http.server, json, sys, urllib.parse
+answer = json.load(open(sys.argv[1]))
+class Prom(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        q = urllib.parse.parse_qs(url.query)
+        with open(sys.argv[3], "a") as log:
+            log.write(url.path + " " + q.get("query", [""])[0] + "\n")
+        start, end = float(q["start"][0]), float(q["end"][0])
+        out = json.loads(json.dumps(answer))
+        for series in out["data"]["result"]:
+            series["values"] = [v for v in series["values"] if start <= v[0] <= end]
+        body = json.dumps(out).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Prom)
+open(sys.argv[2], "w").write(str(server.server_port))
+server.serve_forever()
+PY
+python3 "$tmp/prom.py" "$cases/controls-forecast-floor.history.json" "$tmp/port" "$tmp/queries" &
+prom=$!
+trap 'kill $prom 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+[ -s "$tmp/port" ] || fail "the test's Prometheus did not start"
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --now 2026-11-23T10:00:00Z -o text \
+  --forecast-prometheus-url "http://127.0.0.1:$(cat "$tmp/port")" >"$tmp/prom-floor.txt" ||
+  fail "--forecast-prometheus-url exit"
+diff "$tmp/floor.txt" "$tmp/prom-floor.txt" >&2 ||
+  fail "read from Prometheus, the explanation must be the one from the saved answer"
+grep -q "^/api/v1/query_range sum(rate(container_cpu_usage_seconds_total{" "$tmp/queries" ||
+  fail "the HPA's cpu query must be asked: $(cat "$tmp/queries")"
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --now 2026-11-23T10:00:00Z \
+  --forecast-prometheus-url http://127.0.0.1:1 -o text >"$tmp/unreachable.txt" ||
+  fail "an unreachable Prometheus is still an answer (no floor)"
+grep -q "no history of cpu" "$tmp/unreachable.txt" ||
+  fail "an unreachable Prometheus must be said: $(cat "$tmp/unreachable.txt")"
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --forecast-history "$tmp/empty.json" \
+  --forecast-prometheus-url http://127.0.0.1:1 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "--forecast-history beside --forecast-prometheus-url must exit 2, got $rc"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --now yesterday 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "bad --now must exit 2, got $rc"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --horizontal-pod-autoscaler-downscale-stabilization=5 2>/dev/null; rc=$?
