@@ -11,8 +11,14 @@
 // and are listed again (copied out of memory by the fake API, whose CPU time is reported apart)
 // and indexed again, and each HPA's recommendation history keeps its real length.
 //
+// With --forecast 1 every HPA also has hpa-controller.io/forecast ({mode: Preview}) over one shared
+// history of five weeks (a daily and a weekly cycle at the forecast's 5-minute step), as the
+// daemon's Prometheus cache hands it out: a forecast is made once per HPA and 5-minute step and
+// reused by the reconciles in between, so --period 300 makes one at nearly every reconcile and
+// --period 15 at one in twenty, as in the daemon.
+//
 //   inprocess_scale_bench [--hpas N] [--pods P] [--namespaces S] [--seconds T] [--workers 1,2,5]
-//                         [--period S] [--json FILE]
+//                         [--period S] [--forecast 1] [--json FILE]
 //
 // --json writes the figures to FILE as well, for bench/results/binary.py to record.
 #include <malloc.h>
@@ -21,6 +27,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,6 +38,8 @@
 
 #include "adapters/cache_listers.h"
 #include "controller/horizontal_controller.h"
+#include "controls/forecast_history.h"
+#include "controls/forecast_spec.h"
 #include "informer/object_cache.h"
 #include "informer/pod_selector_index.h"
 #include "metricsclient/batching_metrics_client.h"
@@ -47,7 +56,8 @@ struct Shape {
   double seconds = 5;
   std::vector<int> workers = {1, 2, 5};
   double period = 0;  // seconds of controller time per round over every HPA; 0: time stands still
-  std::string json;   // where --json writes the figures; empty: nowhere
+  bool forecast = false;  // every HPA forecasts its cpu (Preview) from a shared history
+  std::string json;       // where --json writes the figures; empty: nowhere
 };
 
 // What the run measured, for --json.
@@ -87,7 +97,7 @@ class BenchClock final : public Clock {
  private:
   // A line of its own: read by every worker, beside objects other workers write.
   alignas(64) std::atomic<Duration::rep> ticks_;
-  char pad_[64 - sizeof(std::atomic<Duration::rep>)] = {};
+  [[maybe_unused]] char pad_[64 - sizeof(std::atomic<Duration::rep>)] = {};
 };
 std::string appName(int i) { return "app-" + std::to_string(i); }
 
@@ -205,9 +215,10 @@ api::Pod makePod(const std::string& ns, const std::string& app, int i) {
   return p;
 }
 
-api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& app) {
+api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& app, bool forecast) {
   api::HorizontalPodAutoscaler hpa;
   hpa.metadata = {app, ns, "uid-" + ns + "-" + app, "1", 1, {}, {}, kStart, std::nullopt};
+  if (forecast) hpa.metadata.annotations[controls::kForecastAnnotation] = "{mode: Preview}";
   hpa.spec.scaleTargetRef = {"Deployment", app, "apps/v1"};
   hpa.spec.minReplicas = 1;
   hpa.spec.maxReplicas = 1000;
@@ -217,6 +228,31 @@ api::HorizontalPodAutoscaler makeHpa(const std::string& ns, const std::string& a
   hpa.spec.metrics = {cpu};
   return hpa;
 }
+
+// --forecast: the history every HPA's forecast reads, one vector for all, to beyond the run's end
+// (a forecast reads none after its instant): cpu cores with a daily peak, quieter weekends.
+class SharedForecastHistory final : public controls::ForecastHistory {
+ public:
+  explicit SharedForecastHistory(Time end) {
+    constexpr double kTau = 6.283185307179586;
+    auto samples = std::make_shared<std::vector<forecast::Sample>>();
+    const Duration step = std::chrono::minutes(5);
+    for (Time t = end - std::chrono::hours(24 * 35); t <= end; t += step) {
+      const double hours = std::chrono::duration<double, std::ratio<3600>>(t - kStart).count();
+      const int day = static_cast<int>(hours / 24) % 7;
+      const double daily = 1 + 0.8 * std::sin(kTau * hours / 24);
+      samples->push_back({t, 40 * daily * (day >= 5 ? 0.5 : 1.0)});
+    }
+    samples_ = std::move(samples);
+  }
+  Result<controls::History> history(const controls::HistoryRequest& /*request*/,
+                                    Time /*now*/) override {
+    return controls::History{samples_, 1};
+  }
+
+ private:
+  std::shared_ptr<const std::vector<forecast::Sample>> samples_;
+};
 
 std::vector<int> parseList(const char* text) {
   std::vector<int> out;
@@ -244,6 +280,8 @@ Shape parseArgs(int argc, char** argv) {
       s.workers = parseList(argv[i + 1]);
     else if (flag == "--period")
       s.period = std::atof(argv[i + 1]);
+    else if (flag == "--forecast")
+      s.forecast = std::atoi(argv[i + 1]) != 0;
     else if (flag == "--json")
       s.json = argv[i + 1];
   }
@@ -277,12 +315,15 @@ std::vector<std::string> addApiObjects(
     auto& list = metricsApi.byNamespace[ns];
     for (int a = 0; a < perNamespace; ++a) {
       const std::string app = appName(a);
+      std::string key = ns;
+      key += '/';
+      key += app;
       api::Scale scale;
       scale.metadata.name = app;
       scale.metadata.namespace_ = ns;
       scale.specReplicas = scale.statusReplicas = shape.podsPerHpa;
       scale.selector = "app=" + app;
-      scales.scales[ns + "/" + app] = scale;
+      scales.scales[key] = scale;
       for (int i = 0; i < shape.podsPerHpa; ++i) {
         api::PodMetrics m;
         m.metadata.name = app + "-7d9f8b6c5d-" + std::to_string(10000 + i);
@@ -293,9 +334,10 @@ std::vector<std::string> addApiObjects(
             {"app", {{"cpu", api::Quantity::fromMilli(50)}}});  // 50 %: at target
         list.items.push_back(std::move(m));
       }
-      auto hpa = std::make_shared<const api::HorizontalPodAutoscaler>(makeHpa(ns, app));
-      hpaCache.put(ns, ns + "/" + app, hpa);
-      keys.push_back(ns + "/" + app);
+      auto hpa =
+          std::make_shared<const api::HorizontalPodAutoscaler>(makeHpa(ns, app, shape.forecast));
+      hpaCache.put(ns, key, hpa);
+      keys.push_back(key);
     }
   }
   return keys;
@@ -354,6 +396,7 @@ Figures::Steady runSteady(const Shape& shape, int workers, const std::vector<std
   std::atomic<bool> stop{false};
   std::atomic<long> done{0};
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(workers));
   const double cpu0 = cpuSeconds();
   const long copy0 = metricsApi.copyNanos.load();
   const int lists0 = metricsApi.lists.load();
@@ -465,9 +508,11 @@ int main(int argc, char** argv) {
       });
   CacheStatusWriter status(hpaCache);
   CountingEvents events;
+  SharedForecastHistory forecastHistory(clock.now() + std::chrono::hours(24));
   controller::HorizontalController controller(
       controller::ControllerDependencies{hpaLister, podLister, metrics, scales, status, events,
-                                         clock, Logger::discard()},
+                                         clock, Logger::discard(), nullptr, nullptr, nullptr,
+                                         shape.forecast ? &forecastHistory : nullptr},
       controller::ControllerOptions{});
 
   // Two rounds to the steady state: the first writes each status, the second reads it back.
@@ -501,5 +546,9 @@ int main(int argc, char** argv) {
       status.writes.load() - warmWrites, scales.updates.load(), events.events.load(),
       metricsApi.lists.load());
   if (!shape.json.empty()) writeJson(shape, figures);
-  return status.writes.load() == warmWrites && scales.updates.load() == 0 ? 0 : 1;
+  // A forecast's condition carries its value, which moves with each 5-minute step: a status write
+  // per HPA and step is its steady state.
+  const bool writesExpected = shape.forecast && shape.period > 0;
+  return (writesExpected || status.writes.load() == warmWrites) && scales.updates.load() == 0 ? 0
+                                                                                              : 1;
 }

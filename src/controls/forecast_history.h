@@ -44,8 +44,9 @@ std::vector<forecast::Sample> samplesOf(const api::PrometheusMatrix& matrix);
 class ForecastHistory {
  public:
   virtual ~ForecastHistory() = default;
-  // The history as of `now`, from what the source holds: it never waits on the network (a
-  // cluster's source refreshes in the background and answers from its cache). An error says why
+  // The history as of `now`, from what the source holds: the daemon's never waits on the network
+  // (it refreshes in the background and answers from its cache; explain, a one-off, may wait for
+  // its one read). An error says why
   // there is none, in words a condition message can carry (the source unreachable, the query
   // failing, not fetched yet).
   virtual Result<History> history(const HistoryRequest& request, Time now) = 0;

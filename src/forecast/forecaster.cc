@@ -58,8 +58,9 @@ std::vector<Candidate> spectralCandidates(const std::vector<double>& power, Dura
   const std::size_t kept = std::min(kCandidates, peaks.size());
   std::partial_sort(peaks.begin(), peaks.begin() + static_cast<long>(kept), peaks.end(),
                     [](const Candidate& a, const Candidate& b) { return a.power > b.power; });
-  peaks.resize(kept);
-  return peaks;
+  // A copy of those few: the result is cached per HPA, and the whole vector's capacity (every
+  // local peak, tens of kilobytes) would stay with it.
+  return {peaks.begin(), peaks.begin() + static_cast<long>(kept)};
 }
 
 bool peakNear(const std::vector<Candidate>& candidates, Duration period) {
