@@ -95,6 +95,11 @@ int runLiveExplain(const ExplainFlags& flags) {
 
   auto query = liveQuery(flags);
   if (!query.ok()) return explainFailure(query.error().message);
+  if (!flags.save.empty() && !flags.forecastPrometheus.url.empty()) {
+    return explainFailure(
+        "--save records the cluster's answers, not Prometheus': save the range query's answer "
+        "and give it with --forecast-history instead of --forecast-prometheus-url");
+  }
   auto config = kube::resolveRestConfig(flags.connection);
   if (!config.ok()) return explainFailure(config.error().message, kExitClusterUnreadable);
   if (query->ns.empty())
@@ -110,11 +115,6 @@ int runLiveExplain(const ExplainFlags& flags) {
   options.controller = *controller;
   if (auto loaded = loadForecastHistory(flags.forecastHistory, options); !loaded.ok())
     return explainFailure(loaded.error().message);
-  if (!flags.save.empty() && !flags.forecastPrometheus.url.empty()) {
-    return explainFailure(
-        "--save records the cluster's answers, not Prometheus': save the range query's answer "
-        "and give it with --forecast-history instead of --forecast-prometheus-url");
-  }
   std::unique_ptr<adapters::PrometheusHistory> prometheus;
   if (auto connected = connectForecastPrometheus(flags, clock, prometheus, options);
       !connected.ok())

@@ -115,6 +115,10 @@ grep -q "no history of cpu" "$tmp/unreachable.txt" ||
 "$bin" explain -f "$cases/controls-forecast-floor.yaml" --forecast-history "$tmp/empty.json" \
   --forecast-prometheus-url http://127.0.0.1:1 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || fail "--forecast-history beside --forecast-prometheus-url must exit 2, got $rc"
+"$bin" explain shop/web --save "$tmp/snap.yaml" --forecast-prometheus-url http://127.0.0.1:1 \
+  --kubeconfig "$tmp/none.kubeconfig" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "--save beside --forecast-prometheus-url must exit 2 before any cluster is read, got $rc"
+grep -q "give it with --forecast-history" "$tmp/err" || fail "the refusal must say what to do: $(cat "$tmp/err")"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --now yesterday 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "bad --now must exit 2, got $rc"
 "$bin" explain -f "$cases/cpu-scale-up.yaml" --horizontal-pod-autoscaler-downscale-stabilization=5 2>/dev/null; rc=$?
