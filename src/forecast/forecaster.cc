@@ -58,8 +58,8 @@ std::vector<Candidate> spectralCandidates(const std::vector<double>& power, Dura
   const std::size_t kept = std::min(kCandidates, peaks.size());
   std::partial_sort(peaks.begin(), peaks.begin() + static_cast<long>(kept), peaks.end(),
                     [](const Candidate& a, const Candidate& b) { return a.power > b.power; });
-  // A copy of those few: the result is cached per HPA, and the whole vector's capacity (every
-  // local peak, tens of kilobytes) would stay with it.
+  // A copy of those few: the result is cached per HPA, and the whole vector's capacity (room for
+  // every local peak) would stay with it.
   return {peaks.begin(), peaks.begin() + static_cast<long>(kept)};
 }
 
@@ -236,16 +236,16 @@ void samePhaseValues(const RangeMeans& means, long n, std::size_t period, std::s
 // quarter of the average day: where one day of the load ends and the next begins. Cutting the
 // backtest there keeps an odd calendar day (a holiday) within one of its days.
 long troughPhase(const Grid& grid, long day) {
-  std::vector<double> sums(static_cast<std::size_t>(day), 0.0);
-  std::vector<long> counts(static_cast<std::size_t>(day), 0);
+  // The mean of each phase's present values (0 where none is).
+  std::vector<double> profile(static_cast<std::size_t>(day), 0.0);
+  std::vector<long> counts(profile.size(), 0);
   for (std::size_t i = 0; i < grid.values.size(); ++i) {
     if (std::isnan(grid.values[i])) continue;
-    sums[i % sums.size()] += grid.values[i];
-    ++counts[i % sums.size()];
+    profile[i % profile.size()] += grid.values[i];
+    ++counts[i % profile.size()];
   }
-  std::vector<double> profile(sums.size(), 0.0);
-  for (std::size_t phase = 0; phase < sums.size(); ++phase) {
-    if (counts[phase] > 0) profile[phase] = sums[phase] / static_cast<double>(counts[phase]);
+  for (std::size_t phase = 0; phase < profile.size(); ++phase) {
+    if (counts[phase] > 0) profile[phase] /= static_cast<double>(counts[phase]);
   }
   const long quarter = std::max(1L, day / 4);
   double window = 0;
