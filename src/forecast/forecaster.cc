@@ -22,8 +22,8 @@ constexpr double kPeakTolerance = 0.15;
 // this much higher.
 constexpr double kWeeklyPreference = 0.1;
 // The backtest forecasts the day under way and the three whole days before it, a bucket every
-// half hour, from the history before each, and leaves out the day both cycles erred on most.
-// Fewer days leave too little once that day is out; a week would keep crowning, days after a
+// half hour, from the history before each, and leaves out the day even the better cycle erred on
+// most. Fewer days leave too little once that day is out; a week would keep crowning, days after a
 // lasting change (a release doubling the load), the cycle that did better before it. Three did
 // best on the benchmark's traces (bench/README.md).
 constexpr Duration kBacktestSpan = std::chrono::hours(24 * 3);
@@ -267,10 +267,11 @@ long troughPhase(const Grid& grid, long day) {
 // days before it (days of the load, cut at its nightly trough), a bucket every half hour, each
 // forecast (the median of the same-phase values, no margin) from the buckets `lead` before it, as
 // the forecast itself would have, on the buckets both cycles could forecast (so both are judged
-// on the same days). Of three days or more, the one where both erred most (relative to its
-// values) is left out: an odd day neither could know (a holiday), which the cycle that followed
-// it within hours would otherwise win and carry into the next day. A cycle's error is the sum of
-// its absolute errors over the sum of the values; left unset when those cover less than a day.
+// on the same days). Of three days or more, the one where the better cycle erred most (relative
+// to its values) is left out: an odd day neither could know (a holiday), which the cycle that
+// followed it within hours would otherwise win and carry into the next day. A cycle's error is the
+// sum of its absolute errors over the sum of the values; left unset when those cover less than a
+// day.
 void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::size_t lead,
               const ForecastOptions& options) {
   const Grid& grid = means.grid();
@@ -311,11 +312,11 @@ void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::siz
     }
     if (chunk.forecast > 0 && chunk.total > 0) chunks.push_back(std::move(chunk));
   }
-  // The day both erred on most is left out: an odd day neither cycle could know.
+  // The day where even the better cycle erred most is left out: an odd day neither could know.
+  // Not the day their errors summed most: that may be a day only one of them got wrong (daily
+  // forecasting a Saturday from a Friday), the very day that tells them apart.
   const auto oddness = [](const Chunk& c) {
-    double sum = 0;
-    for (double e : c.errors) sum += e;
-    return sum / c.total;
+    return *std::min_element(c.errors.begin(), c.errors.end()) / c.total;
   };
   if (chunks.size() >= 3) {
     chunks.erase(

@@ -69,10 +69,10 @@ struct CycleCheck {
   double strength = 0;
   bool confirmed = false;
   // When both cycles are confirmed: how far off its forecasts of the last days were (the day
-  // under way and the three before it, cut at the load's nightly trough, less the day both erred
-  // on most; the sum of the absolute errors over the sum of the values, on the instants both
-  // could forecast); the one that erred less decides, daily unless weekly erred clearly less.
-  // Unset when those cover less than a day.
+  // under way and the three before it, cut at the load's nightly trough, less the day even the
+  // better one erred on most; the sum of the absolute errors over the sum of the values, on the
+  // instants both could forecast); the one that erred less decides, daily unless weekly erred
+  // clearly less. Unset when those cover less than a day.
   std::optional<double> backtestError;
 };
 

@@ -176,6 +176,28 @@ TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
   }
 }
 
+// quieterWeekends doubled from the fourth week's Monday on (a release).
+double doubledFromWeekFour(double h) { return quieterWeekends(h) * (h >= 24 * 7 * 3 ? 2.0 : 1.0); }
+
+// The Sunday night a week after the doubling: weekly, whose level took days to follow it, erred
+// on the first weekdays after it, and daily on the Saturday (forecast from a Friday). A day
+// where one cycle was right is no odd day, and leaving Saturday out (the day their errors summed
+// most) would crown daily and forecast Monday's night from Sunday's, at half the load. The odd
+// day is the one where even the better cycle erred: here none is, and weekly forecasts Monday.
+TEST(Forecaster, AWeekAfterTheLoadDoubledMondayIsForecastFromMondays) {
+  Forecaster forecaster;
+  const Time sunday = kOrigin + hours(24 * 7 * 4) - minutes(10);
+  const Duration lead = minutes(15);
+  const ForecastResult result =
+      forecaster.forecast(trace(sunday, minutes(1), doubledFromWeekFour, 4.0), sunday, lead);
+  ASSERT_TRUE(result.prediction) << result.message;
+  EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
+  // Its phase window (10 minutes either side) reaches back into Sunday night, so the forecast is
+  // below Monday's load; daily's would be Sunday's, under half of it.
+  const double truth = doubledFromWeekFour(hoursSince(sunday + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.25 * truth);
+}
+
 TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
   Forecaster forecaster;
   const Time now = kOrigin + hours(24 * 28);
