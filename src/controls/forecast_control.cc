@@ -208,7 +208,9 @@ void ForecastControl::setLead(ReconcileView& reconcile, const ForecastSpec& spec
   f.startup = std::chrono::ceil<std::chrono::seconds>(observed ? *observed
                                                                : reconcile.initialReadinessDelay());
   f.leadFrom = observed ? kLeadFromStartup : kLeadFromReadinessDelay;
-  f.lead = *f.startup + reconcile.syncPeriod() + kMetricsResolution;
+  // A forecast serves every sync of its step, and a replica asked for at the step's last sync
+  // must serve the load a start-up after it: so the lead reaches to the step's end.
+  f.lead = *f.startup + reconcile.syncPeriod() + kMetricsResolution + spec.options().step;
 }
 
 void ForecastControl::evaluate(ReconcileView& reconcile) {

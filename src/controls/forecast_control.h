@@ -11,10 +11,10 @@
 //
 // The lead is the annotation's, else the pods' start-up (creation to Ready, the median of the
 // counted ready pods'; else the initial readiness delay) plus the sync period and the metrics'
-// resolution: how long a replica asked for now takes to serve.
+// resolution (how long a replica asked for now takes to serve) plus the forecast's step.
 //
 // A forecast is made once per HPA, history version and step of the forecast's grid: the
-// reconciles in between reuse it.
+// reconciles in between reuse it, so the lead reaches to the step's end.
 
 #include <cstdint>
 #include <memory>

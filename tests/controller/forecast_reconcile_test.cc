@@ -48,7 +48,7 @@ TEST_F(ForecastReconcileTest, APreviewShowsTheFloorAndChangesNothing) {
   ASSERT_TRUE(f.floor) << f.message;
   EXPECT_EQ(*f.floor, 8);
   EXPECT_EQ(f.leadFrom, "initial readiness delay");
-  EXPECT_EQ(f.lead, seconds(30) + seconds(15) + seconds(30));
+  EXPECT_EQ(f.lead, seconds(30) + seconds(15) + seconds(30) + std::chrono::minutes(5));
   EXPECT_TRUE(scales_.updates.empty());
   EXPECT_EQ(r.report.desiredReplicas, 3);
   ASSERT_NE(condition(api::kForecastCondition), nullptr);

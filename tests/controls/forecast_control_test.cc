@@ -202,16 +202,17 @@ TEST_F(ForecastControlTest, AnAverageValueTargetNeedsNoPods) {
   EXPECT_EQ(*f.floor, static_cast<std::int32_t>(std::ceil(*f.value / 0.5)));
 }
 
+// ... plus the forecast's step (5 minutes): a forecast serves every sync of its step.
 TEST_F(ForecastControlTest, ALeadNotGivenIsThePodsStartUpPlusASyncAndTheMetricsResolution) {
   auto r = run("{}", 3);
   EXPECT_EQ(forecastOf(r).leadFrom, "pods' start-up");
   EXPECT_EQ(forecastOf(r).startup, minutes(3));
-  EXPECT_EQ(forecastOf(r).lead, minutes(3) + seconds(15) + seconds(30));
+  EXPECT_EQ(forecastOf(r).lead, minutes(3) + seconds(15) + seconds(30) + minutes(5));
   EXPECT_EQ(forecastOf(r).at, kNow + forecastOf(r).lead);
   pods_.clear();
   r = run("{}", 3);
   EXPECT_EQ(forecastOf(r).leadFrom, "initial readiness delay");
-  EXPECT_EQ(forecastOf(r).lead, seconds(30) + seconds(15) + seconds(30));
+  EXPECT_EQ(forecastOf(r).lead, seconds(30) + seconds(15) + seconds(30) + minutes(5));
   // A utilization metric whose pods were not counted: a forecast, but no floor.
   EXPECT_TRUE(forecastOf(r).value);
   EXPECT_FALSE(forecastOf(r).floor);
