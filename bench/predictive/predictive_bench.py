@@ -8,10 +8,10 @@ shift halfway; a spike that is not seasonal; a random walk without cycle. The HP
 a 1-core request, 2 to 100 replicas, upstream's defaults (15 s sync, tolerance 0.1, 5-minute
 downscale stabilization), each pod Ready 3 minutes after its creation. Six runs per trace:
   reactive   no forecast
-  forecast   hpa-controller.io/forecast: {mode: Active}: the forecast's defaults
+  forecast   hpa-controller.io/forecast: {mode: Active}: the forecast's defaults (margin 1.05)
   crane      {mode: Active, quantile: 1, trend: None, margin: 1.1}: the maximum of the same phase
              over the past cycles, times 1.1 (Crane's EHPA)
-  margin-1.05, margin-1.1, margin-1.15   {mode: Active, margin: M}: the forecast with more
+  margin-1, margin-1.1, margin-1.15   {mode: Active, margin: M}: the forecast with other
              headroom, the frontier that Crane's is also compared on at its own cost
 The figures (replay's summary: pod-minutes above target, replica-hours; docs/replay.md) count from
 the end of the warm-up (two weeks); the level shift's also from one week after the shift.
@@ -39,10 +39,10 @@ import render  # noqa: E402
 
 TRACES = ("seasonal", "trend", "holiday", "level-shift", "spike", "random-walk")
 MODES = ("reactive", "forecast", "crane")
-FRONTIER = ("forecast", "margin-1.05", "margin-1.1", "margin-1.15")
+FRONTIER = ("margin-1", "forecast", "margin-1.1", "margin-1.15")
 MEASURES = ("Replays of generated six-week traces with a 3-minute pod start: pod-minutes above target "
             "(under-provisioned) and replica-hours (cost) of reactive scaling alone, of the forecast control "
-            "in its default settings and with margins 1.05 to 1.15, and of Crane's method (maximum of the same "
+            "in its default settings (margin 1.05) and with margins 1 to 1.15, and of Crane's method (maximum of the same "
             "phase over past cycles x 1.1).")
 
 

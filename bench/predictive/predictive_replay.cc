@@ -40,8 +40,8 @@ std::vector<Mode> defaultModes() {
       {"reactive", ""},
       {"forecast", "{mode: Active}"},
       {"crane", "{mode: Active, quantile: 1, trend: None, margin: 1.1}"},
-      // The forecast with more headroom: the frontier Crane's is compared on at its own cost.
-      {"margin-1.05", "{mode: Active, margin: 1.05}"},
+      // The forecast with other headroom: the frontier Crane's is compared on at its own cost.
+      {"margin-1", "{mode: Active, margin: 1}"},
       {"margin-1.1", "{mode: Active, margin: 1.1}"},
       {"margin-1.15", "{mode: Active, margin: 1.15}"},
   };

@@ -13,7 +13,7 @@
 //     forgetBefore: 2026-11-20T00:00:00Z
 //     cycles: 4
 //     quantile: 0.5
-//     margin: 1.0
+//     margin: 1.05
 //     minStrength: 0.5
 //     trend: Ratio          # Ratio | Difference | None
 //

@@ -106,7 +106,7 @@ const api::HorizontalPodAutoscalerCondition& conditionOf(const Reconciled& r, co
 }
 
 TEST_F(ForecastControlTest, APreviewForecastsAndChangesNothing) {
-  const auto r = run("{lead: 1h}", 3);
+  const auto r = run("{lead: 1h, margin: 1}", 3);
   const auto& f = forecastOf(r);
   ASSERT_TRUE(f.value) << f.message;
   // The forecast is the load an hour ahead, not now's.

@@ -6,8 +6,8 @@
 # this instant of each day (0.32 cores); app="offpeak" has the same day twelve hours later. Two
 # Deployments of 2 pods (100m requests, 50 % target: 0.05 cores a pod) run at their target on
 # 100m of simulated load, and each HPA forecasts 20 minutes ahead from its series:
-#   (a) Preview: the forecast and the floor are exported (peak: 0.32 cores, 7 replicas; offpeak:
-#       0.08, 2), the Forecast condition is ForecastPreview, and nothing scales; explain, live,
+#   (a) Preview: the forecast and the floor are exported (peak: 0.32 cores and the default 5 %
+#       margin, 7 replicas; offpeak: 0.08 and the margin, 2), the Forecast condition is ForecastPreview, and nothing scales; explain, live,
 #       reading the same Prometheus itself, shows peak's floor;
 #   (b) Active: peak is raised to 7 while its load is still 100m (the phase the history predicts;
 #       offpeak, whose history is low at that phase, stays at 2), then its load rises to 320m and
@@ -99,10 +99,10 @@ for app in peak offpeak; do wait_for 120 "$app holds 2 replicas at its target, o
 for app in peak offpeak; do forecast "$app" Preview; done
 wait_for 30 "peak's Forecast condition is ForecastPreview" forecast_reason_is peak ForecastPreview
 wait_for 10 "peak's floor exported: 7 replicas" exported_is hpa_controller_forecast_floor_replicas peak 7
-forecast_between peak 0.30 0.34 || fail "peak's forecast: $(exported hpa_controller_forecast_value peak), expected about 0.32 cores"
+forecast_between peak 0.31 0.35 || fail "peak's forecast: $(exported hpa_controller_forecast_value peak), expected about 0.34 cores (0.32 and the default 5 % margin)"
 wait_for 10 "offpeak's floor exported: 2 replicas (its history is low 20 minutes from now)" \
   exported_is hpa_controller_forecast_floor_replicas offpeak 2
-forecast_between offpeak 0.07 0.09 || fail "offpeak's forecast: $(exported hpa_controller_forecast_value offpeak), expected about 0.08 cores"
+forecast_between offpeak 0.075 0.095 || fail "offpeak's forecast: $(exported hpa_controller_forecast_value offpeak), expected about 0.084 cores (0.08 and the default 5 % margin)"
 pass "forecasts: peak $(exported hpa_controller_forecast_value peak), offpeak $(exported hpa_controller_forecast_value offpeak) cores"
 seen=$(reconciles peak)
 while [ "$(reconciles peak)" -lt $((seen + 3)) ]; do

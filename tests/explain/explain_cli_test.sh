@@ -60,7 +60,7 @@ grep -q "bad.yaml" "$tmp/err" || fail "error must name the file: $(cat "$tmp/err
 "$bin" explain -f "$cases/controls-forecast-floor.yaml" --now 2026-11-23T10:00:00Z -o text \
   --forecast-history "$cases/controls-forecast-floor.history.json" >"$tmp/floor.txt" ||
   fail "--forecast-history exit"
-grep -q "floor 6 replicas .*the floor decided the size" "$tmp/floor.txt" ||
+grep -q "floor 7 replicas .*the floor decided the size" "$tmp/floor.txt" ||
   fail "the floor must show: $(cat "$tmp/floor.txt")"
 echo '{"status":"success","data":{"resultType":"matrix","result":[]}}' >"$tmp/empty.json"
 "$bin" explain -f "$cases/controls-forecast-floor.yaml" --forecast-history "$tmp/empty.json" \

@@ -140,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(
         Expected{"controls-schedule", "metrics", 4, 6, true, "ScalingLimited",
                  "ScheduledMaxReplicas"},
         Expected{"controls-forecast", "metrics", 4, 8, true, "Forecast", "NoForecastHistory"},
-        Expected{"controls-forecast-floor", "metrics", 4, 6, true, "ScalingLimited",
+        Expected{"controls-forecast-floor", "metrics", 4, 7, true, "ScalingLimited",
                  "ForecastFloor"},
         Expected{"autoscaling-v1-export", "metrics", 3, 4, true, "ScalingLimited", "ScaleUpLimit"}),
     [](const auto& info) {

@@ -34,6 +34,13 @@ std::vector<Sample> trace(Time to, Duration every, const std::function<double(do
   return out;
 }
 
+// The forecast without the default margin: what the history says, to compare with the truth.
+ForecastOptions historyAsItIs() {
+  ForecastOptions options;
+  options.margin = 1;
+  return options;
+}
+
 double dailySine(double h) { return 100 + 50 * std::sin(kTau * h / 24); }
 
 // Weekdays (Monday to Friday) peak at 200 in the afternoon; weekends stay near 40.
@@ -48,7 +55,7 @@ TEST(Forecaster, ADailySineIsForecastOneLeadAheadWithHighConfidence) {
   const Time now = kOrigin + hours(24 * 21) + minutes(7 * 60 + 40);
   const auto history = trace(now, minutes(1), dailySine, 3.0);
   const Duration lead = minutes(15);
-  const ForecastResult result = forecaster.forecast(history, now, lead);
+  const ForecastResult result = forecaster.forecast(history, now, lead, historyAsItIs());
   ASSERT_TRUE(result.prediction) << result.message;
   EXPECT_EQ(result.reason, NoForecastReason::kNone);
   const double truth = dailySine(hoursSince(now + lead));
@@ -71,12 +78,16 @@ TEST(Forecaster, MarginAndQuantileMoveTheForecastAsDocumented) {
   Forecaster forecaster;
   const Time now = kOrigin + hours(24 * 10) + minutes(5 * 60);
   const auto history = trace(now, minutes(5), dailySine, 3.0);
-  const ForecastResult plain = forecaster.forecast(history, now, minutes(15));
+  const ForecastResult plain = forecaster.forecast(history, now, minutes(15), historyAsItIs());
   ForecastOptions options;
   options.margin = 1.2;
   const ForecastResult margin = forecaster.forecast(history, now, minutes(15), options);
   ASSERT_TRUE(plain.prediction && margin.prediction);
   EXPECT_DOUBLE_EQ(margin.prediction->value, plain.prediction->value * 1.2);
+  // The default is 5 % above what the history says.
+  const ForecastResult byDefault = forecaster.forecast(history, now, minutes(15));
+  ASSERT_TRUE(byDefault.prediction);
+  EXPECT_DOUBLE_EQ(byDefault.prediction->value, plain.prediction->value * 1.05);
   options.margin = 1.0;
   options.quantile = 1.0;
   const ForecastResult maximum = forecaster.forecast(history, now, minutes(15), options);
@@ -92,7 +103,7 @@ TEST(Forecaster, AWeekdayWeekendPatternIsFoundAsWeekly) {
   const Time now = kOrigin + hours(24 * (7 * 5 + 5) + 13);
   const auto history = trace(now, minutes(5), weekdaysBusy, 4.0);
   const Duration lead = minutes(30);
-  const ForecastResult result = forecaster.forecast(history, now, lead);
+  const ForecastResult result = forecaster.forecast(history, now, lead, historyAsItIs());
   ASSERT_TRUE(result.prediction) << result.message;
   EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
   EXPECT_TRUE(result.cycles[1].confirmed);
@@ -103,8 +114,8 @@ TEST(Forecaster, AWeekdayWeekendPatternIsFoundAsWeekly) {
 
   // And on a Tuesday afternoon it forecasts a busy one.
   const Time tuesday = kOrigin + hours(24 * (7 * 5 + 1) + 13);
-  const auto weekday =
-      forecaster.forecast(trace(tuesday, minutes(5), weekdaysBusy, 4.0), tuesday, lead);
+  const auto weekday = forecaster.forecast(trace(tuesday, minutes(5), weekdaysBusy, 4.0), tuesday,
+                                           lead, historyAsItIs());
   ASSERT_TRUE(weekday.prediction) << weekday.message;
   const double busy = weekdaysBusy(hoursSince(tuesday + lead));
   EXPECT_NEAR(weekday.prediction->value, busy, 0.05 * busy);
@@ -123,8 +134,8 @@ TEST(Forecaster, MondayMorningIsForecastFromPastMondaysWhenWeekendsAreQuieter) {
   Forecaster forecaster;
   const Time monday = kOrigin + hours(24 * 7 * 5 + 9);
   const Duration lead = minutes(15);
-  const ForecastResult result =
-      forecaster.forecast(trace(monday, minutes(1), quieterWeekends, 4.0), monday, lead);
+  const ForecastResult result = forecaster.forecast(trace(monday, minutes(1), quieterWeekends, 4.0),
+                                                    monday, lead, historyAsItIs());
   ASSERT_TRUE(result.prediction) << result.message;
   ASSERT_TRUE(result.cycles[0].confirmed && result.cycles[1].confirmed);
   ASSERT_TRUE(result.cycles[0].backtestError && result.cycles[1].backtestError);
@@ -136,7 +147,7 @@ TEST(Forecaster, MondayMorningIsForecastFromPastMondaysWhenWeekendsAreQuieter) {
   // Without weekends, daily's more recent cycles forecast as well: daily stays.
   const auto everyDay = [](double h) { return quieterWeekends(std::fmod(h, 24)); };
   const ForecastResult daily =
-      forecaster.forecast(trace(monday, minutes(1), everyDay, 4.0), monday, lead);
+      forecaster.forecast(trace(monday, minutes(1), everyDay, 4.0), monday, lead, historyAsItIs());
   ASSERT_TRUE(daily.prediction) << daily.message;
   EXPECT_EQ(daily.prediction->cycle, CycleKind::kDaily);
 }
@@ -153,7 +164,7 @@ void expectWeeklyNearTruth(Time at, double tolerance) {
   Forecaster forecaster;
   const Duration lead = minutes(4);
   const ForecastResult result =
-      forecaster.forecast(trace(at, minutes(1), withHoliday, 4.0), at, lead);
+      forecaster.forecast(trace(at, minutes(1), withHoliday, 4.0), at, lead, historyAsItIs());
   ASSERT_TRUE(result.prediction) << result.message;
   EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
   const double truth = withHoliday(hoursSince(at + lead));
@@ -188,8 +199,8 @@ TEST(Forecaster, AWeekAfterTheLoadDoubledMondayIsForecastFromMondays) {
   Forecaster forecaster;
   const Time sunday = kOrigin + hours(24 * 7 * 4) - minutes(10);
   const Duration lead = minutes(15);
-  const ForecastResult result =
-      forecaster.forecast(trace(sunday, minutes(1), doubledFromWeekFour, 4.0), sunday, lead);
+  const ForecastResult result = forecaster.forecast(
+      trace(sunday, minutes(1), doubledFromWeekFour, 4.0), sunday, lead, historyAsItIs());
   ASSERT_TRUE(result.prediction) << result.message;
   EXPECT_EQ(result.prediction->cycle, CycleKind::kWeekly);
   // Its phase window (10 minutes either side) reaches back into Sunday night, so the forecast is
@@ -203,7 +214,7 @@ TEST(Forecaster, WhiteNoiseHasNoCycleAndSaysSo) {
   const Time now = kOrigin + hours(24 * 28);
   const auto history = trace(
       now, minutes(5), [](double) { return 100.0; }, 20.0, 7);
-  const ForecastResult result = forecaster.forecast(history, now, minutes(15));
+  const ForecastResult result = forecaster.forecast(history, now, minutes(15), historyAsItIs());
   EXPECT_FALSE(result.prediction);
   EXPECT_EQ(result.reason, NoForecastReason::kNoCycle);
   EXPECT_EQ(result.message.rfind("no daily or weekly cycle", 0), 0u) << result.message;
@@ -228,7 +239,7 @@ TEST(Forecaster, ARandomWalkHasNoCycle) {
       level += step(random);
       history.push_back({t, level});
     }
-    const ForecastResult result = forecaster.forecast(history, now, minutes(15));
+    const ForecastResult result = forecaster.forecast(history, now, minutes(15), historyAsItIs());
     EXPECT_FALSE(result.prediction) << "seed " << seed;
     EXPECT_EQ(result.reason, NoForecastReason::kNoCycle) << result.message;
     for (const CycleCheck& c : result.cycles) {

@@ -44,18 +44,21 @@ TEST(ForecasterHistory, ALevelStepIsFollowedByTheTrendAdjustment) {
   const auto history = trace(now, doubled);
   const Duration lead = minutes(15);
   const double truth = doubled(now + lead);
-  const ForecastResult adjusted = forecaster.forecast(history, now, lead);
+  // Without the default margin: what the history says, to compare with the truth.
+  ForecastOptions asItIs;
+  asItIs.margin = 1;
+  const ForecastResult adjusted = forecaster.forecast(history, now, lead, asItIs);
   ASSERT_TRUE(adjusted.prediction) << adjusted.message;
   EXPECT_NEAR(adjusted.prediction->value, truth, 0.05 * truth);
 
-  ForecastOptions asTheyWere;
+  ForecastOptions asTheyWere = asItIs;
   asTheyWere.trend = TrendAdjustment::kNone;
   const ForecastResult unadjusted = forecaster.forecast(history, now, lead, asTheyWere);
   ASSERT_TRUE(unadjusted.prediction) << unadjusted.message;
   // Three of the four past days had half the load: their median is the old level.
   EXPECT_NEAR(unadjusted.prediction->value, truth / 2, 0.05 * truth);
 
-  ForecastOptions byDifference;
+  ForecastOptions byDifference = asItIs;
   byDifference.trend = TrendAdjustment::kDifference;
   const ForecastResult shifted = forecaster.forecast(history, now, lead, byDifference);
   ASSERT_TRUE(shifted.prediction);
