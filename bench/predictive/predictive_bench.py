@@ -9,8 +9,9 @@ a 1-core request, 2 to 100 replicas, upstream's defaults (15 s sync, tolerance 0
 downscale stabilization), each pod Ready 3 minutes after its creation. Six runs per trace:
   reactive   no forecast
   forecast   hpa-controller.io/forecast: {mode: Active}: the forecast's defaults (margin 1.05)
-  crane      {mode: Active, quantile: 1, trend: None, margin: 1.1}: the maximum of the same phase
-             over the past cycles, times 1.1 (Crane's EHPA)
+  crane      {mode: Active, quantile: 1, trend: None, margin: 1.1, recent: 0s}: the maximum of the
+             same phase over the past cycles, times 1.1 (Crane's EHPA, which a quiet day does not
+             lower)
   margin-1, margin-1.1, margin-1.15   {mode: Active, margin: M}: the forecast with other
              headroom, the frontier that Crane's is also compared on at its own cost
 The figures (replay's summary: pod-minutes above target, replica-hours; docs/replay.md) count from

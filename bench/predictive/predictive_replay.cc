@@ -39,7 +39,7 @@ std::vector<Mode> defaultModes() {
   return {
       {"reactive", ""},
       {"forecast", "{mode: Active}"},
-      {"crane", "{mode: Active, quantile: 1, trend: None, margin: 1.1}"},
+      {"crane", "{mode: Active, quantile: 1, trend: None, margin: 1.1, recent: 0s}"},
       // The forecast with other headroom: the frontier Crane's is compared on at its own cost.
       {"margin-1", "{mode: Active, margin: 1}"},
       {"margin-1.1", "{mode: Active, margin: 1.1}"},

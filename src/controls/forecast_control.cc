@@ -78,9 +78,13 @@ std::int32_t floorReplicas(double value, double perPod, std::int32_t min, std::i
 }
 
 std::string forecastWords(const Forecast& f) {
-  return fmt::format("{} forecast {:g} in {} ({} cycle, confidence {:g})", f.metric,
+  const std::string lowered =
+      f.lowered ? fmt::format(", lowered: the last {} ran at {:.0f} % of its forecast",
+                              formatGoDuration(f.recent), *f.lowered * 100)
+                : std::string();
+  return fmt::format("{} forecast {:g} in {} ({} cycle, confidence {:g}{})", f.metric,
                      roundForecastValue(*f.value), formatGoDuration(f.lead), f.cycle,
-                     roundConfidence(f.confidence));
+                     roundConfidence(f.confidence), lowered);
 }
 
 // The Forecast condition's reason and message once the forecast is known.
@@ -248,6 +252,10 @@ void ForecastControl::evaluate(ReconcileView& reconcile) {
   f.value = result->prediction->value;
   f.confidence = result->prediction->confidence;
   f.cycle = std::string(forecast::cycleName(result->prediction->cycle));
+  if (result->prediction->lowered) {
+    f.lowered = result->prediction->recentRatio;
+    f.recent = options.recent;
+  }
   const auto& metrics = reconcile.hpa().spec.metrics;
   if (spec.metricIndex < metrics.size())
     f.perPodTarget = perPodTarget(metrics[spec.metricIndex], f);

@@ -58,6 +58,17 @@ Status readLead(const json& value, ForecastSpec& out) {
   return Status();
 }
 
+Status readRecent(const json& value, ForecastSpec& out) {
+  auto text = stringField(value, "recent");
+  if (!text.ok()) return text.error();
+  auto recent = parseGoDuration(*text);
+  if (!recent.ok()) return recent.error().wrap("recent");
+  if (*recent < Duration::zero() || *recent > kMaxForecastRecent)
+    return Error::format("recent must be between 0s and {}", formatGoDuration(kMaxForecastRecent));
+  out.recent = *recent;
+  return Status();
+}
+
 Status readForgetBefore(const json& value, ForecastSpec& out) {
   auto text = stringField(value, "forgetBefore");
   if (!text.ok()) return text.error();
@@ -105,6 +116,7 @@ Status readField(const std::string& key, const json& value, ForecastSpec& out) {
   if (key == "margin") return readNumber(value, key, out.margin);
   if (key == "minStrength") return readNumber(value, key, out.minStrength);
   if (key == "trend") return readTrend(value, out);
+  if (key == "recent") return readRecent(value, out);
   return Error::format("unknown field {}", quote(key));
 }
 
@@ -200,6 +212,7 @@ forecast::ForecastOptions ForecastSpec::options() const {
   if (minStrength) o.minStrength = *minStrength;
   if (trend) o.trend = *trend;
   if (forgetBefore) o.forgetBefore = *forgetBefore;
+  if (recent) o.recent = *recent;
   return o;
 }
 

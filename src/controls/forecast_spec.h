@@ -16,6 +16,7 @@
 //     margin: 1.05
 //     minStrength: 0.5
 //     trend: Ratio          # Ratio | Difference | None
+//     recent: 2h            # 0s: never lowered by a quiet stretch
 //
 // The parameters left out keep ForecastOptions' defaults (forecast/forecaster.h).
 
@@ -35,6 +36,8 @@ inline constexpr const char* kForecastAnnotation = "hpa-controller.io/forecast";
 
 // The longest lead the annotation may ask for: a forecast further ahead is a schedule's job.
 inline constexpr Duration kMaxForecastLead = std::chrono::hours(6);
+// The longest stretch of recent load the forecast checks itself against: a day is a cycle's worth.
+inline constexpr Duration kMaxForecastRecent = std::chrono::hours(24);
 
 enum class ForecastMode {
   Preview,  // compute and show everything, change nothing
@@ -57,6 +60,7 @@ struct ForecastSpec {
   std::optional<double> minStrength;
   std::optional<forecast::TrendAdjustment> trend;
   std::optional<Time> forgetBefore;
+  std::optional<Duration> recent;
   bool operator==(const ForecastSpec&) const = default;
 
   // ForecastOptions' defaults with what the annotation sets.

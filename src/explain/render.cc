@@ -143,6 +143,7 @@ json forecastJson(const controls::ControlsReport::Forecast& f) {
               {"value", optionalNumber(f.value)},
               {"confidence", f.value ? json(f.confidence) : json(nullptr)},
               {"cycle", f.cycle.empty() ? json(nullptr) : json(f.cycle)},
+              {"lowered", optionalNumber(f.lowered)},
               {"perPodTarget", optionalNumber(f.perPodTarget)},
               {"floor", optionalReplicas(f.floor)},
               {"minReplicas", f.minReplicas},
@@ -249,7 +250,7 @@ void forecastText(const controls::ControlsReport::Forecast& f,
     line(fmt::format("    no forecast ({}): {}", f.reason, f.message));
     return;
   }
-  line(f.startup ? fmt::format("    lead {}: {} {} + sync period + metrics resolution",
+  line(f.startup ? fmt::format("    lead {}: {} {} + sync period + metrics resolution + step",
                                formatGoDuration(f.lead), f.leadFrom, formatGoDuration(*f.startup))
                  : fmt::format("    lead {} (from the {})", formatGoDuration(f.lead), f.leadFrom));
   if (!f.value) {
@@ -259,6 +260,10 @@ void forecastText(const controls::ControlsReport::Forecast& f,
   line(fmt::format("    forecast {:g} at {}: {} cycle, confidence {:.2f}{}", *f.value,
                    f.at ? formatRFC3339(*f.at) : std::string("-"), f.cycle, f.confidence,
                    f.reused ? " (made earlier in this step)" : ""));
+  if (f.lowered) {
+    line(fmt::format("    lowered: the last {} ran at {:.0f} % of what it forecast",
+                     formatGoDuration(f.recent), *f.lowered * 100));
+  }
   if (!f.floor) {
     line(fmt::format("    no floor ({}): {}", f.reason, f.message));
     return;

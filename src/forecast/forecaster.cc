@@ -28,6 +28,9 @@ constexpr double kWeeklyPreference = 0.1;
 // best on the benchmark's traces (bench/README.md).
 constexpr Duration kBacktestSpan = std::chrono::hours(24 * 3);
 constexpr Duration kBacktestStride = std::chrono::minutes(30);
+// The forecast is lowered only when the recent load ran this much below what it would have said:
+// less is the noise of a couple of hours, which a floor should not follow.
+constexpr double kRecentShortfall = 0.15;
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
 constexpr double kMadToSigma = 1.4826;
 
@@ -335,6 +338,41 @@ void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::siz
   for (std::size_t c = 0; c < checks.size(); ++c) checks[c].backtestError = errors[c] / total;
 }
 
+struct Recent {
+  double ratio = 0;    // the load over the forecasts of it
+  double highest = 0;  // the highest bucket of the load
+};
+
+// The last `options.recent` of the load against the forecasts of it (the median of the same-phase
+// values of `period`, no margin, each from the history `lead` before it). Unset when it is off or
+// those cover less than half of it.
+std::optional<Recent> recentLoad(const RangeMeans& means, std::size_t period, std::size_t lead,
+                                 const ForecastOptions& options) {
+  const Grid& grid = means.grid();
+  const long n = static_cast<long>(grid.values.size());
+  const long window = static_cast<long>(buckets(options.recent, grid.step));
+  if (window <= 0) return std::nullopt;
+  double actual = 0;
+  double predicted = 0;
+  long counted = 0;
+  Recent out;
+  std::vector<double> values;
+  for (long i = n - 1; i >= std::max(0L, n - window); --i) {
+    const double truth = grid.values[static_cast<std::size_t>(i)];
+    const long seen = i + 1 - static_cast<long>(lead);
+    if (std::isnan(truth) || seen < 1) continue;
+    samePhaseValues(means, seen, period, lead, options, values);
+    if (values.empty()) continue;
+    actual += truth;
+    predicted += quantile(values, 0.5);
+    out.highest = std::max(out.highest, truth);
+    ++counted;
+  }
+  if (counted * 2 < window || predicted <= 0) return std::nullopt;
+  out.ratio = actual / predicted;
+  return out;
+}
+
 Prediction predict(std::vector<double> values, const CycleCheck& cycle, double coverage,
                    const ForecastOptions& options) {
   Prediction prediction;
@@ -379,8 +417,9 @@ Status validate(const ForecastOptions& options) {
     return Error::format("quantile {} is not in [0, 1]", options.quantile);
   }
   if (!(options.margin > 0)) return Error::format("margin {} is not positive", options.margin);
-  if (options.maxHistory <= Duration::zero() || options.phaseWindow < Duration::zero()) {
-    return Error::of("maxHistory must be positive and phaseWindow not negative");
+  if (options.maxHistory <= Duration::zero() || options.phaseWindow < Duration::zero() ||
+      options.recent < Duration::zero()) {
+    return Error::of("maxHistory must be positive, phaseWindow and recent not negative");
   }
   return {};
 }
@@ -455,6 +494,15 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
     return result;
   }
   result.prediction = predict(std::move(values), cycle, result.coverage, options);
+  Prediction& p = *result.prediction;
+  if (const auto recent = recentLoad(means, period, leadBuckets, options)) {
+    p.recentRatio = recent->ratio;
+    const double floor = recent->highest * options.margin;
+    if (recent->ratio < 1 - kRecentShortfall && p.value > floor) {
+      p.value = std::max(floor, p.value * recent->ratio);
+      p.lowered = true;
+    }
+  }
   return result;
 }
 

@@ -44,6 +44,12 @@ struct ForecastOptions {
   // Lower predicts on weaker cycles; higher predicts only on clean ones.
   double minStrength = 0.5;
   TrendAdjustment trend = TrendAdjustment::kRatio;
+  // How far back the forecast checks itself against what the load did: when the load of this
+  // last stretch ran clearly below what the forecast would have said of it (a holiday, a quiet
+  // day), the forecast is lowered in proportion, though not below that stretch's highest load
+  // (times margin), so a floor does not hold a quiet day at a busy day's size. Longer ignores a
+  // shorter lull; shorter lowers sooner. Zero turns it off.
+  Duration recent = std::chrono::hours(2);
   // Samples at or before this instant are not used (a release, a migration changed the load).
   std::optional<Time> forgetBefore;
   // History older than this is not read: it bounds the cost, and K weekly cycles need K + 1
@@ -53,7 +59,8 @@ struct ForecastOptions {
 
 // Refuses options no forecast can use: a step that is not positive or is longer than an hour
 // (a daily cycle needs more than 24 buckets), no cycle to vote, a quantile outside [0, 1], a
-// margin or maximum history that is not positive.
+// margin or maximum history that is not positive, a phase window or recent stretch that is
+// negative.
 Status validate(const ForecastOptions& options);
 
 enum class CycleKind { kDaily, kWeekly };
@@ -94,6 +101,10 @@ struct Prediction {
   CycleKind cycle = CycleKind::kDaily;
   std::vector<double> samePhase;  // the values of the cycles used, level-adjusted, newest first
   double consistency = 0;         // 1 - normalized MAD of samePhase, in [0, 1]
+  // The load of the last `recent` over what the forecast would have said of it (unset when not
+  // measured); when it ran clearly below, `lowered` and the value lowered in proportion.
+  std::optional<double> recentRatio;
+  bool lowered = false;
 };
 
 struct ForecastResult {

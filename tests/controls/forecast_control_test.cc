@@ -203,6 +203,27 @@ TEST_F(ForecastControlTest, AnAverageValueTargetNeedsNoPods) {
 }
 
 // ... plus the forecast's step (5 minutes): a forecast serves every sync of its step.
+// The last three hours ran at half the load the cycle repeats (a quiet day): the forecast is
+// lowered in proportion, and its words say why; `recent: 0s` turns that off.
+TEST_F(ForecastControlTest, AQuietStretchLowersTheForecastAndSaysSo) {
+  for (auto& sample : history_.series) {
+    if (sample.at > kNow - hours(3) && sample.at <= kNow) sample.value *= 0.5;
+  }
+  auto r = run("{lead: 1h, margin: 1}", 3);
+  const auto& quiet = forecastOf(r);
+  ASSERT_TRUE(quiet.value && quiet.lowered) << quiet.message;
+  EXPECT_NEAR(*quiet.lowered, 0.5, 0.05);
+  EXPECT_NEAR(*quiet.value, truth(kNow + hours(1)) / 2, 0.1 * truth(kNow + hours(1)));
+  EXPECT_THAT(quiet.message, HasSubstr("lowered: the last 2h0m0s ran at 50 % of its forecast"));
+  r = run("{lead: 1h, margin: 1, recent: 0s}", 3);
+  const auto& unchecked = forecastOf(r);
+  ASSERT_TRUE(unchecked.value) << unchecked.message;
+  EXPECT_FALSE(unchecked.lowered);
+  EXPECT_NEAR(*unchecked.value, truth(kNow + hours(1)), 0.05 * truth(kNow + hours(1)));
+  EXPECT_THAT(unchecked.message, ::testing::Not(HasSubstr("lowered")));
+}
+
+// ... plus the forecast's step (5 minutes): a forecast serves every sync of its step.
 TEST_F(ForecastControlTest, ALeadNotGivenIsThePodsStartUpPlusASyncAndTheMetricsResolution) {
   auto r = run("{}", 3);
   EXPECT_EQ(forecastOf(r).leadFrom, "pods' start-up");

@@ -65,6 +65,7 @@ TEST(ForecastSpec, AnEmptyObjectPreviewsTheFirstMetricWithTheDefaultQuery) {
   EXPECT_EQ(options.margin, defaults.margin);
   EXPECT_EQ(options.minStrength, defaults.minStrength);
   EXPECT_EQ(options.trend, defaults.trend);
+  EXPECT_EQ(options.recent, defaults.recent);
   EXPECT_FALSE(options.forgetBefore);
 }
 
@@ -81,6 +82,7 @@ quantile: 0.9
 margin: 1.1
 minStrength: 0.4
 trend: Difference
+recent: 1h
 )",
                             hpa);
   ASSERT_TRUE(spec.ok()) << spec.error().message;
@@ -96,16 +98,18 @@ trend: Difference
   EXPECT_DOUBLE_EQ(options.margin, 1.1);
   EXPECT_DOUBLE_EQ(options.minStrength, 0.4);
   EXPECT_EQ(options.trend, forecast::TrendAdjustment::kDifference);
+  EXPECT_EQ(options.recent, std::chrono::hours(1));
   EXPECT_EQ(options.forgetBefore, *parseRFC3339("2026-11-20T00:00:00Z"));
   EXPECT_EQ(describeForecast(*spec), "Active on requests_per_second");
 }
 
 TEST(ForecastSpec, JsonAndCranesBaselineAreAccepted) {
-  auto spec = parseForecast(R"({"quantile": 1, "trend": "None", "margin": 1.1})",
+  auto spec = parseForecast(R"({"quantile": 1, "trend": "None", "margin": 1.1, "recent": "0s"})",
                             webHpa({cpuUtilization(60)}));
   ASSERT_TRUE(spec.ok()) << spec.error().message;
   EXPECT_DOUBLE_EQ(spec->options().quantile, 1.0);
   EXPECT_EQ(spec->options().trend, forecast::TrendAdjustment::kNone);
+  EXPECT_EQ(spec->options().recent, Duration::zero());
 }
 
 TEST(ForecastSpec, MemoryAndContainerMetricsHaveDefaultQueries) {
@@ -147,6 +151,10 @@ TEST(ForecastSpec, RefusesWhatCannotMakeAFloor) {
       {"quantile: high", "quantile must be a number"},
       {"margin: 0", "margin"},
       {"trend: Up", "trend \"Up\" must be Ratio, Difference or None"},
+      {"recent: later", "recent"},
+      {"recent: 25h", "recent must be between 0s and 24h0m0s"},
+      {"recent: -1m", "recent must be between"},
+      {"recent: 2", "recent must be a string"},
       {"query: ''", "query must not be empty"},
       {"cycle: 4", "unknown field \"cycle\""},
       {"mode: [Active]", "mode must be a string"},

@@ -187,6 +187,36 @@ TEST(Forecaster, TheDayAfterAHolidayIsForecastFromItsOwnWeekday) {
   }
 }
 
+// Noon of the holiday itself: no cycle could know it, but its morning ran at under half of what
+// the forecast said of it, so the forecast is lowered in proportion (no lower than the morning's
+// highest load), and a floor does not hold the quiet day at a Wednesday's size.
+TEST(Forecaster, AQuietDayLowersItsOwnForecast) {
+  Forecaster forecaster;
+  const Time noon = kOrigin + hours(24 * (7 * 4 + 2) + 12);
+  const Duration lead = minutes(15);
+  const auto history = trace(noon, minutes(1), withHoliday, 4.0);
+  const ForecastResult result = forecaster.forecast(history, noon, lead, historyAsItIs());
+  ASSERT_TRUE(result.prediction) << result.message;
+  ASSERT_TRUE(result.prediction->recentRatio);
+  EXPECT_NEAR(*result.prediction->recentRatio, 0.45, 0.1);
+  EXPECT_TRUE(result.prediction->lowered);
+  const double truth = withHoliday(hoursSince(noon + lead));
+  EXPECT_NEAR(result.prediction->value, truth, 0.2 * truth);
+  double morningHighest = 0;
+  for (const Sample& s : history) {
+    if (s.at > noon - hours(2)) morningHighest = std::max(morningHighest, s.value);
+  }
+  // The rule reads the 5-minute means, whose highest is under the noisiest minute's.
+  EXPECT_GE(result.prediction->value, 0.9 * morningHighest);
+
+  ForecastOptions unchecked = historyAsItIs();
+  unchecked.recent = Duration::zero();
+  const ForecastResult blind = forecaster.forecast(history, noon, lead, unchecked);
+  ASSERT_TRUE(blind.prediction) << blind.message;
+  EXPECT_FALSE(blind.prediction->lowered);
+  EXPECT_GT(blind.prediction->value, 1.8 * truth);
+}
+
 // quieterWeekends doubled from the fourth week's Monday on (a release).
 double doubledFromWeekFour(double h) { return quieterWeekends(h) * (h >= 24 * 7 * 3 ? 2.0 : 1.0); }
 
