@@ -47,25 +47,16 @@ Status readTrend(const json& value, ForecastSpec& out) {
   return Error::format("trend {} must be Ratio, Difference or None", quote(*text));
 }
 
-Status readLead(const json& value, ForecastSpec& out) {
-  auto text = stringField(value, "lead");
+// A Go duration field from 0s to `most`: `field` receives it.
+Status readDuration(const json& value, const std::string& key, Duration most,
+                    std::optional<Duration>& field) {
+  auto text = stringField(value, key);
   if (!text.ok()) return text.error();
-  auto lead = parseGoDuration(*text);
-  if (!lead.ok()) return lead.error().wrap("lead");
-  if (*lead < Duration::zero() || *lead > kMaxForecastLead)
-    return Error::format("lead must be between 0s and {}", formatGoDuration(kMaxForecastLead));
-  out.lead = *lead;
-  return Status();
-}
-
-Status readRecent(const json& value, ForecastSpec& out) {
-  auto text = stringField(value, "recent");
-  if (!text.ok()) return text.error();
-  auto recent = parseGoDuration(*text);
-  if (!recent.ok()) return recent.error().wrap("recent");
-  if (*recent < Duration::zero() || *recent > kMaxForecastRecent)
-    return Error::format("recent must be between 0s and {}", formatGoDuration(kMaxForecastRecent));
-  out.recent = *recent;
+  auto duration = parseGoDuration(*text);
+  if (!duration.ok()) return duration.error().wrap(key);
+  if (*duration < Duration::zero() || *duration > most)
+    return Error::format("{} must be between 0s and {}", key, formatGoDuration(most));
+  field = *duration;
   return Status();
 }
 
@@ -109,14 +100,14 @@ Status readField(const std::string& key, const json& value, ForecastSpec& out) {
     out.query = *text;
     return Status();
   }
-  if (key == "lead") return readLead(value, out);
+  if (key == "lead") return readDuration(value, key, kMaxForecastLead, out.lead);
   if (key == "forgetBefore") return readForgetBefore(value, out);
   if (key == "cycles") return readCycles(value, out);
   if (key == "quantile") return readNumber(value, key, out.quantile);
   if (key == "margin") return readNumber(value, key, out.margin);
   if (key == "minStrength") return readNumber(value, key, out.minStrength);
   if (key == "trend") return readTrend(value, out);
-  if (key == "recent") return readRecent(value, out);
+  if (key == "recent") return readDuration(value, key, kMaxForecastRecent, out.recent);
   return Error::format("unknown field {}", quote(key));
 }
 
