@@ -1,5 +1,7 @@
 #include "report/last_decision_report.h"
 
+#include <cmath>
+
 #include "report/decision_outcome.h"
 
 namespace hpa::report {
@@ -33,6 +35,8 @@ LastDecision::Forecast forecastOf(const controls::ControlsReport::Forecast& f) {
     out.value = controls::roundForecastValue(*f.value);
     out.confidence = controls::roundConfidence(f.confidence);
   }
+  // In whole percent, as the condition words it.
+  if (f.lowered) out.lowered = std::round(*f.lowered * 100) / 100;
   out.floor = f.floor;
   return out;
 }

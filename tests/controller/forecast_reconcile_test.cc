@@ -61,6 +61,23 @@ TEST_F(ForecastReconcileTest, APreviewShowsTheFloorAndChangesNothing) {
   EXPECT_EQ(recorded->forecast->reason, api::kForecastPreview);
 }
 
+// The last three hours ran at 40 % of the cycle: the forecast is lowered, and the recorded
+// decision says by what.
+TEST_F(ForecastReconcileTest, AQuietStretchIsRecordedAsWhatLoweredTheForecast) {
+  for (auto& sample : history_.series) {
+    if (sample.at > clock_.now() - std::chrono::hours(3)) sample.value *= 0.4;
+  }
+  forecast("{mode: Preview}");
+  setScale(3);
+  setPods(3, 50);
+  auto r = reconcile();
+  ASSERT_TRUE(r.report.controls.forecast && r.report.controls.forecast->lowered);
+  const auto recorded = report::lastDecisionOf(r.report);
+  ASSERT_TRUE(recorded && recorded->forecast && recorded->forecast->lowered);
+  EXPECT_NEAR(*recorded->forecast->lowered, 0.4, 0.05);
+  EXPECT_THAT(condition(api::kForecastCondition)->message, HasSubstr("lowered: the last 2h0m0s"));
+}
+
 TEST_F(ForecastReconcileTest, ActiveRaisesTheSizeAndTheWindowSmoothsTheWayDownWhenItGoes) {
   forecast("{mode: Active}");
   setScale(4);  // without behavior a scale-up goes to at most 8 from 4
