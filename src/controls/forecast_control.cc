@@ -78,10 +78,7 @@ std::int32_t floorReplicas(double value, double perPod, std::int32_t min, std::i
 }
 
 std::string forecastWords(const Forecast& f) {
-  const std::string lowered =
-      f.lowered ? fmt::format(", lowered: the last {} ran at {:.0f} % of its forecast",
-                              formatGoDuration(f.recent), *f.lowered * 100)
-                : std::string();
+  const std::string lowered = f.lowered ? ", " + loweredWords(*f.lowered, f.recent) : std::string();
   return fmt::format("{} forecast {:g} in {} ({} cycle, confidence {:g}{})", f.metric,
                      roundForecastValue(*f.value), formatGoDuration(f.lead), f.cycle,
                      roundConfidence(f.confidence), lowered);

@@ -250,6 +250,11 @@ double roundForecastValue(double value) {
 
 double roundConfidence(double confidence) { return std::round(confidence * 10) / 10; }
 
+std::string loweredWords(double ratio, Duration recent) {
+  return fmt::format("lowered: the last {} ran at {:.0f} % of its forecast",
+                     formatGoDuration(recent), ratio * 100);
+}
+
 std::string describeForecast(const ForecastSpec& spec) {
   return fmt::format("{} on {}", forecastModeName(spec.mode), spec.metric);
 }

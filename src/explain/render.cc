@@ -260,10 +260,7 @@ void forecastText(const controls::ControlsReport::Forecast& f,
   line(fmt::format("    forecast {:g} at {}: {} cycle, confidence {:.2f}{}", *f.value,
                    f.at ? formatRFC3339(*f.at) : std::string("-"), f.cycle, f.confidence,
                    f.reused ? " (made earlier in this step)" : ""));
-  if (f.lowered) {
-    line(fmt::format("    lowered: the last {} ran at {:.0f} % of what it forecast",
-                     formatGoDuration(f.recent), *f.lowered * 100));
-  }
+  if (f.lowered) line("    " + controls::loweredWords(*f.lowered, f.recent));
   if (!f.floor) {
     line(fmt::format("    no floor ({}): {}", f.reason, f.message));
     return;

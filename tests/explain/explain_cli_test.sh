@@ -62,6 +62,21 @@ grep -q "bad.yaml" "$tmp/err" || fail "error must name the file: $(cat "$tmp/err
   fail "--forecast-history exit"
 grep -q "floor 7 replicas .*the floor decided the size" "$tmp/floor.txt" ||
   fail "the floor must show: $(cat "$tmp/floor.txt")"
+# The same history with its last three hours at half the load: a quiet stretch lowers the
+# forecast, and the explanation says by what.
+python3 - "$cases/controls-forecast-floor.history.json" "$tmp/quiet.json" <<'PY'
+import json, sys
+answer = json.load(open(sys.argv[1]))
+values = answer["data"]["result"][0]["values"]
+for sample in values:
+    if sample[0] > values[-1][0] - 3 * 3600:
+        sample[1] = str(float(sample[1]) / 2)
+json.dump(answer, open(sys.argv[2], "w"))
+PY
+"$bin" explain -f "$cases/controls-forecast-floor.yaml" --now 2026-11-23T10:00:00Z -o text \
+  --forecast-history "$tmp/quiet.json" >"$tmp/quiet.txt" || fail "--forecast-history (quiet) exit"
+grep -q "lowered: the last 2h0m0s ran at 5[0-9] % of its forecast" "$tmp/quiet.txt" ||
+  fail "a quiet stretch must show what lowered the forecast: $(cat "$tmp/quiet.txt")"
 echo '{"status":"success","data":{"resultType":"matrix","result":[]}}' >"$tmp/empty.json"
 "$bin" explain -f "$cases/controls-forecast-floor.yaml" --forecast-history "$tmp/empty.json" \
   2>"$tmp/err"; rc=$?
