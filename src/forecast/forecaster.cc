@@ -235,6 +235,19 @@ void samePhaseValues(const RangeMeans& means, long n, std::size_t period, std::s
   }
 }
 
+// What the forecast (the median of the same-phase values of `period`, no margin) would have said
+// of bucket `i` from the history `lead` before it; nullopt when it could not have. `values` is
+// scratch space: the backtest and the recent check ask for hundreds of these.
+std::optional<double> pastForecast(const RangeMeans& means, long i, std::size_t period,
+                                   std::size_t lead, const ForecastOptions& options,
+                                   std::vector<double>& values) {
+  const long seen = i + 1 - static_cast<long>(lead);
+  if (seen < 1) return std::nullopt;
+  samePhaseValues(means, seen, period, lead, options, values);
+  if (values.empty()) return std::nullopt;
+  return quantile(values, 0.5);
+}
+
 // The phase (a bucket of the day, counted from the grid's start) at the middle of the quietest
 // quarter of the average day: where one day of the load ends and the next begins. Cutting the
 // backtest there keeps an odd calendar day (a holiday) within one of its days.
@@ -298,14 +311,13 @@ void backtest(const RangeMeans& means, std::vector<CycleCheck>& checks, std::siz
     const long hi = d == 0 ? n - 1 : cut - 1 - (d - 1) * day;
     for (long i = hi; i >= cut - d * day; i -= stride) {
       const double truth = grid.values[static_cast<std::size_t>(i)];
-      const long seen = i + 1 - static_cast<long>(lead);
-      if (std::isnan(truth) || seen < 1) continue;
+      if (std::isnan(truth)) continue;
       bool all = true;
       for (std::size_t c = 0; c < checks.size() && all; ++c) {
-        samePhaseValues(means, seen, buckets(cyclePeriod(checks[c].kind), grid.step), lead, options,
-                        values);
-        all = !values.empty();
-        if (all) predicted[c] = quantile(values, 0.5);
+        const auto past = pastForecast(means, i, buckets(cyclePeriod(checks[c].kind), grid.step),
+                                       lead, options, values);
+        all = past.has_value();
+        if (all) predicted[c] = *past;
       }
       if (!all) continue;
       for (std::size_t c = 0; c < checks.size(); ++c)
@@ -359,12 +371,11 @@ std::optional<Recent> recentLoad(const RangeMeans& means, std::size_t period, st
   std::vector<double> values;
   for (long i = n - 1; i >= std::max(0L, n - window); --i) {
     const double truth = grid.values[static_cast<std::size_t>(i)];
-    const long seen = i + 1 - static_cast<long>(lead);
-    if (std::isnan(truth) || seen < 1) continue;
-    samePhaseValues(means, seen, period, lead, options, values);
-    if (values.empty()) continue;
+    if (std::isnan(truth)) continue;
+    const auto past = pastForecast(means, i, period, lead, options, values);
+    if (!past) continue;
     actual += truth;
-    predicted += quantile(values, 0.5);
+    predicted += *past;
     out.highest = std::max(out.highest, truth);
     ++counted;
   }
