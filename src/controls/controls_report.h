@@ -76,9 +76,10 @@ struct ControlsReport {
     std::optional<double> value;      // the forecast: the metric's total, in its unit
     double confidence = 0;
     std::string cycle;  // "daily", "weekly"
-    // The recent load over what the forecast would have said of it, when it ran clearly below
-    // and lowered the forecast (`value` is the lowered one); `recent` is the stretch checked.
-    std::optional<double> lowered;
+    // The recent load over what the forecast would have said of it, when that moved the forecast:
+    // above 1 raised it, below lowered it (`value` is the moved one); `recent` is the stretch
+    // checked.
+    std::optional<double> recentRatio;
     Duration recent{0};
     std::optional<double> perPodTarget;  // the metric's target per pod, in its unit
     std::optional<std::int32_t> floor;   // within minReplicas..maxReplicas

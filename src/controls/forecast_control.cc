@@ -78,10 +78,11 @@ std::int32_t floorReplicas(double value, double perPod, std::int32_t min, std::i
 }
 
 std::string forecastWords(const Forecast& f) {
-  const std::string lowered = f.lowered ? ", " + loweredWords(*f.lowered, f.recent) : std::string();
+  const std::string recent =
+      f.recentRatio ? ", " + recentWords(*f.recentRatio, f.recent) : std::string();
   return fmt::format("{} forecast {:g} in {} ({} cycle, confidence {:g}{})", f.metric,
                      roundForecastValue(*f.value), formatGoDuration(f.lead), f.cycle,
-                     roundConfidence(f.confidence), lowered);
+                     roundConfidence(f.confidence), recent);
 }
 
 // The Forecast condition's reason and message once the forecast is known.
@@ -249,8 +250,8 @@ void ForecastControl::evaluate(ReconcileView& reconcile) {
   f.value = result->prediction->value;
   f.confidence = result->prediction->confidence;
   f.cycle = std::string(forecast::cycleName(result->prediction->cycle));
-  if (result->prediction->lowered) {
-    f.lowered = result->prediction->recentRatio;
+  if (result->prediction->adjusted) {
+    f.recentRatio = result->prediction->recentRatio;
     f.recent = options.recent;
   }
   const auto& metrics = reconcile.hpa().spec.metrics;

@@ -250,9 +250,9 @@ double roundForecastValue(double value) {
 
 double roundConfidence(double confidence) { return std::round(confidence * 10) / 10; }
 
-std::string loweredWords(double ratio, Duration recent) {
-  return fmt::format("lowered: the last {} ran at {:.0f} % of its forecast",
-                     formatGoDuration(recent), ratio * 100);
+std::string recentWords(double ratio, Duration recent) {
+  return fmt::format("{}: the last {} ran at {:.0f} % of its forecast",
+                     ratio > 1 ? "raised" : "lowered", formatGoDuration(recent), ratio * 100);
 }
 
 std::string describeForecast(const ForecastSpec& spec) {

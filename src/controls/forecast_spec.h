@@ -16,7 +16,7 @@
 //     margin: 1.05
 //     minStrength: 0.5
 //     trend: Ratio          # Ratio | Difference | None
-//     recent: 2h            # 0s: never lowered by a quiet stretch
+//     recent: 2h            # 0s: never moved by the recent load
 //
 // The parameters left out keep ForecastOptions' defaults (forecast/forecaster.h).
 
@@ -82,9 +82,10 @@ std::string defaultForecastQuery(const std::string& resource, const std::string&
 // only when its content does, not with every step of the forecast.
 double roundForecastValue(double value);
 double roundConfidence(double confidence);
-// What lowered a forecast, as the condition and `explain` say it: "lowered: the last 2h0m0s ran
-// at 45 % of its forecast" (`ratio` the recent load over its forecast, in whole percent).
-std::string loweredWords(double ratio, Duration recent);
+// What moved a forecast, as the condition and `explain` say it: "lowered: the last 2h0m0s ran at
+// 45 % of its forecast", or "raised: ... at 112 %" (`ratio` the recent load over its forecast, in
+// whole percent).
+std::string recentWords(double ratio, Duration recent);
 
 // "Active on cpu", for the shadow's list of controls that change a decision.
 std::string describeForecast(const ForecastSpec& spec);

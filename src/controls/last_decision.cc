@@ -28,7 +28,7 @@ json forecastJson(const LastDecision::Forecast& f) {
   if (!f.metric.empty()) out["metric"] = f.metric;
   if (f.value) out["value"] = *f.value;
   if (f.confidence) out["confidence"] = *f.confidence;
-  if (f.lowered) out["lowered"] = *f.lowered;
+  if (f.recentRatio) out["recentRatio"] = *f.recentRatio;
   if (f.floor) out["floor"] = *f.floor;
   return out;
 }

@@ -55,15 +55,15 @@ struct LastDecision {
   // hpa-controller.io/requests-source where it is not Spec ("Actuated", "Limits"), else empty.
   std::string requestsSource;
   // hpa-controller.io/forecast: its mode, the Forecast condition's reason, and the forecast, its
-  // confidence, what lowered it and the floor where there are (rounded as the condition rounds
-  // them).
+  // confidence, what the recent load did to it and the floor where there are (rounded as the
+  // condition rounds them).
   struct Forecast {
     std::string mode;
     std::string metric;
     std::string reason;
     std::optional<double> value;
     std::optional<double> confidence;
-    std::optional<double> lowered;  // the recent load over its forecast, when that lowered it
+    std::optional<double> recentRatio;  // the recent load over its forecast, when that moved it
     std::optional<std::int32_t> floor;
     bool operator==(const Forecast&) const = default;
   };

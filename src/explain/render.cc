@@ -143,7 +143,7 @@ json forecastJson(const controls::ControlsReport::Forecast& f) {
               {"value", optionalNumber(f.value)},
               {"confidence", f.value ? json(f.confidence) : json(nullptr)},
               {"cycle", f.cycle.empty() ? json(nullptr) : json(f.cycle)},
-              {"lowered", optionalNumber(f.lowered)},
+              {"recentRatio", optionalNumber(f.recentRatio)},
               {"perPodTarget", optionalNumber(f.perPodTarget)},
               {"floor", optionalReplicas(f.floor)},
               {"minReplicas", f.minReplicas},
@@ -260,7 +260,7 @@ void forecastText(const controls::ControlsReport::Forecast& f,
   line(fmt::format("    forecast {:g} at {}: {} cycle, confidence {:.2f}{}", *f.value,
                    f.at ? formatRFC3339(*f.at) : std::string("-"), f.cycle, f.confidence,
                    f.reused ? " (made earlier in this step)" : ""));
-  if (f.lowered) line("    " + controls::loweredWords(*f.lowered, f.recent));
+  if (f.recentRatio) line("    " + controls::recentWords(*f.recentRatio, f.recent));
   if (!f.floor) {
     line(fmt::format("    no floor ({}): {}", f.reason, f.message));
     return;

@@ -29,8 +29,15 @@ constexpr double kWeeklyPreference = 0.1;
 constexpr Duration kBacktestSpan = std::chrono::hours(24 * 3);
 constexpr Duration kBacktestStride = std::chrono::minutes(30);
 // The forecast is lowered only when the recent load ran this much below what it would have said:
-// less is the noise of a couple of hours, which a floor should not follow.
+// less is the noise of a couple of hours, which a floor should not follow down.
 constexpr double kRecentShortfall = 0.15;
+// A load above what the forecast would have said raises it in proportion, up to this factor: a
+// load's excursions from its cycle (a busier day, a slow drift) outlast the lead, so the next lead
+// is likely to run above the cycle too. A surge far above the cycle is reactive scaling's. Less
+// excess than kRecentExcess would move the forecast by less than the condition's whole percent
+// shows, and only churn its words.
+constexpr double kMostRecentRaise = 1.2;
+constexpr double kRecentExcess = 0.005;
 // The normalized MAD is scaled like a standard deviation (of a normal distribution).
 constexpr double kMadToSigma = 1.4826;
 
@@ -509,9 +516,12 @@ ForecastResult Forecaster::forecast(std::span<const Sample> history, Time now, D
   if (const auto recent = recentLoad(means, period, leadBuckets, options)) {
     p.recentRatio = recent->ratio;
     const double floor = recent->highest * options.margin;
-    if (recent->ratio < 1 - kRecentShortfall && p.value > floor) {
+    if (recent->ratio > 1 + kRecentExcess) {
+      p.value *= std::min(recent->ratio, kMostRecentRaise);
+      p.adjusted = true;
+    } else if (recent->ratio < 1 - kRecentShortfall && p.value > floor) {
       p.value = std::max(floor, p.value * recent->ratio);
-      p.lowered = true;
+      p.adjusted = true;
     }
   }
   return result;

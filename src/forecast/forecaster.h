@@ -44,11 +44,13 @@ struct ForecastOptions {
   // Lower predicts on weaker cycles; higher predicts only on clean ones.
   double minStrength = 0.5;
   TrendAdjustment trend = TrendAdjustment::kRatio;
-  // How far back the forecast checks itself against what the load did: when the load of this
-  // last stretch ran clearly below what the forecast would have said of it (a holiday, a quiet
-  // day), the forecast is lowered in proportion, though not below that stretch's highest load
-  // (times margin), so a floor does not hold a quiet day at a busy day's size. Longer ignores a
-  // shorter lull; shorter lowers sooner. Zero turns it off.
+  // How far back the forecast checks itself against what the load did. When the load of this
+  // last stretch ran above what the forecast would have said of it, the forecast is raised in
+  // proportion (by at most 20 %): a busier day than the cycle's usually stays busier for longer
+  // than the lead. When it ran clearly below (a holiday, a quiet day), the forecast is lowered in
+  // proportion, though not below that stretch's highest load (times margin), so a floor does not
+  // hold a quiet day at a busy day's size. Longer follows only a longer excursion; shorter
+  // follows sooner and more of the noise. Zero turns it off.
   Duration recent = std::chrono::hours(2);
   // Samples at or before this instant are not used (a release, a migration changed the load).
   std::optional<Time> forgetBefore;
@@ -96,15 +98,15 @@ enum class NoForecastReason { kNone, kInvalidOptions, kTooLittleHistory, kNoCycl
 std::string_view describe(NoForecastReason reason);
 
 struct Prediction {
-  double value = 0;       // at now + lead: the quantile of the adjusted values, times margin
+  double value = 0;       // at now + lead: the quantile of samePhase, times margin, then recent
   double confidence = 0;  // in [0, 1]
   CycleKind cycle = CycleKind::kDaily;
   std::vector<double> samePhase;  // the values of the cycles used, level-adjusted, newest first
   double consistency = 0;         // 1 - normalized MAD of samePhase, in [0, 1]
   // The load of the last `recent` over what the forecast would have said of it (unset when not
-  // measured); when it ran clearly below, `lowered` and the value lowered in proportion.
+  // measured); `adjusted` when that moved the value: raised when above 1, lowered when below.
   std::optional<double> recentRatio;
-  bool lowered = false;
+  bool adjusted = false;
 };
 
 struct ForecastResult {

@@ -36,7 +36,7 @@ LastDecision::Forecast forecastOf(const controls::ControlsReport::Forecast& f) {
     out.confidence = controls::roundConfidence(f.confidence);
   }
   // In whole percent, as the condition words it.
-  if (f.lowered) out.lowered = std::round(*f.lowered * 100) / 100;
+  if (f.recentRatio) out.recentRatio = std::round(*f.recentRatio * 100) / 100;
   out.floor = f.floor;
   return out;
 }

@@ -71,10 +71,10 @@ TEST_F(ForecastReconcileTest, AQuietStretchIsRecordedAsWhatLoweredTheForecast) {
   setScale(3);
   setPods(3, 50);
   auto r = reconcile();
-  ASSERT_TRUE(r.report.controls.forecast && r.report.controls.forecast->lowered);
+  ASSERT_TRUE(r.report.controls.forecast && r.report.controls.forecast->recentRatio);
   const auto recorded = report::lastDecisionOf(r.report);
-  ASSERT_TRUE(recorded && recorded->forecast && recorded->forecast->lowered);
-  EXPECT_NEAR(*recorded->forecast->lowered, 0.4, 0.05);
+  ASSERT_TRUE(recorded && recorded->forecast && recorded->forecast->recentRatio);
+  EXPECT_NEAR(*recorded->forecast->recentRatio, 0.4, 0.05);
   EXPECT_THAT(condition(api::kForecastCondition)->message, HasSubstr("lowered: the last 2h0m0s"));
 }
 

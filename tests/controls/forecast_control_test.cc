@@ -202,7 +202,6 @@ TEST_F(ForecastControlTest, AnAverageValueTargetNeedsNoPods) {
   EXPECT_EQ(*f.floor, static_cast<std::int32_t>(std::ceil(*f.value / 0.5)));
 }
 
-// ... plus the forecast's step (5 minutes): a forecast serves every sync of its step.
 // The last three hours ran at half the load the cycle repeats (a quiet day): the forecast is
 // lowered in proportion, and its words say why; `recent: 0s` turns that off.
 TEST_F(ForecastControlTest, AQuietStretchLowersTheForecastAndSaysSo) {
@@ -211,16 +210,29 @@ TEST_F(ForecastControlTest, AQuietStretchLowersTheForecastAndSaysSo) {
   }
   auto r = run("{lead: 1h, margin: 1}", 3);
   const auto& quiet = forecastOf(r);
-  ASSERT_TRUE(quiet.value && quiet.lowered) << quiet.message;
-  EXPECT_NEAR(*quiet.lowered, 0.5, 0.05);
+  ASSERT_TRUE(quiet.value && quiet.recentRatio) << quiet.message;
+  EXPECT_NEAR(*quiet.recentRatio, 0.5, 0.05);
   EXPECT_NEAR(*quiet.value, truth(kNow + hours(1)) / 2, 0.1 * truth(kNow + hours(1)));
   EXPECT_THAT(quiet.message, HasSubstr("lowered: the last 2h0m0s ran at 50 % of its forecast"));
   r = run("{lead: 1h, margin: 1, recent: 0s}", 3);
   const auto& unchecked = forecastOf(r);
   ASSERT_TRUE(unchecked.value) << unchecked.message;
-  EXPECT_FALSE(unchecked.lowered);
+  EXPECT_FALSE(unchecked.recentRatio);
   EXPECT_NEAR(*unchecked.value, truth(kNow + hours(1)), 0.05 * truth(kNow + hours(1)));
   EXPECT_THAT(unchecked.message, ::testing::Not(HasSubstr("lowered")));
+}
+
+// The last three hours ran 10 % above the cycle: the forecast is raised as much, and says so.
+TEST_F(ForecastControlTest, ABusierStretchRaisesTheForecastAndSaysSo) {
+  for (auto& sample : history_.series) {
+    if (sample.at > kNow - hours(3) && sample.at <= kNow) sample.value *= 1.1;
+  }
+  auto r = run("{lead: 1h, margin: 1}", 3);
+  const auto& busier = forecastOf(r);
+  ASSERT_TRUE(busier.value && busier.recentRatio) << busier.message;
+  EXPECT_NEAR(*busier.recentRatio, 1.1, 0.02);
+  EXPECT_NEAR(*busier.value, 1.1 * truth(kNow + hours(1)), 0.05 * truth(kNow + hours(1)));
+  EXPECT_THAT(busier.message, HasSubstr("raised: the last 2h0m0s ran at 11"));
 }
 
 // ... plus the forecast's step (5 minutes): a forecast serves every sync of its step.

@@ -199,7 +199,7 @@ TEST(Forecaster, AQuietDayLowersItsOwnForecast) {
   ASSERT_TRUE(result.prediction) << result.message;
   ASSERT_TRUE(result.prediction->recentRatio);
   EXPECT_NEAR(*result.prediction->recentRatio, 0.45, 0.1);
-  EXPECT_TRUE(result.prediction->lowered);
+  EXPECT_TRUE(result.prediction->adjusted);
   const double truth = withHoliday(hoursSince(noon + lead));
   EXPECT_NEAR(result.prediction->value, truth, 0.2 * truth);
   double morningHighest = 0;
@@ -213,8 +213,44 @@ TEST(Forecaster, AQuietDayLowersItsOwnForecast) {
   unchecked.recent = Duration::zero();
   const ForecastResult blind = forecaster.forecast(history, noon, lead, unchecked);
   ASSERT_TRUE(blind.prediction) << blind.message;
-  EXPECT_FALSE(blind.prediction->lowered);
+  EXPECT_FALSE(blind.prediction->adjusted);
   EXPECT_GT(blind.prediction->value, 1.8 * truth);
+}
+
+// dailySine's forecast at a morning whose last three hours ran `busier` times the cycle's load.
+ForecastResult afterABusierMorning(double busier, const ForecastOptions& options) {
+  Forecaster forecaster;
+  const Time now = kOrigin + hours(24 * 21 + 10);
+  auto history = trace(now, minutes(1), dailySine, 1.0);
+  for (Sample& s : history) {
+    if (s.at > now - hours(3)) s.value *= busier;
+  }
+  return forecaster.forecast(history, now, minutes(15), options);
+}
+
+// A day busier than the cycle usually stays busier for longer than the lead: the forecast follows
+// the recent load up, in proportion, and by at most 20 % (a surge far above the cycle is reactive
+// scaling's); `recent: 0s` forecasts the cycle as it was.
+TEST(Forecaster, ABusierStretchRaisesTheForecastInProportionUpToAFifth) {
+  const double truth = dailySine(24 * 21 + 10.25);
+  const ForecastResult busier = afterABusierMorning(1.1, historyAsItIs());
+  ASSERT_TRUE(busier.prediction) << busier.message;
+  ASSERT_TRUE(busier.prediction->recentRatio);
+  EXPECT_NEAR(*busier.prediction->recentRatio, 1.1, 0.02);
+  EXPECT_TRUE(busier.prediction->adjusted);
+  EXPECT_NEAR(busier.prediction->value, 1.1 * truth, 0.03 * truth);
+
+  const ForecastResult surge = afterABusierMorning(1.5, historyAsItIs());
+  ASSERT_TRUE(surge.prediction) << surge.message;
+  EXPECT_NEAR(*surge.prediction->recentRatio, 1.5, 0.03);
+  EXPECT_NEAR(surge.prediction->value, 1.2 * truth, 0.03 * truth);
+
+  ForecastOptions unchecked = historyAsItIs();
+  unchecked.recent = Duration::zero();
+  const ForecastResult blind = afterABusierMorning(1.1, unchecked);
+  ASSERT_TRUE(blind.prediction) << blind.message;
+  EXPECT_FALSE(blind.prediction->adjusted);
+  EXPECT_NEAR(blind.prediction->value, truth, 0.03 * truth);
 }
 
 // quieterWeekends doubled from the fourth week's Monday on (a release).

@@ -44,9 +44,11 @@ TEST(ForecasterHistory, ALevelStepIsFollowedByTheTrendAdjustment) {
   const auto history = trace(now, doubled);
   const Duration lead = minutes(15);
   const double truth = doubled(now + lead);
-  // Without the default margin: what the history says, to compare with the truth.
+  // Without the default margin, and unmoved by the recent load: what the cycles say, to compare
+  // the trend adjustments with the truth.
   ForecastOptions asItIs;
   asItIs.margin = 1;
+  asItIs.recent = Duration::zero();
   const ForecastResult adjusted = forecaster.forecast(history, now, lead, asItIs);
   ASSERT_TRUE(adjusted.prediction) << adjusted.message;
   EXPECT_NEAR(adjusted.prediction->value, truth, 0.05 * truth);
@@ -80,7 +82,10 @@ TEST(ForecasterHistory, ForgetBeforeDropsTheOldRegime) {
   const Duration lead = minutes(10);
   const double truth = load(now + lead);
 
-  const ForecastResult remembering = forecaster.forecast(history, now, lead);
+  // The recent check off: it would follow the new regime part of the way (by at most a fifth).
+  ForecastOptions unchecked;
+  unchecked.recent = Duration::zero();
+  const ForecastResult remembering = forecaster.forecast(history, now, lead, unchecked);
   ASSERT_TRUE(remembering.prediction) << remembering.message;
   EXPECT_GT(std::abs(remembering.prediction->value - truth), 0.2 * truth);
 
