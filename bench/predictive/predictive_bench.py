@@ -47,8 +47,9 @@ MEASURES = ("Replays of generated six-week traces with a 3-minute pod start: pod
             "phase over past cycles x 1.1).")
 
 
-def run_trace(binary, trace, weeks, warmup, week_file):
-    argv = [binary, "--trace", trace, "--weeks", str(weeks), "--warmup-weeks", str(warmup)]
+def run_trace(binary, trace, weeks, warmup, week_file, seed_offset=0):
+    argv = [binary, "--trace", trace, "--weeks", str(weeks), "--warmup-weeks", str(warmup),
+            "--seed-offset", str(seed_offset)]
     if trace == "seasonal" and week_file:
         argv += ["--week", week_file]
     out = subprocess.run(argv, capture_output=True, text=True)
@@ -197,8 +198,13 @@ def main(argv=None):
                    "replaying")
     p.add_argument("--plot", default=os.path.join(HERE, "week.svg"),
                    help="the seasonal trace's fifth week as an SVG (default bench/predictive/week.svg; none: no plot)")
+    p.add_argument("--seed-offset", type=int, default=0,
+                   help="every trace's noise from its seed + N: the same shapes with noise the defaults were not "
+                   "chosen on; judged and printed, neither recorded nor plotted")
     render.add_argument(p)
     a = p.parse_args(argv)
+    if a.seed_offset:
+        a.plot, a.results = None, None
     started = time.time()
     traces = a.trace or list(TRACES)
     plot = None if a.plot in (None, "", "none") or "seasonal" not in traces or a.saved else os.path.abspath(a.plot)
@@ -210,7 +216,8 @@ def main(argv=None):
         a.weeks, a.warmup_weeks = results["weeks"], results["warmupWeeks"]
     else:
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            done = list(pool.map(lambda t: run_trace(a.binary, t, a.weeks, a.warmup_weeks, week_file), traces))
+            done = list(pool.map(
+                lambda t: run_trace(a.binary, t, a.weeks, a.warmup_weeks, week_file, a.seed_offset), traces))
         results = {"weeks": a.weeks, "warmupWeeks": a.warmup_weeks, "traces": done,
                    "seconds": round(time.time() - started)}
     if a.json:

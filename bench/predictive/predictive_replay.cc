@@ -52,6 +52,9 @@ struct Settings {
   // --mode NAME=ANNOTATION, repeated, replaces the three (to try settings); the plotted week's
   // forecast is the second mode's.
   std::vector<Mode> modes = defaultModes();
+  // --seed-offset N: every trace's noise from its seed + N, the same shapes with other noise:
+  // traces the defaults were not chosen on.
+  std::uint64_t seedOffset = 0;
   TraceLayout layout;
   int warmupWeeks = 2;
   std::string weekFile;  // --week FILE: the seasonal trace's plotted week, as columns
@@ -141,7 +144,8 @@ Status writeWeek(const Settings& settings, const std::vector<replay::ReplayRun>&
   return {};
 }
 
-Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
+Result<json> runTrace(TraceSpec spec, const Settings& settings) {
+  spec.seed += settings.seedOffset;
   const replay::Trace trace = generateTrace(spec, settings.layout);
   const replay::ReplayOptions options = benchOptions();
   const Duration warmup = hours(24 * 7 * settings.warmupWeeks);
@@ -176,7 +180,7 @@ Result<json> runTrace(const TraceSpec& spec, const Settings& settings) {
 int usage(const std::string& why) {
   std::cerr << "predictive_replay: " << why
             << "\nusage: predictive_replay [--trace NAME]... [--weeks N] [--warmup-weeks N] "
-               "[--week FILE] [--mode NAME=ANNOTATION]...\n";
+               "[--week FILE] [--mode NAME=ANNOTATION]... [--seed-offset N]\n";
   return 2;
 }
 
@@ -195,6 +199,8 @@ int run(int argc, char** argv) {
       settings.warmupWeeks = std::atoi(value.c_str());
     } else if (arg == "--week") {
       settings.weekFile = value;
+    } else if (arg == "--seed-offset") {
+      settings.seedOffset = std::strtoull(value.c_str(), nullptr, 10);
     } else if (arg == "--mode") {
       const auto eq = value.find('=');
       if (eq == std::string::npos || eq == 0) return usage("--mode needs NAME=ANNOTATION");
