@@ -90,6 +90,15 @@ class ForecastControlTest : public ::testing::Test {
     return r;
   }
 
+  // The history's last three hours ran at `factor` times the cycle's load, and an Active
+  // forecast an hour ahead without margin is made from it.
+  Reconciled runAfterThreeHoursAt(double factor, const std::string& options = "") {
+    for (auto& sample : history_.series) {
+      if (sample.at > kNow - hours(3) && sample.at <= kNow) sample.value *= factor;
+    }
+    return run("{lead: 1h, margin: 1" + options + "}", 3);
+  }
+
   hpa::testing::FakeForecastHistory history_;
   ControlChain chain_{nullptr, &history_};
   std::vector<api::Pod> pods_ = webPods(3, minutes(3));
@@ -205,10 +214,7 @@ TEST_F(ForecastControlTest, AnAverageValueTargetNeedsNoPods) {
 // The last three hours ran at half the load the cycle repeats (a quiet day): the forecast is
 // lowered in proportion, and its words say why; `recent: 0s` turns that off.
 TEST_F(ForecastControlTest, AQuietStretchLowersTheForecastAndSaysSo) {
-  for (auto& sample : history_.series) {
-    if (sample.at > kNow - hours(3) && sample.at <= kNow) sample.value *= 0.5;
-  }
-  auto r = run("{lead: 1h, margin: 1}", 3);
+  auto r = runAfterThreeHoursAt(0.5);
   const auto& quiet = forecastOf(r);
   ASSERT_TRUE(quiet.value && quiet.recentRatio) << quiet.message;
   EXPECT_NEAR(*quiet.recentRatio, 0.5, 0.05);
@@ -224,10 +230,7 @@ TEST_F(ForecastControlTest, AQuietStretchLowersTheForecastAndSaysSo) {
 
 // The last three hours ran 10 % above the cycle: the forecast is raised as much, and says so.
 TEST_F(ForecastControlTest, ABusierStretchRaisesTheForecastAndSaysSo) {
-  for (auto& sample : history_.series) {
-    if (sample.at > kNow - hours(3) && sample.at <= kNow) sample.value *= 1.1;
-  }
-  auto r = run("{lead: 1h, margin: 1}", 3);
+  const auto r = runAfterThreeHoursAt(1.1);
   const auto& busier = forecastOf(r);
   ASSERT_TRUE(busier.value && busier.recentRatio) << busier.message;
   EXPECT_NEAR(*busier.recentRatio, 1.1, 0.02);
