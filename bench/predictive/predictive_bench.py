@@ -203,6 +203,8 @@ def main(argv=None):
                    "chosen on; judged and printed, neither recorded nor plotted")
     render.add_argument(p)
     a = p.parse_args(argv)
+    if a.seed_offset < 0:
+        p.error("--seed-offset must not be negative")
     if a.seed_offset:
         a.plot, a.results = None, None
     started = time.time()
